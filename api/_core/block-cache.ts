@@ -1,0 +1,77 @@
+/**
+ * Small reads from snapshot files through a bounded LRU of fixed-size blocks. Binary searches
+ * touch the same few blocks again and again, so they are served from memory, while memory
+ * stays bounded whatever the snapshot's size. Reads are synchronous on purpose: they hit the
+ * page cache in microseconds, less than a trip through libuv's thread pool would cost.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { LruCache } from "./lru.js";
+
+const BLOCK_SIZE = 64 * 1024;
+const MAX_OPEN_FILES = 64;
+
+interface OpenFile {
+  fd: number;
+  size: number;
+}
+
+export class BlockCache {
+  private readonly blocks: LruCache<string, Buffer>;
+  private readonly files = new LruCache<string, OpenFile>(MAX_OPEN_FILES, (_, file) => closeSync(file.fd));
+
+  constructor(maxBytes: number) {
+    this.blocks = new LruCache(maxBytes);
+  }
+
+  /** Opens (or reuses) a file; ENOENT and friends are thrown as they are. */
+  file(path: string): OpenFile {
+    let file = this.files.get(path);
+    if (!file) {
+      const fd = openSync(path, "r");
+      file = { fd, size: fstatSync(fd).size };
+      this.files.set(path, file);
+    }
+    return file;
+  }
+
+  /** Reads `length` bytes at `offset` straight from the file, bypassing the cache. */
+  readDirect(path: string, offset: number, length: number): Buffer {
+    const { fd } = this.file(path);
+    const out = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, out, done, length - done, offset + done);
+      if (n === 0) throw new Error("unexpected end of snapshot file");
+      done += n;
+    }
+    return out;
+  }
+
+  /** Reads `length` bytes at `offset`, through cached blocks. */
+  read(path: string, offset: number, length: number): Buffer {
+    const first = Math.floor(offset / BLOCK_SIZE);
+    const last = Math.floor((offset + length - 1) / BLOCK_SIZE);
+    const start = offset - first * BLOCK_SIZE;
+    if (first === last) return this.block(path, first).subarray(start, start + length);
+    const parts: Buffer[] = [];
+    for (let b = first; b <= last; b++) parts.push(this.block(path, b));
+    return Buffer.concat(parts).subarray(start, start + length);
+  }
+
+  private block(path: string, index: number): Buffer {
+    const key = `${index}:${path}`;
+    let block = this.blocks.get(key);
+    if (!block) {
+      const start = index * BLOCK_SIZE;
+      block = this.readDirect(path, start, Math.max(0, Math.min(BLOCK_SIZE, this.file(path).size - start)));
+      this.blocks.set(key, block, block.length);
+    }
+    return block;
+  }
+
+  /** Forgets every block and closes every file (the snapshot was replaced). */
+  clear(): void {
+    this.files.clear();
+    this.blocks.clear();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Composes a list page that was not precomputed (another limit, startsAfter, a cursor from an
+ * earlier snapshot) from per-record bytes and the sorted index: a binary search for the first
+ * record, then `limit` reads. O(log n + limit), never a scan.
+ */
+import { encodeCursor } from "./cursor.js";
+import type { ListResource, ViewFilters } from "./layout.js";
+import { FreshnessFold, renderListBody } from "./render-body.js";
+import type { ListIndex, SnapshotReader } from "./snapshot-reader.js";
+import { compareSortKeys } from "./text.js";
+
+export interface PageQuery {
+  resource: ListResource;
+  filters: ViewFilters;
+  /** Sort key of the last record already served (from a cursor). */
+  after?: string[];
+  /** Instant key of startsAfter: only records starting strictly later. */
+  startsAfterKey?: string;
+  limit: number;
+  /** Cursor binding of this endpoint and its filters. */
+  binding: string;
+}
+
+/** The first j in [0, length) for which isPast(j) holds, given isPast is monotone. */
+function lowerBound(length: number, isPast: (j: number) => boolean): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (isPast(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+function firstIndex(reader: SnapshotReader, list: ListIndex, query: PageQuery): number {
+  const keyAt = (j: number) => reader.meta(query.resource, list.position(j)).sortKey;
+  let start = 0;
+  if (query.after) {
+    const after = query.after;
+    start = lowerBound(list.length, (j) => compareSortKeys(keyAt(j), after) > 0);
+  }
+  if (query.startsAfterKey !== undefined) {
+    const instant = query.startsAfterKey;
+    start = Math.max(start, lowerBound(list.length, (j) => keyAt(j)[0]! > instant));
+  }
+  return start;
+}
+
+/** Pack positions of the records at list indexes [start, end). */
+function positionsOf(list: ListIndex, start: number, end: number): number[] {
+  const positions: number[] = [];
+  for (let j = start; j < end; j++) positions.push(list.position(j));
+  return positions;
+}
+
+/** The body of one list page, byte-identical to the precomputed page for the same request. */
+export function composePage(reader: SnapshotReader, query: PageQuery): Buffer {
+  const list = reader.list(query.resource, query.filters);
+  const start = firstIndex(reader, list, query);
+  const end = Math.min(start + query.limit, list.length);
+  const positions = positionsOf(list, start, end);
+  const records: Buffer[] = [];
+  const fold = new FreshnessFold();
+  let run = 0;
+  for (let i = 0; i < positions.length; i += run) {
+    run = 1;
+    while (i + run < positions.length && positions[i + run] === positions[i]! + run) run++;
+    records.push(...reader.records(query.resource, positions[i]!, run));
+  }
+  let lastKey: string[] | undefined;
+  for (const position of positions) {
+    const meta = reader.meta(query.resource, position);
+    fold.add(meta);
+    lastKey = meta.sortKey;
+  }
+  const next = end < list.length && lastKey ? encodeCursor({ binding: query.binding, after: lastKey }) : null;
+  return renderListBody(records, next, fold.result(reader.manifest().freshness));
+}

@@ -1,0 +1,53 @@
+/**
+ * Opaque pagination cursors. A cursor names the last record served (keyset, not offset), so it
+ * survives rebuilds, and is bound to its endpoint and filters. The MAC is for integrity (garbage
+ * and edits become a 400), not secrecy: a forged cursor could only name a position that
+ * startsAfter reaches anyway, so a fixed key is enough and keeps builds reproducible.
+ */
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+
+const CURSOR_VERSION = 1;
+const MAC_KEY = "cinema-listings/cursor/v1";
+const MAC_BYTES = 12;
+export const MAX_CURSOR_LENGTH = 2048;
+
+export interface CursorPayload {
+  /** Fingerprint of endpoint and filters the cursor was issued for. */
+  binding: string;
+  /** Sort key of the last record served: [instantKey, id] for showtimes, [id] otherwise. */
+  after: string[];
+}
+
+/** Fingerprint of an endpoint and its filters, as carried in cursors. */
+export function bindingOf(resource: string, filters: { cinemaId?: string; filmId?: string; startsAfter?: string }): string {
+  const canonical = JSON.stringify([resource, filters.cinemaId ?? null, filters.filmId ?? null, filters.startsAfter ?? null]);
+  return createHash("sha256").update(canonical).digest("base64url").slice(0, 16);
+}
+
+function macOf(payload: Buffer): Buffer {
+  return createHmac("sha256", MAC_KEY).update(payload).digest().subarray(0, MAC_BYTES);
+}
+
+/** Encodes a cursor as a URL-safe string. */
+export function encodeCursor(cursor: CursorPayload): string {
+  const payload = Buffer.from(JSON.stringify([CURSOR_VERSION, cursor.binding, ...cursor.after]), "utf8");
+  return Buffer.concat([macOf(payload), payload]).toString("base64url");
+}
+
+/** Decodes a cursor, or returns undefined when it is malformed or was altered. */
+export function decodeCursor(token: string): CursorPayload | undefined {
+  if (token.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, "base64url");
+  if (bytes.length <= MAC_BYTES || bytes.toString("base64url") !== token) return undefined;
+  const payload = bytes.subarray(MAC_BYTES);
+  if (!timingSafeEqual(bytes.subarray(0, MAC_BYTES), macOf(payload))) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed[0] !== CURSOR_VERSION || parsed.length < 3 || parsed.length > 4) return undefined;
+  if (!parsed.slice(1).every((part) => typeof part === "string")) return undefined;
+  return { binding: parsed[1] as string, after: parsed.slice(2) as string[] };
+}

@@ -1,0 +1,81 @@
+/**
+ * The spec's date-time and date forms (spec 2): parsing, calendar checks and a sortable instant key.
+ * Shared by the build (validation, ordering) and the request core (startsAfter), so both agree exactly.
+ */
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const SECONDS_PER_DAY = 86_400;
+/** Shifts epoch seconds so every year 0000..9999 with any offset is a non-negative 13-digit number. */
+const KEY_BIAS = 100_000_000_000;
+
+export type DateCheck = { ok: true; instantKey: string } | { ok: false; reason: string };
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Days from 1970-01-01 to a civil date (proleptic Gregorian), Hinnant's algorithm: no Date quirks for years < 100. */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+function checkCalendarDate(year: number, month: number, day: number): string | undefined {
+  if (month < 1 || month > 12) return `month ${String(month).padStart(2, "0")} does not exist`;
+  if (day < 1 || day > daysInMonth(year, month)) {
+    if (month === 2 && day === 29) return `${year} is not a leap year`;
+    return `day ${String(day).padStart(2, "0")} does not exist in month ${String(month).padStart(2, "0")}`;
+  }
+  return undefined;
+}
+
+/** Checks a YYYY-MM-DD calendar date; returns a reason when it is not one. */
+export function checkDate(value: string): string | undefined {
+  const m = DATE.exec(value);
+  if (!m) return "expected YYYY-MM-DD";
+  return checkCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/**
+ * Checks a spec date-time and, when valid, returns its instant key: a string whose plain
+ * comparison orders instants exactly (offsets applied, every fractional digit kept).
+ */
+export function checkDateTime(value: string): DateCheck {
+  const m = DATE_TIME.exec(value);
+  if (!m) return { ok: false, reason: "expected YYYY-MM-DDThh:mm[:ss[.fraction]] followed by Z or ±hh:mm" };
+  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((i) => Number(m[i]));
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const dateProblem = checkCalendarDate(year!, month!, day!);
+  if (dateProblem) return { ok: false, reason: dateProblem };
+  if (hour! > 23) return { ok: false, reason: `hour ${m[4]} is out of range 00..23` };
+  if (minute! > 59) return { ok: false, reason: `minute ${m[5]} is out of range 00..59` };
+  if (second > 59) return { ok: false, reason: `second ${m[6]} is out of range 00..59` };
+  let offsetMinutes = 0;
+  if (m[8] !== "Z") {
+    const [oh, om] = [Number(m[10]), Number(m[11])];
+    if (oh > 23 || om > 59) return { ok: false, reason: `zone offset ${m[9]}${m[10]}:${m[11]} is out of range` };
+    offsetMinutes = (m[9] === "-" ? -1 : 1) * (oh * 60 + om);
+  }
+  const epochSeconds =
+    daysFromCivil(year!, month!, day!) * SECONDS_PER_DAY + hour! * 3600 + (minute! - offsetMinutes) * 60 + second;
+  const fraction = (m[7] ?? "").replace(/0+$/, "");
+  // Trailing zeros stripped: "5" < "55" and "" < "1" compare as the fractions they are.
+  return { ok: true, instantKey: String(epochSeconds + KEY_BIAS).padStart(13, "0") + fraction };
+}
+
+/** The instant key of a date-time already known to be valid. */
+export function instantKeyOf(value: string): string {
+  const result = checkDateTime(value);
+  if (!result.ok) throw new Error(`not a date-time: ${value}`);
+  return result.instantKey;
+}

@@ -1,0 +1,65 @@
+/** Turns bodies into responses: coding, entity tags, 304s and the headers every 200 carries. */
+import { brotliCompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
+import { etagOf } from "./body-file.js";
+import { chooseCoding, entityTag, matchesIfNoneMatch, type Coding } from "./negotiate.js";
+import type { CachedBody } from "./snapshot-reader.js";
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+/** Private: a shared cache must never answer for the key check. Short: data changes with each deploy. */
+export const CACHE_CONTROL_OK = "private, max-age=60";
+/** Bodies smaller than this are not worth compressing per request. */
+const COMPRESS_MIN_BYTES = 1024;
+
+export interface Outgoing {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** How the body was produced, for the request log. */
+  cache?: "precomputed" | "composed" | "not-modified";
+}
+
+export interface Conditions {
+  acceptEncoding?: string;
+  ifNoneMatch?: string;
+}
+
+function okHeaders(tag: string, coding: Coding): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": JSON_TYPE,
+    "cache-control": CACHE_CONTROL_OK,
+    vary: "Authorization, Accept-Encoding",
+    etag: entityTag(tag, coding),
+  };
+  if (coding !== "identity") headers["content-encoding"] = coding;
+  return headers;
+}
+
+function notModified(tag: string, coding: Coding): Outgoing {
+  const headers = okHeaders(tag, coding);
+  delete headers["content-encoding"];
+  return { status: 304, headers, body: Buffer.alloc(0), cache: "not-modified" };
+}
+
+function brotli(identity: Buffer): Buffer {
+  return brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+}
+
+/** A precomputed body: the stored gzip goes out as is; other codings are derived from it. */
+export function sendStored(stored: CachedBody, conditions: Conditions): Outgoing {
+  const coding = chooseCoding(conditions.acceptEncoding);
+  if (matchesIfNoneMatch(conditions.ifNoneMatch, stored.etag)) return notModified(stored.etag, coding);
+  if (coding === "gzip") return { status: 200, headers: okHeaders(stored.etag, coding), body: stored.gzip, cache: "precomputed" };
+  stored.identity ??= gunzipSync(stored.gzip);
+  const body = coding === "br" ? brotli(stored.identity) : stored.identity;
+  return { status: 200, headers: okHeaders(stored.etag, coding), body, cache: "precomputed" };
+}
+
+/** A body composed for this request, compressed here when the client accepts it. */
+export function sendComposed(identity: Buffer, conditions: Conditions): Outgoing {
+  const tag = etagOf(identity);
+  let coding = chooseCoding(conditions.acceptEncoding);
+  if (identity.length < COMPRESS_MIN_BYTES) coding = "identity";
+  if (matchesIfNoneMatch(conditions.ifNoneMatch, tag)) return notModified(tag, coding);
+  const body = coding === "gzip" ? gzipSync(identity, { level: 1 }) : coding === "br" ? brotli(identity) : identity;
+  return { status: 200, headers: okHeaders(tag, coding), body, cache: "composed" };
+}

@@ -1,0 +1,157 @@
+/**
+ * Read access to a built snapshot through the layout module. Startup reads nothing; the
+ * manifest is read on first use and its stat re-checked on every request (microseconds), so a rebuilt snapshot
+ * swapped in under a running server is picked up and caches of the old one are dropped.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { BlockCache } from "./block-cache.js";
+import { decodeBodyFile, type StoredBody } from "./body-file.js";
+import { SnapshotUnavailableError } from "./errors.js";
+import { bodyFile, MANIFEST_FILE, packFiles, resolveInside, SNAPSHOT_FORMAT, viewFile } from "./layout.js";
+import type { BodyKey, ListResource, ViewFilters } from "./layout.js";
+import { LruCache } from "./lru.js";
+import { decodeMeta, type Freshness, type RecordMeta } from "./render-body.js";
+
+export interface SnapshotManifest {
+  format: number;
+  snapshotId: string;
+  defaultLimit: number;
+  counts: Record<ListResource, number>;
+  freshness: Freshness;
+}
+
+/** A list in order: its length and the pack position of its j-th record. */
+export interface ListIndex {
+  length: number;
+  position(j: number): number;
+}
+
+/** A stored body with its identity bytes once something has needed them. */
+export interface CachedBody extends StoredBody {
+  identity?: Buffer;
+}
+
+export interface ReaderOptions {
+  /** Bytes of index blocks kept in memory. */
+  blockCacheBytes?: number;
+  /** Bytes of precomputed bodies kept in memory (the hot pages). */
+  bodyCacheBytes?: number;
+  /** How often to look for a replaced snapshot. */
+  recheckMs?: number;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+export class SnapshotReader {
+  private readonly blocks: BlockCache;
+  private readonly bodies: LruCache<string, CachedBody>;
+  private current: { manifest: SnapshotManifest; stamp: string } | undefined;
+  private checkedAt = 0;
+
+  constructor(
+    readonly root: string,
+    private readonly options: ReaderOptions = {},
+  ) {
+    this.blocks = new BlockCache(options.blockCacheBytes ?? 16 * 1024 * 1024);
+    this.bodies = new LruCache(options.bodyCacheBytes ?? 32 * 1024 * 1024);
+  }
+
+  /** The manifest of the snapshot being served; throws SnapshotUnavailableError when there is none. */
+  manifest(): SnapshotManifest {
+    const now = Date.now();
+    if (this.current && now - this.checkedAt < (this.options.recheckMs ?? 0)) return this.current.manifest;
+    this.checkedAt = now;
+    const path = resolveInside(this.root, MANIFEST_FILE);
+    let stamp: string;
+    try {
+      const stat = statSync(path);
+      stamp = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+      if (this.current?.stamp === stamp) return this.current.manifest;
+      const manifest = JSON.parse(readFileSync(path, "utf8")) as SnapshotManifest;
+      if (manifest.format !== SNAPSHOT_FORMAT) throw new Error(`snapshot format ${manifest.format} is not ${SNAPSHOT_FORMAT}`);
+      this.blocks.clear();
+      this.bodies.clear();
+      this.current = { manifest, stamp };
+      return manifest;
+    } catch (error) {
+      this.current = undefined;
+      throw new SnapshotUnavailableError(`snapshot unavailable: ${(error as Error).message}`);
+    }
+  }
+
+  /** A precomputed body, or undefined when the snapshot has none for this key. */
+  body(key: BodyKey): CachedBody | undefined {
+    const relative = bodyFile(key);
+    const hit = this.bodies.get(relative);
+    if (hit) return hit;
+    let file: Buffer;
+    try {
+      file = readFileSync(resolveInside(this.root, relative));
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw new SnapshotUnavailableError((error as Error).message);
+    }
+    const body: CachedBody = decodeBodyFile(file);
+    this.bodies.set(relative, body, file.length);
+    return body;
+  }
+
+  /** Records the identity bytes of a cached body so later identity requests skip gunzip. */
+  rememberIdentity(body: CachedBody, identity: Buffer): void {
+    body.identity = identity;
+  }
+
+  /** The list of a resource, or of a showtime view; an unknown view is an empty list. */
+  list(resource: ListResource, filters: ViewFilters): ListIndex {
+    const manifest = this.manifest();
+    if (filters.cinemaId === undefined && filters.filmId === undefined) {
+      return { length: manifest.counts[resource], position: (j) => j };
+    }
+    const path = resolveInside(this.root, viewFile(filters));
+    let size: number;
+    try {
+      size = this.blocks.file(path).size;
+    } catch (error) {
+      if (isMissing(error)) return { length: 0, position: () => 0 };
+      throw new SnapshotUnavailableError((error as Error).message);
+    }
+    return { length: size / 4, position: (j) => this.guard(() => this.blocks.read(path, j * 4, 4).readUInt32LE(0)) };
+  }
+
+  /** Sort key and provenance times of the record at a pack position. */
+  meta(resource: ListResource, position: number): RecordMeta {
+    const files = packFiles(resource);
+    return this.guard(() => {
+      const [start, end] = this.offsets(files.metaIndex, position, 1);
+      return decodeMeta(this.blocks.read(resolveInside(this.root, files.meta), start!, end! - start!).toString("utf8"));
+    });
+  }
+
+  /** The bytes of the records at `count` consecutive pack positions from `first`. */
+  records(resource: ListResource, first: number, count: number): Buffer[] {
+    const files = packFiles(resource);
+    return this.guard(() => {
+      const offsets = this.offsets(files.recordsIndex, first, count);
+      const base = offsets[0]!;
+      const bytes = this.blocks.readDirect(resolveInside(this.root, files.records), base, offsets[count]! - base);
+      return Array.from({ length: count }, (_, i) => bytes.subarray(offsets[i]! - base, offsets[i + 1]! - base));
+    });
+  }
+
+  private offsets(indexFile: string, position: number, count: number): number[] {
+    const raw = this.blocks.read(resolveInside(this.root, indexFile), position * 8, (count + 1) * 8);
+    return Array.from({ length: count + 1 }, (_, i) => raw.readDoubleLE(i * 8));
+  }
+
+  /** Any failure reading the pack means the snapshot is broken: a 503, never a crash. */
+  private guard<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      throw new SnapshotUnavailableError((error as Error).message);
+    }
+  }
+}

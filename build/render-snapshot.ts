@@ -1,0 +1,105 @@
+/**
+ * Stage 5: render the snapshot: record packs (for composing any page), precomputed default-limit
+ * pages of every list and view, and every get-one body, each as final response bytes.
+ */
+import { encodeBodyFile } from "../api/_core/body-file.js";
+import { bindingOf, encodeCursor } from "../api/_core/cursor.js";
+import { bodyFile, packFiles, SNAPSHOT_FORMAT, viewFile, type ListResource, type ViewFilters } from "../api/_core/layout.js";
+import { encodeMeta, FreshnessFold, renderListBody, renderOneBody, type Freshness } from "../api/_core/render-body.js";
+import type { BuildContext, Entry, OutputWriter } from "./context.js";
+import { RESOURCES, type Resource } from "./schemas.js";
+
+export const DEFAULT_LIMIT = 25;
+
+/** Writes a resource's records and meta in list order, with offset tables for random access. */
+function writePack(output: OutputWriter, resource: ListResource, entries: Entry[]): void {
+  const files = packFiles(resource);
+  const records = output.openAppend(files.records);
+  const meta = output.openAppend(files.meta);
+  const recordOffsets = new Float64Array(entries.length + 1);
+  const metaOffsets = new Float64Array(entries.length + 1);
+  let recordEnd = 0;
+  let metaEnd = 0;
+  entries.forEach((entry, i) => {
+    const metaBytes = Buffer.from(encodeMeta(entry.meta));
+    records.append(entry.json);
+    meta.append(metaBytes);
+    recordOffsets[i + 1] = recordEnd += entry.json.length;
+    metaOffsets[i + 1] = metaEnd += metaBytes.length;
+  });
+  records.close();
+  meta.close();
+  output.write(files.recordsIndex, Buffer.from(recordOffsets.buffer));
+  output.write(files.metaIndex, Buffer.from(metaOffsets.buffer));
+}
+
+/** Freshness over every cinema, film and showtime: what responses without provenance carry. */
+function snapshotFreshness(ctx: BuildContext): Freshness {
+  const fold = new FreshnessFold();
+  for (const resource of ["cinemas", "films", "showtimes"] as const) for (const e of ctx.entries[resource]) fold.add(e.meta);
+  // An empty dataset has observed nothing; the epoch says so without inventing a time.
+  return fold.result({ observedAt: "1970-01-01T00:00:00Z" });
+}
+
+interface PageRun {
+  resource: ListResource;
+  filters: ViewFilters;
+  entries: Entry[];
+  positions: number[] | undefined;
+  fallback: Freshness;
+  gzipLevel: number;
+}
+
+/** Renders every default-limit page of one list or view; returns how many it wrote. */
+function writePages(output: OutputWriter, run: PageRun): number {
+  const length = run.positions?.length ?? run.entries.length;
+  const at = (i: number) => run.entries[run.positions ? run.positions[i]! : i]!;
+  const binding = bindingOf(run.resource, run.filters);
+  let pages = 0;
+  for (let start = 0; start < length || start === 0; start += DEFAULT_LIMIT) {
+    const end = Math.min(start + DEFAULT_LIMIT, length);
+    const fold = new FreshnessFold();
+    const records: Buffer[] = [];
+    for (let i = start; i < end; i++) {
+      records.push(at(i).json);
+      fold.add(at(i).meta);
+    }
+    const next = end < length ? encodeCursor({ binding, after: at(end - 1).meta.sortKey }) : null;
+    const after = start === 0 ? null : at(start - 1).meta.sortKey;
+    const body = renderListBody(records, next, fold.result(run.fallback));
+    output.write(bodyFile({ kind: "page", resource: run.resource, filters: run.filters, after }), encodeBodyFile(body, run.gzipLevel));
+    pages++;
+    if (length === 0) break;
+  }
+  return pages;
+}
+
+function writeGetOnes(output: OutputWriter, resource: "cinemas" | "films", entries: Entry[], gzipLevel: number): void {
+  for (const entry of entries) {
+    const fold = new FreshnessFold();
+    fold.add(entry.meta);
+    const body = renderOneBody(entry.json, fold.result({ observedAt: "1970-01-01T00:00:00Z" }));
+    output.write(bodyFile({ kind: "one", resource, id: entry.id }), encodeBodyFile(body, gzipLevel));
+  }
+}
+
+export async function renderSnapshot(ctx: BuildContext): Promise<void> {
+  const freshness = snapshotFreshness(ctx);
+  const base = { fallback: freshness, gzipLevel: ctx.gzipLevel, positions: undefined, filters: {} };
+  let pages = 0;
+  for (const resource of RESOURCES) {
+    writePack(ctx.output, resource, ctx.entries[resource]);
+    pages += writePages(ctx.output, { ...base, resource, entries: ctx.entries[resource] });
+    ctx.onProgress?.("render", pages);
+  }
+  for (const view of ctx.views) {
+    const positions = Buffer.from(Uint32Array.from(view.positions).buffer);
+    ctx.output.write(viewFile(view.filters), positions);
+    pages += writePages(ctx.output, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
+    if (pages % 1000 < 3) ctx.onProgress?.("render", pages);
+  }
+  writeGetOnes(ctx.output, "cinemas", ctx.entries.cinemas, ctx.gzipLevel);
+  writeGetOnes(ctx.output, "films", ctx.entries.films, ctx.gzipLevel);
+  const counts = Object.fromEntries(RESOURCES.map((r) => [r, ctx.entries[r].length])) as Record<Resource, number>;
+  ctx.manifest = { format: SNAPSHOT_FORMAT, snapshotId: "", defaultLimit: DEFAULT_LIMIT, counts, freshness };
+}

@@ -1,0 +1,153 @@
+/**
+ * Zod schemas of the source records: exactly the API shapes of spec 2.2–2.5.
+ * They validate the data at build time and are the source of the OpenAPI document.
+ */
+import { z } from "zod";
+import { checkDate, checkDateTime } from "../api/_core/date-time.js";
+import { codePointLength } from "../api/_core/text.js";
+
+export const MAX_ATTRIBUTE_IDS = 32;
+export const MAX_DURATION_MINUTES = 1000;
+export const ATTRIBUTE_KINDS = ["accessibility", "event", "format", "language"] as const;
+
+/** A string whose length in code points lies in [min, max] (spec lengths count characters). */
+export function text(min: number, max: number) {
+  return z
+    .string()
+    .check((ctx) => {
+      const length = codePointLength(ctx.value);
+      if (length < min || length > max) {
+        ctx.issues.push({
+          code: "custom",
+          input: ctx.value,
+          message: `must be ${min}..${max} characters long (got ${length})`,
+          params: { rule: "length" },
+        });
+      }
+    })
+    .meta({ minLength: min, maxLength: max });
+}
+
+export const dateTime = z
+  .string()
+  .check((ctx) => {
+    const result = checkDateTime(ctx.value);
+    if (!result.ok) {
+      ctx.issues.push({ code: "custom", input: ctx.value, message: `is not a valid date-time (${result.reason})` });
+    }
+  })
+  .meta({ format: "date-time", description: "RFC 3339 date-time; seconds optional; zone Z or ±hh:mm required" });
+
+export const calendarDate = z
+  .string()
+  .check((ctx) => {
+    const reason = checkDate(ctx.value);
+    if (reason) ctx.issues.push({ code: "custom", input: ctx.value, message: `is not a valid date (${reason})` });
+  })
+  .meta({ format: "date" });
+
+/** Absolute http(s) URL: what a client can actually open. */
+export const httpUrl = z
+  .string()
+  .check((ctx) => {
+    if (!isHttpUrl(ctx.value)) {
+      ctx.issues.push({ code: "custom", input: ctx.value, message: "must be an absolute http or https URL" });
+    }
+  })
+  .meta({ format: "uri" });
+
+function isHttpUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+const id = text(1, 160);
+
+export const provenanceSchema = z.strictObject({
+  observedAt: dateTime,
+  sourceUpdatedAt: dateTime.optional(),
+  provider: text(1, 80),
+  externalId: text(1, 240),
+});
+
+export const showtimeSchema = z.strictObject({
+  id,
+  filmId: id,
+  cinemaId: id,
+  startsAt: dateTime,
+  bookingUrl: httpUrl.optional(),
+  attributeIds: z
+    .array(id)
+    .max(MAX_ATTRIBUTE_IDS, { message: `must have at most ${MAX_ATTRIBUTE_IDS} items` })
+    .refine((ids) => new Set(ids).size === ids.length, { message: "must not list the same attribute twice" }),
+  screenName: text(1, 120).optional(),
+  provenance: provenanceSchema,
+});
+
+export const locationSchema = z.strictObject({
+  // Spec leaves the format open; ISO 3166-1 alpha-2 is what every listings feed uses (README).
+  countryCode: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code: two uppercase letters" })
+    .meta({ minLength: 2, maxLength: 2 }),
+  locality: text(1, 160),
+  postcode: text(2, 16),
+  address: text(1, 300).optional(),
+  latitude: z.number().min(-90, { message: "must be between -90 and 90" }).max(90, { message: "must be between -90 and 90" }).optional(),
+  longitude: z
+    .number()
+    .min(-180, { message: "must be between -180 and 180" })
+    .max(180, { message: "must be between -180 and 180" })
+    .optional(),
+});
+
+export const cinemaSchema = z.strictObject({
+  id,
+  chainId: id.optional(),
+  name: text(1, 240),
+  location: locationSchema,
+  provenance: provenanceSchema,
+});
+
+export const filmSchema = z.strictObject({
+  id,
+  title: text(1, 300),
+  durationMinutes: z
+    .number()
+    .int({ message: "must be a whole number of minutes" })
+    .min(1, { message: "must be at least 1" })
+    .max(MAX_DURATION_MINUTES, { message: `must be at most ${MAX_DURATION_MINUTES}` })
+    .optional(),
+  certification: text(1, 32).optional(),
+  posterUrl: httpUrl.optional(),
+  releaseDate: calendarDate.optional(),
+  provenance: provenanceSchema,
+});
+
+export const attributeSchema = z.strictObject({
+  id,
+  kind: z.enum(ATTRIBUTE_KINDS, { message: `must be one of ${ATTRIBUTE_KINDS.join(", ")}` }),
+  name: text(1, 120),
+  description: text(0, 500).optional(),
+});
+
+export type Provenance = z.infer<typeof provenanceSchema>;
+export type Showtime = z.infer<typeof showtimeSchema>;
+export type Cinema = z.infer<typeof cinemaSchema>;
+export type Film = z.infer<typeof filmSchema>;
+export type Attribute = z.infer<typeof attributeSchema>;
+
+export const RESOURCES = ["cinemas", "films", "showtimes", "attributes"] as const;
+export type Resource = (typeof RESOURCES)[number];
+
+export const SCHEMAS = {
+  cinemas: cinemaSchema,
+  films: filmSchema,
+  showtimes: showtimeSchema,
+  attributes: attributeSchema,
+} as const;

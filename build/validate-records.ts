@@ -1,0 +1,106 @@
+/** Stage 2: validate every record against its schema; keep the valid ones as compact entries. */
+import type { z } from "zod";
+import { instantKeyOf } from "../api/_core/date-time.js";
+import type { RecordMeta } from "../api/_core/render-body.js";
+import type { BuildContext, Entry, SourceRecord } from "./context.js";
+import { formatPath, type Problem } from "./problems.js";
+import { SCHEMAS, type Provenance } from "./schemas.js";
+
+/** 100 records of this size stay well under Vercel's 4.5 MB response limit (v1 issue, part 4). */
+export const MAX_RECORD_BYTES = 40_000;
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let value = root;
+  for (const key of path) value = value != null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+/** Turns one zod issue into problems (an unrecognized_keys issue names several fields). */
+function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem[] {
+  const where = { file: source.file, line: source.line, index: source.index };
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({
+      ...where,
+      code: "unknown_field" as const,
+      path: formatPath([...issue.path, key]),
+      message: "is not a field of this record (check the spelling)",
+    }));
+  }
+  const path = formatPath(issue.path);
+  if (issue.code === "invalid_type") {
+    const actual = valueAt(source.value, issue.path);
+    if (actual === undefined) return [{ ...where, code: "missing_field", path, message: "is required" }];
+    const expected = issue.expected === "int" ? "whole number" : issue.expected;
+    return [{ ...where, code: "invalid_type", path, message: `must be a ${expected} (got ${describeType(actual)})` }];
+  }
+  return [{ ...where, code: "invalid_value", path, message: issue.message }];
+}
+
+function metaOf(sortKey: string[], provenance: Provenance | undefined): RecordMeta {
+  const meta: RecordMeta = { sortKey };
+  if (provenance) {
+    meta.observed = [instantKeyOf(provenance.observedAt), provenance.observedAt];
+    if (provenance.sourceUpdatedAt) meta.updated = [instantKeyOf(provenance.sourceUpdatedAt), provenance.sourceUpdatedAt];
+  }
+  return meta;
+}
+
+function entryOf(source: SourceRecord, record: Record<string, unknown>): Entry {
+  const id = record.id as string;
+  const startsAt = source.resource === "showtimes" ? (record.startsAt as string) : undefined;
+  const sortKey = startsAt === undefined ? [id] : [instantKeyOf(startsAt), id];
+  // The schema's key order is the output's field order, so the bytes are canonical.
+  const entry: Entry = {
+    id,
+    json: Buffer.from(JSON.stringify(record)),
+    meta: metaOf(sortKey, record.provenance as Provenance | undefined),
+    file: source.file,
+  };
+  if (source.line !== undefined) entry.line = source.line;
+  if (source.index !== undefined) entry.index = source.index;
+  if (source.resource === "showtimes") {
+    entry.cinemaId = record.cinemaId as string;
+    entry.filmId = record.filmId as string;
+    entry.attributeIds = record.attributeIds as string[];
+  }
+  return entry;
+}
+
+/** Validates one source record, returning its entry or pushing its problems. */
+export function validateRecord(source: SourceRecord, problems: Problem[]): Entry | undefined {
+  if (source.value === null || typeof source.value !== "object" || Array.isArray(source.value)) {
+    const where = { file: source.file, line: source.line, index: source.index };
+    problems.push({ ...where, code: "not_an_object", path: "", message: `must be a JSON object (got ${describeType(source.value)})` });
+    return undefined;
+  }
+  const result = SCHEMAS[source.resource].safeParse(source.value);
+  if (!result.success) {
+    for (const issue of result.error.issues) problems.push(...problemsOfIssue(issue, source));
+    return undefined;
+  }
+  const entry = entryOf(source, result.data as Record<string, unknown>);
+  if (entry.json.length > MAX_RECORD_BYTES) {
+    problems.push({
+      file: source.file, line: source.line, index: source.index, code: "record_too_large", path: "",
+      message: `is ${entry.json.length} bytes as JSON; at most ${MAX_RECORD_BYTES} are allowed so every page fits a response`,
+    });
+    return undefined;
+  }
+  return entry;
+}
+
+export async function validateRecords(ctx: BuildContext): Promise<void> {
+  if (!ctx.sources) throw new Error("validateRecords runs after loadSources");
+  let count = 0;
+  for await (const source of ctx.sources) {
+    const entry = validateRecord(source, ctx.problems);
+    if (entry) ctx.entries[source.resource].push(entry);
+    if (++count % 50_000 === 0) ctx.onProgress?.("validate", count);
+  }
+}

@@ -1,0 +1,70 @@
+/** The local Node server: the same request core as the Vercel function, plus the public docs. */
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileAccess } from "../api/_core/access.js";
+import { createHandler, type RequestLog } from "../api/_core/handle-request.js";
+import { toNodeListener } from "../api/_core/node-adapter.js";
+import type { RateLimiter } from "../api/_core/rate-limit.js";
+import { SnapshotReader } from "../api/_core/snapshot-reader.js";
+
+export interface ServerOptions {
+  snapshotDir: string;
+  accessFile: string;
+  port: number;
+  host?: string;
+  publicDir?: string;
+  limiter?: RateLimiter;
+  onLog?: (entry: RequestLog) => void;
+}
+
+/** Public files served without a key, as Vercel serves public/ (documentation only). */
+const PUBLIC_FILES: Record<string, { file: string; type: string }> = {
+  "/": { file: "index.html", type: "text/html; charset=utf-8" },
+  "/index.html": { file: "index.html", type: "text/html; charset=utf-8" },
+  "/openapi.json": { file: "openapi.json", type: "application/json; charset=utf-8" },
+};
+
+async function servePublic(publicDir: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const entry = PUBLIC_FILES[(req.url ?? "/").split("?")[0]!];
+  if (!entry || (req.method !== "GET" && req.method !== "HEAD")) return false;
+  try {
+    const body = await readFile(path.join(publicDir, entry.file));
+    res.writeHead(200, { "content-type": entry.type, "content-length": body.length, "cache-control": "public, max-age=300" });
+    res.end(req.method === "HEAD" ? undefined : body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the server; throws (before listening) when the access file is missing or malformed. */
+export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
+  const access = fileAccess(options.accessFile, (message) => process.stderr.write(`access file not reloaded: ${message}\n`));
+  const handle = createHandler({
+    reader: new SnapshotReader(options.snapshotDir),
+    access,
+    limiter: options.limiter,
+    onLog: options.onLog,
+    onError: (requestId, error) => process.stderr.write(`${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.stack ?? error) })}\n`),
+  });
+  const listener = toNodeListener(handle);
+  const publicDir = options.publicDir ?? path.resolve("public");
+  const server = createServer((req, res) => {
+    servePublic(publicDir, req, res)
+      .then((served) => (served ? undefined : listener(req, res)))
+      .catch(() => {
+        // The core turns every error into a response; reaching here means the socket itself failed.
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
+        res.end('{"error":{"code":"internal_error","message":"An unexpected error occurred."}}');
+      });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://${options.host ?? "127.0.0.1"}:${port}` };
+}

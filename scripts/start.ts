@@ -1,0 +1,22 @@
+/** `npm start`: build data/ into snapshot/ and serve it with the demo access file. */
+import { createDiskWriter } from "../build/output-writer.js";
+import { formatReport } from "../build/problems.js";
+import { runBuild } from "../build/run-build.js";
+import { startServer } from "./local-server.js";
+import { requestLogger } from "./request-log.js";
+
+async function main(): Promise<void> {
+  const result = await runBuild({ dataDir: "data", output: createDiskWriter("snapshot") });
+  if (!result.ok) {
+    process.stderr.write(`${formatReport(result.problems)}\n`);
+    process.exit(1);
+  }
+  const port = Number(process.env.PORT ?? 3000);
+  const { url } = await startServer({ snapshotDir: "snapshot", accessFile: "data/demo-access.json", port, onLog: requestLogger() });
+  process.stdout.write(`listening on ${url.replace("127.0.0.1", "localhost")} (demo key: cl_demo_3f9a1c7e5b2d4086a1e7c9b3)\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`start: ${(error as Error).message}\n`);
+  process.exit(1);
+});
