@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { createDiskWriter } from "./output-writer.js";
 import { formatReport } from "./problems.js";
+import { createProgress } from "./progress.js";
 import { runBuild } from "./run-build.js";
 
 const USAGE = "usage: npm run build -- --data DIR --out DIR [--gzip-level 1..9] [--quiet]";
@@ -41,8 +42,15 @@ async function main(): Promise<void> {
   const options = readOptions();
   const started = Date.now();
   const writer = createDiskWriter(options.outDir);
-  const log = (line: string) => options.quiet || process.stderr.write(`${line}\n`);
-  const result = await runBuild({ dataDir: options.dataDir, output: writer, gzipLevel: options.gzipLevel, onStage: (name) => log(`· ${name}`) });
+  const progress = createProgress(process.stderr, options.quiet);
+  const result = await runBuild({
+    dataDir: options.dataDir,
+    output: writer,
+    gzipLevel: options.gzipLevel,
+    onStage: (name) => progress.stage(name),
+    onProgress: (stage, done, total) => progress.tick(stage, done, total),
+  });
+  progress.finish();
   if (!result.ok) {
     process.stderr.write(`${formatReport(result.problems)}\n`);
     process.exit(1);

@@ -83,20 +83,27 @@ function writeGetOnes(output: OutputWriter, resource: "cinemas" | "films", entri
   }
 }
 
+function pageCount(length: number): number {
+  return Math.max(1, Math.ceil(length / DEFAULT_LIMIT));
+}
+
 export async function renderSnapshot(ctx: BuildContext): Promise<void> {
   const freshness = snapshotFreshness(ctx);
   const base = { fallback: freshness, gzipLevel: ctx.gzipLevel, positions: undefined, filters: {} };
+  const total =
+    RESOURCES.reduce((sum, r) => sum + pageCount(ctx.entries[r].length), 0) +
+    ctx.views.reduce((sum, v) => sum + pageCount(v.positions.length), 0);
   let pages = 0;
   for (const resource of RESOURCES) {
     writePack(ctx.output, resource, ctx.entries[resource]);
     pages += writePages(ctx.output, { ...base, resource, entries: ctx.entries[resource] });
-    ctx.onProgress?.("render", pages);
+    ctx.onProgress?.("render pages", pages, total);
   }
   for (const view of ctx.views) {
     const positions = Buffer.from(Uint32Array.from(view.positions).buffer);
     ctx.output.write(viewFile(view.filters), positions);
     pages += writePages(ctx.output, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
-    if (pages % 1000 < 3) ctx.onProgress?.("render", pages);
+    ctx.onProgress?.("render pages", pages, total);
   }
   writeGetOnes(ctx.output, "cinemas", ctx.entries.cinemas, ctx.gzipLevel);
   writeGetOnes(ctx.output, "films", ctx.entries.films, ctx.gzipLevel);

@@ -57,7 +57,8 @@ export const httpUrl = z
   .meta({ format: "uri" });
 
 function isHttpUrl(value: string): boolean {
-  if (/\s/.test(value)) return false;
+  // The WHATWG parser repairs "https:example.com" and "http:\\x"; stored text must already be absolute.
+  if (/\s/.test(value) || !/^https?:\/\//i.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";

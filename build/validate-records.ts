@@ -33,11 +33,13 @@ function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem
     }));
   }
   const path = formatPath(issue.path);
+  const actual = valueAt(source.value, issue.path);
+  // Checked for every issue code: a missing enum field (kind) fails as invalid_value, not invalid_type.
+  if (actual === undefined) return [{ ...where, code: "missing_field", path, message: "is required" }];
   if (issue.code === "invalid_type") {
-    const actual = valueAt(source.value, issue.path);
-    if (actual === undefined) return [{ ...where, code: "missing_field", path, message: "is required" }];
     const expected = issue.expected === "int" ? "whole number" : issue.expected;
-    return [{ ...where, code: "invalid_type", path, message: `must be a ${expected} (got ${describeType(actual)})` }];
+    const article = /^[aeiou]/.test(expected) ? "an" : "a";
+    return [{ ...where, code: "invalid_type", path, message: `must be ${article} ${expected} (got ${describeType(actual)})` }];
   }
   return [{ ...where, code: "invalid_value", path, message: issue.message }];
 }

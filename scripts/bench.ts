@@ -1,0 +1,123 @@
+/** `npm run bench`: build and serve at several sizes and print one table (scale issue). */
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+import { packFiles } from "../api/_core/layout.js";
+import { ensureData, measureBuild } from "./bench/build-step.js";
+import { measureJsonServer } from "./bench/json-server-step.js";
+import { spawnUntil, stop } from "./bench/processes.js";
+import { formatTable, type SizeReport } from "./bench/report.js";
+import { collectScenarios, compareWithCeiling, measureColdStart, measureFunctionColdStart, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
+
+const USAGE = "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve]";
+
+function parseSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(text.trim());
+  if (!match) throw new Error(`bad size ${JSON.stringify(text)}`);
+  const unit = match[2]!.toLowerCase() === "k" ? 1e3 : match[2]!.toLowerCase() === "m" ? 1e6 : 1;
+  return Math.round(Number(match[1]) * unit);
+}
+
+function readOptions() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        sizes: { type: "string", default: "20k,200k,2M" },
+        seconds: { type: "string", default: "5" },
+        work: { type: "string", default: "bench-results" },
+        "no-serve": { type: "boolean", default: false },
+      },
+      strict: true,
+    });
+    const seconds = Number(values.seconds);
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 60) throw new Error("--seconds must be 1..60");
+    return { sizes: values.sizes!.split(",").map(parseSize), seconds, work: path.resolve(values.work!), serve: !values["no-serve"] };
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+/** Bundles the server and the function as they run in production (no tsx at run time). */
+async function bundle(): Promise<number> {
+  const common = { bundle: true, platform: "node", format: "esm", packages: "external", logLevel: "warning" } as const;
+  await build({ ...common, entryPoints: ["scripts/serve.ts"], outfile: "dist/serve.mjs" });
+  await build({ ...common, entryPoints: ["api/v1.ts"], outfile: "dist/v1.mjs" });
+  return statSync("dist/v1.mjs").size;
+}
+
+/** An upper bound on any response: the 100 largest... simplified to 100 × the largest record. */
+function largestResponseBound(snapshotDir: string): number {
+  let largest = 0;
+  for (const resource of ["showtimes", "cinemas", "films", "attributes"] as const) {
+    const index = readFileSync(path.join(snapshotDir, packFiles(resource).recordsIndex));
+    for (let i = 8; i < index.length; i += 8) largest = Math.max(largest, index.readDoubleLE(i) - index.readDoubleLE(i - 8));
+  }
+  return (100 * (largest + 1) + 1024) / 2 ** 20;
+}
+
+async function measureServing(snapshotDir: string, work: string, seconds: number, functionBytes: number, snapshotMb: number) {
+  const accessFile = writeBenchAccess(work);
+  const server = await spawnUntil("node", ["dist/serve.mjs", "--snapshot", snapshotDir, "--access", accessFile, "--port", "0"], /listening on/, { LOG_LEVEL: "silent" });
+  const url = /http:\/\/\S+/.exec(server.line)![0];
+  try {
+    const scenarios = await collectScenarios(url);
+    const figures = await compareWithCeiling(url, work, scenarios, seconds);
+    const sweep = await sweepMemory(url, server.child.pid!);
+    const cinemaIds = scenarios.find((s) => s.name === "get-one")!.paths.map((p) => decodeURIComponent(p.split("/").pop()!));
+    return { figures, sweep, cinemaIds, accessFile };
+  } finally {
+    await stop(server.child);
+  }
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  mkdirSync(options.work, { recursive: true });
+  const functionBytes = options.serve ? await bundle() : 0;
+  const reports: SizeReport[] = [];
+  for (const showtimes of options.sizes) {
+    process.stderr.write(`\n== ${showtimes.toLocaleString("en-US")} showtimes\n`);
+    const dataDir = await ensureData(options.work, showtimes);
+    const snapshotDir = path.join(options.work, `snapshot-${showtimes}`);
+    const buildFigures = await measureBuild(dataDir, snapshotDir, showtimes);
+    const report: SizeReport = { showtimes, build: buildFigures };
+    if (options.serve) {
+      const served = await measureServing(snapshotDir, options.work, options.seconds, functionBytes, buildFigures.snapshotMb);
+      const accessJson = readFileSync(served.accessFile, "utf8");
+      const fn = await measureFunctionColdStart(snapshotDir, accessJson);
+      report.serve = {
+        scenarios: served.figures.map((f) => ({ name: f.name, oursRps: f.ours.requestsPerSecond, ceilingRps: f.ceiling.requestsPerSecond, ratio: f.ratio, p50Ms: f.ours.p50Ms, p99Ms: f.ours.p99Ms })),
+        sweep: served.sweep,
+        coldStartMs: await measureColdStart(snapshotDir, served.accessFile),
+        functionImportMs: fn.importMs,
+        functionFirstResponseMs: fn.firstResponseMs,
+        functionBundleMb: buildFigures.snapshotMb + functionBytes / 2 ** 20,
+        largestResponseBoundMb: largestResponseBound(snapshotDir),
+      };
+      if (showtimes === 200_000) {
+        const peer = await measureJsonServer(dataDir, options.work, served.cinemaIds, options.seconds);
+        const ours = (name: string) => report.serve!.scenarios.find((s) => s.name === name)!.oursRps;
+        report.jsonServer = {
+          pageRps: peer.page.requestsPerSecond,
+          getOneRps: peer.getOne.requestsPerSecond,
+          pageRatio: ours("default page") / peer.page.requestsPerSecond,
+          getOneRatio: ours("get-one") / peer.getOne.requestsPerSecond,
+        };
+      }
+    }
+    reports.push(report);
+    process.stderr.write(`${formatTable([report])}\n`);
+  }
+  const table = formatTable(reports);
+  process.stdout.write(`\n${table}\n`);
+  const result = { date: new Date().toISOString(), cores: (await import("node:os")).availableParallelism(), node: process.version, reports };
+  writeFileSync(path.join(options.work, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(path.join(options.work, `bench-${result.date.slice(0, 19).replace(/:/g, "")}.json`), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+/** The peer: json-server serving the same dataset from its own JSON file, with its own pagination. */
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { runLoad, type LoadResult } from "./load.js";
+import { spawnUntil, stop } from "./processes.js";
+
+function readRecords(dir: string): unknown[] {
+  const records: unknown[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const text = readFileSync(path.join(entry.parentPath, entry.name), "utf8");
+    if (entry.name.endsWith(".ndjson")) for (const line of text.split("\n")) line.trim() && records.push(JSON.parse(line));
+    else if (entry.name.endsWith(".json")) records.push(...(JSON.parse(text) as unknown[]));
+  }
+  return records;
+}
+
+export interface PeerFigures {
+  page: LoadResult;
+  getOne: LoadResult;
+}
+
+/** Serves the data folder with json-server and loads a page of 25 and a get-one. */
+export async function measureJsonServer(dataDir: string, workDir: string, cinemaIds: string[], seconds: number): Promise<PeerFigures> {
+  const dbFile = path.join(workDir, "json-server-db.json");
+  const db = { showtimes: readRecords(path.join(dataDir, "showtimes")), cinemas: readRecords(path.join(dataDir, "cinemas")) };
+  writeFileSync(dbFile, JSON.stringify(db));
+  const port = 43000 + Math.floor(Math.random() * 10000);
+  const server = await spawnUntil("node", ["node_modules/json-server/lib/cli/bin.js", "--port", String(port), "--host", "127.0.0.1", dbFile], /localhost|127\.0\.0\.1/);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    const pages = Array.from({ length: 100 }, (_, i) => `/showtimes?_page=${i + 1}&_limit=25`);
+    const getOnes = cinemaIds.slice(0, 200).map((id) => `/cinemas/${encodeURIComponent(id)}`);
+    return { page: await runLoad({ url, paths: pages, seconds }), getOne: await runLoad({ url, paths: getOnes, seconds }) };
+  } finally {
+    await stop(server.child);
+  }
+}

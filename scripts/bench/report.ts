@@ -1,0 +1,47 @@
+/** The bench's one table, and the targets of the scale issue it checks. */
+
+export interface SizeReport {
+  showtimes: number;
+  build: { wallSeconds: number; recordsPerSecond: number; peakRssMb: number; snapshotMb: number; files: number };
+  serve?: {
+    scenarios: { name: string; oursRps: number; ceilingRps: number; ratio: number; p50Ms: number; p99Ms: number }[];
+    sweep: { requests: number; rssMb: number };
+    coldStartMs: number;
+    functionImportMs: number;
+    functionFirstResponseMs: number;
+    functionBundleMb: number;
+    largestResponseBoundMb: number;
+  };
+  jsonServer?: { pageRps: number; getOneRps: number; pageRatio: number; getOneRatio: number };
+}
+
+const fixed = (n: number, digits = 1) => n.toFixed(digits);
+
+/** Formats the reports as aligned text rows. */
+export function formatTable(reports: SizeReport[]): string {
+  const rows: string[][] = [["size", "measure", "value", "target"]];
+  for (const r of reports) {
+    const size = r.showtimes.toLocaleString("en-US");
+    rows.push([size, "build wall", `${fixed(r.build.wallSeconds)} s`, r.showtimes >= 2e6 ? "≤ 120 s" : r.showtimes >= 2e5 ? "≤ 15 s" : ""]);
+    rows.push([size, "build rate", `${Math.round(r.build.recordsPerSecond).toLocaleString("en-US")} records/s`, ""]);
+    rows.push([size, "build peak RSS", `${fixed(r.build.peakRssMb, 0)} MB`, r.showtimes >= 2e6 ? "≤ 3072 MB" : ""]);
+    rows.push([size, "snapshot", `${fixed(r.build.snapshotMb)} MB, ${r.build.files.toLocaleString("en-US")} files`, r.showtimes === 2e5 ? "≤ 250 MB" : ""]);
+    if (r.serve) {
+      for (const s of r.serve.scenarios) {
+        const target = s.name === "composed page" ? "≥ 30%" : s.name === "401" ? "≥ 60%" : "≥ 50%, p99 ≤ 10 ms";
+        rows.push([size, `serve ${s.name}`, `${Math.round(s.oursRps)} rps = ${fixed(s.ratio * 100, 0)}% of ${Math.round(s.ceilingRps)}; p50 ${s.p50Ms} ms p99 ${s.p99Ms} ms`, target]);
+      }
+      rows.push([size, "RSS after sweep", `${fixed(r.serve.sweep.rssMb, 0)} MB (${r.serve.sweep.requests} requests)`, "≤ 200 MB"]);
+      rows.push([size, "cold start server", `${fixed(r.serve.coldStartMs, 0)} ms`, "≤ 150 ms"]);
+      rows.push([size, "function import", `${fixed(r.serve.functionImportMs, 0)} ms (first 200 at ${fixed(r.serve.functionFirstResponseMs, 0)} ms)`, "≤ 50 ms"]);
+      rows.push([size, "function bundle", `${fixed(r.serve.functionBundleMb)} MB incl. snapshot`, "≤ 250 MB"]);
+      rows.push([size, "largest response", `≤ ${fixed(r.serve.largestResponseBoundMb, 2)} MB (bound)`, "≤ 4.5 MB"]);
+    }
+    if (r.jsonServer) {
+      rows.push([size, "json-server page", `${Math.round(r.jsonServer.pageRps)} rps; ours ${fixed(r.jsonServer.pageRatio)}×`, "≥ 3×"]);
+      rows.push([size, "json-server get-one", `${Math.round(r.jsonServer.getOneRps)} rps; ours ${fixed(r.jsonServer.getOneRatio)}×`, "≥ 3×"]);
+    }
+  }
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
+  return rows.map((row) => row.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()).join("\n");
+}

@@ -1,0 +1,167 @@
+/** Bench steps against a running server: load tests vs the ceiling, memory sweep, cold start. */
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { runLoad, type LoadResult } from "./load.js";
+import { procMemory, runMeasured, spawnUntil, stop } from "./processes.js";
+
+export const BENCH_KEY = "cl_bench_0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+
+export interface Scenario {
+  name: string;
+  paths: string[];
+  authorized: boolean;
+}
+
+export interface ScenarioFigures {
+  name: string;
+  ours: LoadResult;
+  ceiling: LoadResult;
+  ratio: number;
+}
+
+/** An access file whose one organization is entitled and effectively unlimited. */
+export function writeBenchAccess(dir: string): string {
+  const file = path.join(dir, "bench-access.json");
+  const sha256 = createHash("sha256").update(BENCH_KEY).digest("hex");
+  const access = {
+    organizations: [{ id: "bench", entitlements: [{ plan: "paid", status: "active" }], rateLimit: { requests: 1e9, windowSeconds: 1 } }],
+    keys: [{ id: "bench-key", organization: "bench", sha256, revoked: false }],
+  };
+  writeFileSync(file, JSON.stringify(access));
+  return file;
+}
+
+const auth = { authorization: `Bearer ${BENCH_KEY}` };
+
+async function getJson(url: string): Promise<{ status: number; body: Buffer; json: any }> {
+  const response = await fetch(url, { headers: auth });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, body, json: JSON.parse(body.toString("utf8")) };
+}
+
+/** Follows nextCursor from a first page, collecting up to `max` page paths. */
+async function walkPages(base: string, first: string, max: number): Promise<{ paths: string[]; records: any[] }> {
+  const paths = [first];
+  const records: any[] = [];
+  let page = await getJson(base + first);
+  records.push(...page.json.data);
+  while (page.json.pagination.nextCursor && paths.length < max) {
+    const sep = first.includes("?") ? "&" : "?";
+    const next = `${first}${sep}cursor=${page.json.pagination.nextCursor}`;
+    paths.push(next);
+    page = await getJson(base + next);
+    records.push(...page.json.data);
+  }
+  return { paths, records };
+}
+
+/** The four scenarios of the scale issue, with real paths taken from the snapshot. */
+export async function collectScenarios(base: string): Promise<Scenario[]> {
+  const showtimePages = await walkPages(base, "/v1/showtimes", 100);
+  const cinemas = (await walkPages(base, "/v1/cinemas?limit=100", 3)).records;
+  const getOnes = cinemas.slice(0, 200).map((c) => `/v1/cinemas/${encodeURIComponent(c.id)}`);
+  const composed = showtimePages.records.slice(0, 100).map((s, i) => {
+    const cinema = cinemas[i % cinemas.length];
+    return `/v1/showtimes?limit=100&startsAfter=${encodeURIComponent(s.startsAt)}&cinemaId=${encodeURIComponent(cinema.id)}`;
+  });
+  return [
+    { name: "default page", paths: showtimePages.paths, authorized: true },
+    { name: "get-one", paths: getOnes, authorized: true },
+    { name: "composed page", paths: composed, authorized: true },
+    { name: "401", paths: showtimePages.paths, authorized: false },
+  ];
+}
+
+/** Records what our server answers, so the ceiling can answer the same bytes. */
+async function recordResponses(base: string, scenarios: Scenario[], file: string): Promise<void> {
+  const responses: Record<string, { status: number; body: string }> = {};
+  for (const scenario of scenarios) {
+    for (const p of scenario.paths) {
+      const response = await fetch(base + p, { headers: scenario.authorized ? auth : {} });
+      responses[scenario.authorized ? p : `${p}${p.includes("?") ? "&" : "?"}unauthorized`] = {
+        status: response.status,
+        body: Buffer.from(await response.arrayBuffer()).toString("base64"),
+      };
+    }
+  }
+  writeFileSync(file, JSON.stringify(responses));
+}
+
+function ceilingPaths(scenario: Scenario): string[] {
+  return scenario.authorized ? scenario.paths : scenario.paths.map((p) => `${p}${p.includes("?") ? "&" : "?"}unauthorized`);
+}
+
+/** Runs every scenario against our server and the ceiling, alternating, in one run. */
+export async function compareWithCeiling(ours: string, workDir: string, scenarios: Scenario[], seconds: number): Promise<ScenarioFigures[]> {
+  const file = path.join(workDir, "ceiling-responses.json");
+  await recordResponses(ours, scenarios, file);
+  const ceiling = await spawnUntil("node", ["scripts/bench/ceiling-server.mjs", file], /listening on/);
+  const ceilingUrl = /http:\/\/\S+/.exec(ceiling.line)![0];
+  const figures: ScenarioFigures[] = [];
+  try {
+    for (const scenario of scenarios) {
+      const headers = scenario.authorized ? auth : undefined;
+      const oursResult = await runLoad({ url: ours, paths: scenario.paths, headers, seconds });
+      const ceilingResult = await runLoad({ url: ceilingUrl, paths: ceilingPaths(scenario), seconds });
+      figures.push({ name: scenario.name, ours: oursResult, ceiling: ceilingResult, ratio: oursResult.requestsPerSecond / ceilingResult.requestsPerSecond });
+    }
+  } finally {
+    await stop(ceiling.child);
+  }
+  return figures;
+}
+
+/** Requests every page of every list and every get-one, then reads the server's RSS. */
+export async function sweepMemory(base: string, pid: number): Promise<{ requests: number; rssMb: number }> {
+  let requests = 0;
+  const fetchAll = async (first: string, onRecord?: (r: any) => Promise<void>) => {
+    let url: string | null = first;
+    while (url) {
+      const page = await getJson(base + url);
+      requests++;
+      for (const record of page.json.data) if (onRecord) await onRecord(record);
+      const cursor: string | null = page.json.pagination.nextCursor;
+      url = cursor ? `${first}&cursor=${cursor}` : null;
+    }
+  };
+  await fetchAll("/v1/showtimes?limit=100");
+  await fetchAll("/v1/attributes?limit=100");
+  for (const resource of ["cinemas", "films"]) {
+    await fetchAll(`/v1/${resource}?limit=100`, async (record) => {
+      await getJson(`${base}/v1/${resource}/${encodeURIComponent(record.id)}`);
+      requests++;
+    });
+  }
+  return { requests, rssMb: procMemory(pid, "VmRSS") / 2 ** 20 };
+}
+
+/** Median time from spawning the bundled server to its first 200. */
+export async function measureColdStart(snapshotDir: string, accessFile: string, runs = 5): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const port = 41000 + Math.floor(Math.random() * 20000);
+    const started = performance.now();
+    const server = await spawnUntil("node", ["dist/serve.mjs", "--snapshot", snapshotDir, "--access", accessFile, "--port", String(port)], /listening on/, { LOG_LEVEL: "silent" });
+    let status = 0;
+    while (status !== 200) {
+      status = await fetch(`http://127.0.0.1:${port}/v1/films`, { headers: auth }).then((r) => r.status, () => 0);
+    }
+    times.push(performance.now() - started);
+    await stop(server.child);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+/** Median import time and time to first 200 of the bundled Vercel function, in fresh processes. */
+export async function measureFunctionColdStart(snapshotDir: string, accessJson: string, runs = 5) {
+  const results: { importMs: number; firstResponseMs: number }[] = [];
+  for (let i = 0; i < runs; i++) {
+    const run = await runMeasured("node", ["scripts/bench/function-harness.mjs", path.resolve("dist/v1.mjs"), "/v1/films"], {
+      env: { SNAPSHOT_DIR: snapshotDir, ACCESS_JSON: accessJson, BENCH_KEY, LOG_LEVEL: "silent" },
+    });
+    results.push(JSON.parse(run.stdout.trim().split("\n").pop()!));
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { importMs: median(results.map((r) => r.importMs)), firstResponseMs: median(results.map((r) => r.firstResponseMs)) };
+}

@@ -1,0 +1,146 @@
+import { type Performance, chooseAttributes } from './attributes.js';
+import { DAY_COUNT, formatDay, formatInstant, getWeekday } from './calendar.js';
+import { type Random, accumulateWeights, apportion, drawInt, flip, pickWeighted } from './random.js';
+import type { CinemaPlan, FilmPlan, Screen, Showtime } from './types.js';
+
+// Sunday .. Saturday: cheap-ticket Tuesdays are not busier than Mondays, weekends are.
+const WEEKDAY_WEIGHTS = [1.3, 0.85, 0.9, 0.9, 0.95, 1.15, 1.35];
+// New films open on Fridays (days 3 and 10), when screens are re-booked.
+const PERIOD_STARTS = [0, 3, 10];
+const TURNAROUND = 30;
+const LAST_USUAL_START = 23 * 60 + 15;
+const LAST_POSSIBLE_START = 24 * 60 + 15;
+// One spare day for shows that start after midnight on the last listed day.
+const DATES = Array.from({ length: DAY_COUNT + 1 }, (_, day) => formatDay(day));
+const COMPACT_DATES = DATES.map((date) => date.replace(/-/g, ''));
+const WEEKDAYS = DATES.map((_, day) => getWeekday(day));
+
+interface Booking {
+  screen: Screen;
+  /** Matinee film first (if any), then the main film for the rest of the day. */
+  films: FilmPlan[];
+  capacity: number;
+}
+
+/** Renders exactly `quota` showtimes of one cinema over the listed days as NDJSON lines, in start order per day. */
+export function renderShowtimes(random: Random, plan: CinemaPlan, quota: number, fallback: readonly FilmPlan[]): string[] {
+  const perDay = apportion(quota, WEEKDAYS.slice(0, DAY_COUNT).map((weekday) => WEEKDAY_WEIGHTS[weekday]!));
+  const lines: string[] = [];
+  let nextPerformance = plan.firstPerformance;
+  let carried = 0;
+  let bookings: Booking[] = [];
+  for (let day = 0; day < DAY_COUNT; day++) {
+    if (PERIOD_STARTS.includes(day)) bookings = bookScreens(random, plan, day, fallback);
+    const counts = spreadOverScreens(random, bookings, perDay[day]! + carried, day === DAY_COUNT - 1);
+    carried = perDay[day]! + carried - counts.reduce((a, b) => a + b, 0);
+    const shows = bookings.flatMap((booking, i) => timeShows(random, booking, counts[i]!, WEEKDAYS[day]!));
+    shows.sort((a, b) => a.minute - b.minute || a.screen.number - b.screen.number);
+    const stamp = stampProvenance(random, plan, day);
+    for (const show of shows) {
+      const performance = { ...show, cinema: plan, dayIndex: day, weekday: WEEKDAYS[day]! };
+      lines.push(JSON.stringify(describeShowtime(random, performance, nextPerformance++, stamp)));
+    }
+  }
+  return lines;
+}
+
+function describeShowtime(random: Random, show: Performance, perf: number, stamp: Stamp): Showtime {
+  const { cinema } = show;
+  const date = show.dayIndex + Math.floor(show.minute / 1440);
+  const hh = String(Math.floor(show.minute / 60) % 24).padStart(2, '0');
+  const mm = String(show.minute % 60).padStart(2, '0');
+  // Built field by field because JSON key order follows insertion order and must match spec 2.2.
+  const record = {
+    id: `st-${cinema.record.id}-${COMPACT_DATES[date]}-${hh}${mm}-s${show.screen.number}`,
+    filmId: show.film.record.id,
+    cinemaId: cinema.record.id,
+    startsAt: `${DATES[date]}T${hh}:${mm}:00${cinema.offset}`,
+  } as Showtime;
+  if (cinema.bookingBase && flip(random, 0.97)) record.bookingUrl = cinema.bookingBase + perf;
+  record.attributeIds = chooseAttributes(random, show);
+  if (cinema.namesScreens) record.screenName = show.screen.name;
+  const { observedAt } = stamp;
+  const provider = cinema.provider.name;
+  const externalId = cinema.provider.formatShowtimeId(cinema.site, perf);
+  record.provenance = flip(random, 0.88)
+    ? { observedAt, sourceUpdatedAt: stamp.updates[drawInt(random, 0, stamp.updates.length - 1)]!, provider, externalId }
+    : { observedAt, provider, externalId };
+  return record;
+}
+
+interface Stamp {
+  observedAt: string;
+  /** The feed publishes changes in a few batches, so many showtimes share a sourceUpdatedAt. */
+  updates: string[];
+}
+
+// Feeds are paged by day, so each day of a cinema has its own crawl instant, a moment apart.
+function stampProvenance(random: Random, plan: CinemaPlan, day: number): Stamp {
+  const observedMs = plan.observedAtMs + day * 1_500;
+  const updates = Array.from({ length: 4 }, () => formatInstant(Math.floor(observedMs / 60_000 - drawInt(random, 5, 72 * 60)) * 60_000, false));
+  return { observedAt: formatInstant(observedMs, plan.provider.withMillis), updates };
+}
+
+/** Re-books every screen for a period: the premium screen gets the top film, others a popularity draw. */
+function bookScreens(random: Random, plan: CinemaPlan, day: number, fallback: readonly FilmPlan[]): Booking[] {
+  let open = plan.programme.filter((film) => film.opensOnDay <= day);
+  if (open.length === 0) open = fallback.filter((film) => film.opensOnDay <= day);
+  const totals = accumulateWeights(open.map((_, i) => 1 / (i + 1)));
+  // Capacity assumes the later weekday opening so it holds on every day of the period.
+  const earliest = firstStart(1);
+  return plan.screens.map((screen) => {
+    const main = screen.premium ? open[0]! : open[pickWeighted(random, totals)]!;
+    const matinee = flip(random, 0.35) ? open[pickWeighted(random, totals)]! : undefined;
+    const films = matinee && matinee !== main ? [matinee, main] : [main];
+    const longest = Math.max(...films.map((film) => film.runtime));
+    return { screen, films, capacity: 1 + Math.floor((LAST_POSSIBLE_START - earliest) / (longest + TURNAROUND)) };
+  });
+}
+
+/**
+ * Shares a day's showtimes over the screens, unevenly, never beyond what a screen can fit;
+ * the excess moves to the next day, and on the last day the quota wins over the cap.
+ */
+function spreadOverScreens(random: Random, bookings: Booking[], total: number, isLastDay: boolean): number[] {
+  const counts = apportion(total, bookings.map(() => 0.7 + 0.6 * random()));
+  let excess = 0;
+  counts.forEach((count, i) => {
+    const over = Math.max(0, count - bookings[i]!.capacity);
+    counts[i] = count - over;
+    excess += over;
+  });
+  for (let i = 0; excess > 0 && i < counts.length; i++) {
+    const room = Math.min(excess, bookings[i]!.capacity - counts[i]!);
+    counts[i]! += room;
+    excess -= room;
+  }
+  if (isLastDay) counts[0]! += excess;
+  return counts;
+}
+
+function firstStart(weekday: number): number {
+  return weekday === 0 || weekday === 6 ? 10 * 60 : 11 * 60 + 30;
+}
+
+/** Lays out `count` starts on one screen: back to back at worst, with free time spread as gaps otherwise. */
+function timeShows(random: Random, booking: Booking, count: number, weekday: number) {
+  const { films, screen } = booking;
+  const matinees = films.length === 2 ? Math.ceil(count / 3) : 0;
+  const filmAt = (i: number) => (i < matinees ? films[0]! : films[films.length - 1]!);
+  const earliest = firstStart(weekday);
+  let needed = 0;
+  for (let i = 0; i < count - 1; i++) needed += filmAt(i).runtime + TURNAROUND;
+  const slack = Math.max(0, LAST_USUAL_START - earliest - needed);
+  // A lone show leans to the evening; with more shows part of the slack opens the day later.
+  const lead = slack * (count === 1 ? 0.4 + 0.6 * random() : 0.6 * random());
+  const gapWeights = Array.from({ length: Math.max(0, count - 1) }, () => random());
+  const gapUnit = (slack - lead) / (gapWeights.reduce((a, b) => a + b, 0) || 1);
+  const shows: { minute: number; screen: Screen; film: FilmPlan }[] = [];
+  let at = earliest + lead;
+  for (let i = 0; i < count; i++) {
+    const minute = Math.ceil(at / 5) * 5;
+    shows.push({ minute, screen, film: filmAt(i) });
+    at = minute + filmAt(i).runtime + TURNAROUND + gapUnit * (gapWeights[i] ?? 0);
+  }
+  return shows;
+}
