@@ -41,7 +41,7 @@ export interface OutputWriter {
   openAppend(relativePath: string): { append(bytes: Buffer): void; close(): void };
   /** Makes the written files the snapshot, atomically replacing any previous one. */
   commit(): Promise<void>;
-  /** A digest of every path and its bytes so far, in write order: the snapshot's identity. */
+  /** A digest of every path and its bytes written so far, independent of write order: the snapshot's identity. */
   digest(): string;
   /** Throws away everything written. */
   abort(): Promise<void>;
@@ -63,6 +63,8 @@ export interface BuildStats {
 export interface BuildContext {
   dataDir: string;
   gzipLevel: number;
+  /** gzip worker threads; 0 compresses on the main thread. */
+  gzipWorkers?: number;
   output: OutputWriter;
   problems: Problem[];
   sources?: AsyncIterable<SourceRecord>;

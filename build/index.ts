@@ -5,7 +5,7 @@ import { formatReport } from "./problems.js";
 import { createProgress } from "./progress.js";
 import { runBuild } from "./run-build.js";
 
-const USAGE = "usage: npm run build -- --data DIR --out DIR [--gzip-level 1..9] [--quiet]";
+const USAGE = "usage: npm run build -- --data DIR --out DIR [--gzip-level 1..9] [--gzip-workers 0..8] [--quiet]";
 
 function fail(message: string): never {
   process.stderr.write(`build: ${message}\n${USAGE}\n`);
@@ -20,6 +20,7 @@ function readOptions() {
         data: { type: "string", default: "data" },
         out: { type: "string", default: "snapshot" },
         "gzip-level": { type: "string", default: "6" },
+        "gzip-workers": { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -35,7 +36,9 @@ function readOptions() {
   const gzipLevel = Number(values["gzip-level"]);
   if (!/^[1-9]$/.test(values["gzip-level"]!)) fail("--gzip-level must be a whole number from 1 to 9");
   if (values.data === "" || values.out === "") fail("--data and --out must not be empty");
-  return { dataDir: values.data!, outDir: values.out!, gzipLevel, quiet: values.quiet! };
+  const workers = values["gzip-workers"];
+  if (workers !== undefined && !/^[0-8]$/.test(workers)) fail("--gzip-workers must be a whole number from 0 to 8");
+  return { dataDir: values.data!, outDir: values.out!, gzipLevel, gzipWorkers: workers === undefined ? undefined : Number(workers), quiet: values.quiet! };
 }
 
 async function main(): Promise<void> {
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
     dataDir: options.dataDir,
     output: writer,
     gzipLevel: options.gzipLevel,
+    gzipWorkers: options.gzipWorkers,
     onStage: (name) => progress.stage(name),
     onProgress: (stage, done, total) => progress.tick(stage, done, total),
   });

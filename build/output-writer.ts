@@ -2,6 +2,7 @@
  * Writes the snapshot into a staging folder beside the target, then swaps it in, so a failed or
  * interrupted build leaves the previous snapshot exactly as it was (v1 issue, part 1).
  */
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -14,12 +15,20 @@ export interface DiskWriter extends OutputWriter {
   stats(): { files: number; bytes: number };
 }
 
+/** Deletes a folder; `rm -rf` is several times faster than fs.rm on a tree of many small files. */
+function removeTree(dir: string): Promise<void> {
+  return new Promise((resolve) => {
+    execFile("rm", ["-rf", dir], (error) => (error ? rm(dir, { recursive: true, force: true }).then(resolve, () => resolve()) : resolve()));
+  });
+}
+
 /** Creates a writer whose files become `outDir` only on commit. */
 export function createDiskWriter(outDir: string): DiskWriter {
   const target = path.resolve(outDir);
   const staging = `${target}.staging-${process.pid}-${Date.now().toString(36)}`;
   const madeDirs = new Set<string>();
-  const identity = createHash("sha256");
+  // XOR of per-file digests: the same files give the same identity whatever order they were written in.
+  const identity = Buffer.alloc(32);
   let files = 0;
   let bytes = 0;
 
@@ -31,13 +40,16 @@ export function createDiskWriter(outDir: string): DiskWriter {
       madeDirs.add(dir);
     }
     files++;
-    identity.update(`${relativePath}\n`);
     return full;
   }
 
-  function record(chunk: Buffer): void {
-    bytes += chunk.length;
-    identity.update(chunk);
+  function fileHash(relativePath: string) {
+    return createHash("sha256").update(`${relativePath}\n`);
+  }
+
+  function combine(hash: ReturnType<typeof createHash>): void {
+    const digest = hash.digest();
+    for (let i = 0; i < 32; i++) identity[i]! ^= digest[i]!;
   }
 
   return {
@@ -48,16 +60,22 @@ export function createDiskWriter(outDir: string): DiskWriter {
       } finally {
         closeSync(fd);
       }
-      record(chunk);
+      bytes += chunk.length;
+      combine(fileHash(relativePath).update(chunk));
     },
     openAppend(relativePath) {
       const fd = openSync(prepare(relativePath), "wx");
+      const hash = fileHash(relativePath);
       return {
         append(chunk) {
           writeSync(fd, chunk);
-          record(chunk);
+          bytes += chunk.length;
+          hash.update(chunk);
         },
-        close: () => closeSync(fd),
+        close() {
+          closeSync(fd);
+          combine(hash);
+        },
       };
     },
     async commit() {
@@ -66,12 +84,12 @@ export function createDiskWriter(outDir: string): DiskWriter {
       const hadPrevious = existsSync(target);
       if (hadPrevious) await rename(target, previous);
       await rename(staging, target);
-      if (hadPrevious) await rm(previous, { recursive: true, force: true });
+      if (hadPrevious) await removeTree(previous);
     },
     async abort() {
-      await rm(staging, { recursive: true, force: true });
+      await removeTree(staging);
     },
     stats: () => ({ files, bytes }),
-    digest: () => identity.copy().digest("hex").slice(0, 32),
+    digest: () => identity.toString("hex").slice(0, 32),
   };
 }

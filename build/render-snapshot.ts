@@ -2,11 +2,12 @@
  * Stage 5: render the snapshot: record packs (for composing any page), precomputed default-limit
  * pages of every list and view, and every get-one body, each as final response bytes.
  */
-import { encodeBodyFile } from "../api/_core/body-file.js";
 import { bindingOf, encodeCursor } from "../api/_core/cursor.js";
 import { bodyFile, packFiles, SNAPSHOT_FORMAT, viewFile, type ListResource, type ViewFilters } from "../api/_core/layout.js";
 import { encodeMeta, FreshnessFold, renderListBody, renderOneBody, type Freshness } from "../api/_core/render-body.js";
+import { BodyWriter } from "./body-writer.js";
 import type { BuildContext, Entry, OutputWriter } from "./context.js";
+import { createGzipPool } from "./gzip-pool.js";
 import { RESOURCES, type Resource } from "./schemas.js";
 
 export const DEFAULT_LIMIT = 25;
@@ -47,11 +48,10 @@ interface PageRun {
   entries: Entry[];
   positions: number[] | undefined;
   fallback: Freshness;
-  gzipLevel: number;
 }
 
 /** Renders every default-limit page of one list or view; returns how many it wrote. */
-function writePages(output: OutputWriter, run: PageRun): number {
+async function writePages(bodies: BodyWriter, run: PageRun): Promise<number> {
   const length = run.positions?.length ?? run.entries.length;
   const at = (i: number) => run.entries[run.positions ? run.positions[i]! : i]!;
   const binding = bindingOf(run.resource, run.filters);
@@ -67,19 +67,19 @@ function writePages(output: OutputWriter, run: PageRun): number {
     const next = end < length ? encodeCursor({ binding, after: at(end - 1).meta.sortKey }) : null;
     const after = start === 0 ? null : at(start - 1).meta.sortKey;
     const body = renderListBody(records, next, fold.result(run.fallback));
-    output.write(bodyFile({ kind: "page", resource: run.resource, filters: run.filters, after }), encodeBodyFile(body, run.gzipLevel));
+    await bodies.add(bodyFile({ kind: "page", resource: run.resource, filters: run.filters, after }), body);
     pages++;
     if (length === 0) break;
   }
   return pages;
 }
 
-function writeGetOnes(output: OutputWriter, resource: "cinemas" | "films", entries: Entry[], gzipLevel: number): void {
+async function writeGetOnes(bodies: BodyWriter, resource: "cinemas" | "films", entries: Entry[]): Promise<void> {
   for (const entry of entries) {
     const fold = new FreshnessFold();
     fold.add(entry.meta);
     const body = renderOneBody(entry.json, fold.result({ observedAt: "1970-01-01T00:00:00Z" }));
-    output.write(bodyFile({ kind: "one", resource, id: entry.id }), encodeBodyFile(body, gzipLevel));
+    await bodies.add(bodyFile({ kind: "one", resource, id: entry.id }), body);
   }
 }
 
@@ -87,26 +87,35 @@ function pageCount(length: number): number {
   return Math.max(1, Math.ceil(length / DEFAULT_LIMIT));
 }
 
-export async function renderSnapshot(ctx: BuildContext): Promise<void> {
-  const freshness = snapshotFreshness(ctx);
-  const base = { fallback: freshness, gzipLevel: ctx.gzipLevel, positions: undefined, filters: {} };
+async function renderAll(ctx: BuildContext, bodies: BodyWriter, freshness: Freshness): Promise<void> {
+  const base = { fallback: freshness, positions: undefined, filters: {} };
   const total =
     RESOURCES.reduce((sum, r) => sum + pageCount(ctx.entries[r].length), 0) +
     ctx.views.reduce((sum, v) => sum + pageCount(v.positions.length), 0);
   let pages = 0;
   for (const resource of RESOURCES) {
     writePack(ctx.output, resource, ctx.entries[resource]);
-    pages += writePages(ctx.output, { ...base, resource, entries: ctx.entries[resource] });
+    pages += await writePages(bodies, { ...base, resource, entries: ctx.entries[resource] });
     ctx.onProgress?.("render pages", pages, total);
   }
   for (const view of ctx.views) {
-    const positions = Buffer.from(Uint32Array.from(view.positions).buffer);
-    ctx.output.write(viewFile(view.filters), positions);
-    pages += writePages(ctx.output, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
+    ctx.output.write(viewFile(view.filters), Buffer.from(Uint32Array.from(view.positions).buffer));
+    pages += await writePages(bodies, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
     ctx.onProgress?.("render pages", pages, total);
   }
-  writeGetOnes(ctx.output, "cinemas", ctx.entries.cinemas, ctx.gzipLevel);
-  writeGetOnes(ctx.output, "films", ctx.entries.films, ctx.gzipLevel);
+  await writeGetOnes(bodies, "cinemas", ctx.entries.cinemas);
+  await writeGetOnes(bodies, "films", ctx.entries.films);
+  await bodies.drain();
+}
+
+export async function renderSnapshot(ctx: BuildContext): Promise<void> {
+  const freshness = snapshotFreshness(ctx);
+  const pool = createGzipPool(ctx.gzipLevel, ctx.gzipWorkers);
+  try {
+    await renderAll(ctx, new BodyWriter(ctx.output, pool), freshness);
+  } finally {
+    await pool.close();
+  }
   const counts = Object.fromEntries(RESOURCES.map((r) => [r, ctx.entries[r].length])) as Record<Resource, number>;
   ctx.manifest = { format: SNAPSHOT_FORMAT, snapshotId: "", defaultLimit: DEFAULT_LIMIT, counts, freshness };
 }

@@ -28,6 +28,7 @@ export interface BuildOptions {
   dataDir: string;
   output: OutputWriter;
   gzipLevel?: number;
+  gzipWorkers?: number;
   onProgress?: BuildContext["onProgress"];
   onStage?: (name: string) => void;
 }
@@ -39,6 +40,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const ctx: BuildContext = {
     dataDir: options.dataDir,
     gzipLevel: options.gzipLevel ?? 6,
+    gzipWorkers: options.gzipWorkers,
     output: options.output,
     problems: [],
     entries: { cinemas: [], films: [], showtimes: [], attributes: [] },

@@ -13,10 +13,14 @@ export function etagOf(body: Buffer): string {
   return createHash("sha256").update(body).digest("base64url").slice(0, ETAG_LENGTH);
 }
 
+/** Encodes a body for the snapshot from its identity bytes and their gzip (made elsewhere, e.g. a worker). */
+export function composeBodyFile(body: Buffer, gzip: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(etagOf(body), "latin1"), gzip]);
+}
+
 /** Encodes a body for the snapshot. */
 export function encodeBodyFile(body: Buffer, gzipLevel: number): Buffer {
-  const tag = Buffer.from(etagOf(body), "latin1");
-  return Buffer.concat([tag, gzipSync(body, { level: gzipLevel })]);
+  return composeBodyFile(body, gzipSync(body, { level: gzipLevel }));
 }
 
 export interface StoredBody {

@@ -1,3 +1,4 @@
+import { isWeekend } from './calendar.js';
 import { type Random, flip } from './random.js';
 import type { Attribute, CinemaPlan, FilmPlan, Screen } from './types.js';
 
@@ -80,11 +81,10 @@ function chooseAccess(random: Random, { screen, minute }: Performance): string |
 }
 
 function chooseEvent(random: Random, { film, dayIndex, weekday, minute }: Performance): string | undefined {
-  const isWeekend = weekday === 0 || weekday === 6;
   if (dayIndex === film.opensOnDay && minute >= 18 * 60 && flip(random, 0.35)) return 'event-premiere';
-  if (!isWeekend && minute < 12 * 60 && flip(random, 0.2)) return 'event-parent-baby';
+  if (!isWeekend(weekday) && minute < 12 * 60 && flip(random, 0.2)) return 'event-parent-baby';
   if ((weekday === 2 || weekday === 3) && minute >= 10 * 60 && minute < 15 * 60 && flip(random, 0.15)) return 'event-seniors';
-  if (film.isFamily && isWeekend && flip(random, 0.03)) return 'event-sing-along';
+  if (film.isFamily && isWeekend(weekday) && flip(random, 0.03)) return 'event-sing-along';
   if (minute >= 18 * 60 && flip(random, 0.004)) return 'event-q-and-a';
   return undefined;
 }

@@ -15,6 +15,10 @@ export function getWeekday(dayIndex: number): number {
   return new Date(FIRST_DAY_MS + dayIndex * DAY_MS).getUTCDay();
 }
 
+export function isWeekend(weekday: number): boolean {
+  return weekday === 0 || weekday === 6;
+}
+
 /** Formats an instant in UTC, with milliseconds only for feeds that report them. */
 export function formatInstant(ms: number, withMillis: boolean): string {
   const iso = new Date(Math.round(ms)).toISOString();

@@ -48,7 +48,9 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
   const home = PROVIDERS.find((provider) => provider.countries.includes(country.code))!;
   const provider = flip(random, 0.9) ? home : pickOne(random, PROVIDERS);
   const site = 100 + index * 7 + drawInt(random, 0, 6);
-  // Most sites are small; the 5-20 range's top end is a few flagship multiplexes.
+  // Most sites are small; the 5-20 range's top end is a few flagship multiplexes. The mean of about
+  // 7.5 screens spreads countCinemas' 26 showtimes a day to about 3.5 per screen: the cinema count
+  // wins over "5 per screen" because it fixes how much a cinemaId filter returns.
   const screenCount = chain ? 5 + Math.floor(16 * Math.pow(random(), 4)) : 5 + Math.floor(3 * random() * random());
   const id = `${country.code.toLowerCase()}-${place.code}-${chain?.id ?? 'indie'}-${String(index + 1).padStart(5, '0')}`;
   const street = pickOne(random, country.streets);
@@ -79,6 +81,7 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
     screens: createScreens(random, screenCount, country, chain),
     provider,
     site,
+    // A cinema lists about 1,000 showtimes at most, so performance numbers never collide across cinemas.
     firstPerformance: 1_000_000 + index * 20_000 + drawInt(random, 0, 999),
     observedAtMs,
     ...(flip(random, independent ? 0.8 : 0.97) && {
@@ -97,8 +100,8 @@ function placeNear(random: Random, latitude: number, longitude: number) {
 }
 
 function createScreens(random: Random, count: number, country: Country, chain: Chain | undefined): Screen[] {
-  const premium = chain && count >= 8 && flip(random, chain.premium) ? pickOne(random, PREMIUM_FORMATS) : undefined;
-  const accessTag = flip(random, 0.3) ? (flip(random, 0.7) ? 'access-wheelchair' : 'access-hearing-loop') : undefined;
+  const premium = chain && count >= 6 && flip(random, chain.premium) ? pickOne(random, PREMIUM_FORMATS) : undefined;
+  const accessTag = flip(random, 0.2) ? (flip(random, 0.7) ? 'access-wheelchair' : 'access-hearing-loop') : undefined;
   return Array.from({ length: count }, (_, i): Screen => {
     const number = i + 1;
     const screen: Screen = { number, name: `${country.screenLabel} ${number}` };

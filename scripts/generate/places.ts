@@ -144,20 +144,21 @@ export const COUNTRIES: readonly Country[] = [
 ];
 
 // Royal Mail never uses C, I, K, M, O, V in the inward code's letters; NL skips SA, SD, SS.
-const GB_INWARD_LETTERS = 'ABDEFGHJLNPQRSTUWXYZ';
-const NL_LETTERS = 'ABCDEGHJKLMNPRSTVWXZ';
+const GB_INWARD_LETTERS = [...'ABDEFGHJLNPQRSTUWXYZ'];
+const NL_LETTERS = [...'ABCDEGHJKLMNPRSTVWXZ'];
+const NL_RESERVED = ['SA', 'SD', 'SS'];
 
 /** Draws a postcode in the country's format from the city's range or outward codes. */
 export function drawPostcode(random: Random, country: Country, place: City): string {
   const { postal } = place;
   if (typeof postal[0] === 'string') {
-    const letter = () => pickOne(random, [...GB_INWARD_LETTERS]);
+    const letter = () => pickOne(random, GB_INWARD_LETTERS);
     return `${pickOne(random, postal as readonly string[])} ${drawInt(random, 1, 9)}${letter()}${letter()}`;
   }
   const [min, max] = postal as readonly [number, number];
   const digits = String(drawInt(random, min, max)).padStart(country.code === 'NL' ? 4 : 5, '0');
   if (country.code !== 'NL') return digits;
   let letters = 'SA';
-  while (letters === 'SA' || letters === 'SD' || letters === 'SS') letters = pickOne(random, [...NL_LETTERS]) + pickOne(random, [...NL_LETTERS]);
+  while (NL_RESERVED.includes(letters)) letters = pickOne(random, NL_LETTERS) + pickOne(random, NL_LETTERS);
   return `${digits} ${letters}`;
 }

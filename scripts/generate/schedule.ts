@@ -1,14 +1,14 @@
 import { type Performance, chooseAttributes } from './attributes.js';
-import { DAY_COUNT, formatDay, formatInstant, getWeekday } from './calendar.js';
+import { DAY_COUNT, formatDay, formatInstant, getWeekday, isWeekend } from './calendar.js';
 import { type Random, accumulateWeights, apportion, drawInt, flip, pickWeighted } from './random.js';
 import type { CinemaPlan, FilmPlan, Screen, Showtime } from './types.js';
 
-// Sunday .. Saturday: cheap-ticket Tuesdays are not busier than Mondays, weekends are.
+// Sunday .. Saturday: weekends are busiest, the start of the week quietest.
 const WEEKDAY_WEIGHTS = [1.3, 0.85, 0.9, 0.9, 0.95, 1.15, 1.35];
 // New films open on Fridays (days 3 and 10), when screens are re-booked.
 const PERIOD_STARTS = [0, 3, 10];
 const TURNAROUND = 30;
-const LAST_USUAL_START = 23 * 60 + 15;
+const LAST_USUAL_START = 22 * 60 + 30;
 const LAST_POSSIBLE_START = 24 * 60 + 15;
 // One spare day for shows that start after midnight on the last listed day.
 const DATES = Array.from({ length: DAY_COUNT + 1 }, (_, day) => formatDay(day));
@@ -33,13 +33,10 @@ export function renderShowtimes(random: Random, plan: CinemaPlan, quota: number,
     if (PERIOD_STARTS.includes(day)) bookings = bookScreens(random, plan, day, fallback);
     const counts = spreadOverScreens(random, bookings, perDay[day]! + carried, day === DAY_COUNT - 1);
     carried = perDay[day]! + carried - counts.reduce((a, b) => a + b, 0);
-    const shows = bookings.flatMap((booking, i) => timeShows(random, booking, counts[i]!, WEEKDAYS[day]!));
+    const shows = bookings.flatMap((booking, i) => timeShows(random, plan, booking, counts[i]!, day));
     shows.sort((a, b) => a.minute - b.minute || a.screen.number - b.screen.number);
     const stamp = stampProvenance(random, plan, day);
-    for (const show of shows) {
-      const performance = { ...show, cinema: plan, dayIndex: day, weekday: WEEKDAYS[day]! };
-      lines.push(JSON.stringify(describeShowtime(random, performance, nextPerformance++, stamp)));
-    }
+    for (const show of shows) lines.push(JSON.stringify(describeShowtime(random, show, nextPerformance++, stamp)));
   }
   return lines;
 }
@@ -85,13 +82,15 @@ function stampProvenance(random: Random, plan: CinemaPlan, day: number): Stamp {
 function bookScreens(random: Random, plan: CinemaPlan, day: number, fallback: readonly FilmPlan[]): Booking[] {
   let open = plan.programme.filter((film) => film.opensOnDay <= day);
   if (open.length === 0) open = fallback.filter((film) => film.opensOnDay <= day);
-  const totals = accumulateWeights(open.map((_, i) => 1 / (i + 1)));
+  // Zipf within the programme, flattened a little so the top film takes about a fifth of the screens.
+  const totals = accumulateWeights(open.map((_, i) => 1 / (i + 2)));
   // Capacity assumes the later weekday opening so it holds on every day of the period.
   const earliest = firstStart(1);
   return plan.screens.map((screen) => {
     const main = screen.premium ? open[0]! : open[pickWeighted(random, totals)]!;
     const matinee = flip(random, 0.35) ? open[pickWeighted(random, totals)]! : undefined;
-    const films = matinee && matinee !== main ? [matinee, main] : [main];
+    // Family films take the matinee slot whichever of the two was drawn as main.
+    const films = !matinee || matinee === main ? [main] : main.isFamily && !matinee.isFamily ? [main, matinee] : [matinee, main];
     const longest = Math.max(...films.map((film) => film.runtime));
     return { screen, films, capacity: 1 + Math.floor((LAST_POSSIBLE_START - earliest) / (longest + TURNAROUND)) };
   });
@@ -119,28 +118,30 @@ function spreadOverScreens(random: Random, bookings: Booking[], total: number, i
 }
 
 function firstStart(weekday: number): number {
-  return weekday === 0 || weekday === 6 ? 10 * 60 : 11 * 60 + 30;
+  return isWeekend(weekday) ? 10 * 60 : 11 * 60 + 30;
 }
 
 /** Lays out `count` starts on one screen: back to back at worst, with free time spread as gaps otherwise. */
-function timeShows(random: Random, booking: Booking, count: number, weekday: number) {
+function timeShows(random: Random, cinema: CinemaPlan, booking: Booking, count: number, dayIndex: number): Performance[] {
   const { films, screen } = booking;
   const matinees = films.length === 2 ? Math.ceil(count / 3) : 0;
   const filmAt = (i: number) => (i < matinees ? films[0]! : films[films.length - 1]!);
+  const weekday = WEEKDAYS[dayIndex]!;
   const earliest = firstStart(weekday);
   let needed = 0;
   for (let i = 0; i < count - 1; i++) needed += filmAt(i).runtime + TURNAROUND;
   const slack = Math.max(0, LAST_USUAL_START - earliest - needed);
-  // A lone show leans to the evening; with more shows part of the slack opens the day later.
-  const lead = slack * (count === 1 ? 0.4 + 0.6 * random() : 0.6 * random());
-  const gapWeights = Array.from({ length: Math.max(0, count - 1) }, () => random());
-  const gapUnit = (slack - lead) / (gapWeights.reduce((a, b) => a + b, 0) || 1);
-  const shows: { minute: number; screen: Screen; film: FilmPlan }[] = [];
-  let at = earliest + lead;
+  // Free time goes before the first show, between shows and after the last; a lone show leans to the evening.
+  const lead = count === 1 ? 0.4 + 0.5 * random() : random();
+  const gaps = Array.from({ length: Math.max(0, count - 1) }, () => random());
+  const tail = count === 1 ? 1 - lead : 1.5 * random();
+  const unit = slack / (gaps.reduce((a, b) => a + b, lead + tail) || 1);
+  const shows: Performance[] = [];
+  let at = earliest + lead * unit;
   for (let i = 0; i < count; i++) {
     const minute = Math.ceil(at / 5) * 5;
-    shows.push({ minute, screen, film: filmAt(i) });
-    at = minute + filmAt(i).runtime + TURNAROUND + gapUnit * (gapWeights[i] ?? 0);
+    shows.push({ cinema, screen, film: filmAt(i), dayIndex, weekday, minute });
+    at = minute + filmAt(i).runtime + TURNAROUND + unit * (gaps[i] ?? 0);
   }
   return shows;
 }

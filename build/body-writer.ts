@@ -1,0 +1,38 @@
+/**
+ * Writes precomputed bodies: compressed on the gzip pool, written in submission order (so the
+ * snapshot's identity digest is deterministic), with bounded memory in flight.
+ */
+import { composeBodyFile } from "../api/_core/body-file.js";
+import type { OutputWriter } from "./context.js";
+import type { GzipPool } from "./gzip-pool.js";
+
+const MAX_IN_FLIGHT = 1024;
+
+export class BodyWriter {
+  private readonly pending: Promise<void>[] = [];
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly output: OutputWriter,
+    private readonly pool: GzipPool,
+  ) {}
+
+  /** Queues one body; resolves at once unless too much is in flight. */
+  async add(relativePath: string, body: Buffer): Promise<void> {
+    const compressed = this.pool.gzip(body);
+    this.tail = this.tail.then(async () => this.output.write(relativePath, composeBodyFile(body, await compressed)));
+    this.pending.push(this.tail);
+    if (this.pending.length >= MAX_IN_FLIGHT) {
+      this.pool.flush();
+      await this.pending[MAX_IN_FLIGHT / 2];
+      this.pending.splice(0, MAX_IN_FLIGHT / 2 + 1);
+    }
+  }
+
+  /** Waits until every queued body is written. */
+  async drain(): Promise<void> {
+    this.pool.flush();
+    await this.tail;
+    this.pending.length = 0;
+  }
+}
