@@ -18,7 +18,8 @@ export interface SourceRecord {
 /** A validated record, reduced to what later stages need: its bytes, keys and references. */
 export interface Entry {
   id: string;
-  json: Buffer;
+  /** Canonical JSON of the record; a string, not a Buffer: millions of small Buffers cost far more memory. */
+  json: string;
   meta: RecordMeta;
   file: string;
   line?: number;

@@ -48,5 +48,7 @@ export async function linkRecords(ctx: BuildContext): Promise<void> {
     showtime.attributeIds!.forEach((id, i) =>
       checkReference(showtime, `attributeIds[${i}]`, "attributes", id, ids.attributes, ctx.problems),
     );
+    // Nothing later needs them, and at millions of showtimes the arrays are worth freeing.
+    showtime.attributeIds = undefined;
   }
 }

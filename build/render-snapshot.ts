@@ -23,9 +23,10 @@ function writePack(output: OutputWriter, resource: ListResource, entries: Entry[
   let metaEnd = 0;
   entries.forEach((entry, i) => {
     const metaBytes = Buffer.from(encodeMeta(entry.meta));
-    records.append(entry.json);
+    const recordBytes = Buffer.from(entry.json);
+    records.append(recordBytes);
     meta.append(metaBytes);
-    recordOffsets[i + 1] = recordEnd += entry.json.length;
+    recordOffsets[i + 1] = recordEnd += recordBytes.length;
     metaOffsets[i + 1] = metaEnd += metaBytes.length;
   });
   records.close();
@@ -59,7 +60,7 @@ async function writePages(bodies: BodyWriter, run: PageRun): Promise<number> {
   for (let start = 0; start < length || start === 0; start += DEFAULT_LIMIT) {
     const end = Math.min(start + DEFAULT_LIMIT, length);
     const fold = new FreshnessFold();
-    const records: Buffer[] = [];
+    const records: string[] = [];
     for (let i = start; i < end; i++) {
       records.push(at(i).json);
       fold.add(at(i).meta);

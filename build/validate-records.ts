@@ -60,7 +60,7 @@ function entryOf(source: SourceRecord, record: Record<string, unknown>): Entry {
   // The schema's key order is the output's field order, so the bytes are canonical.
   const entry: Entry = {
     id,
-    json: Buffer.from(JSON.stringify(record)),
+    json: JSON.stringify(record),
     meta: metaOf(sortKey, record.provenance as Provenance | undefined),
     file: source.file,
   };
@@ -87,10 +87,11 @@ export function validateRecord(source: SourceRecord, problems: Problem[]): Entry
     return undefined;
   }
   const entry = entryOf(source, result.data as Record<string, unknown>);
-  if (entry.json.length > MAX_RECORD_BYTES) {
+  const bytes = Buffer.byteLength(entry.json);
+  if (bytes > MAX_RECORD_BYTES) {
     problems.push({
       file: source.file, line: source.line, index: source.index, code: "record_too_large", path: "",
-      message: `is ${entry.json.length} bytes as JSON; at most ${MAX_RECORD_BYTES} are allowed so every page fits a response`,
+      message: `is ${bytes} bytes as JSON; at most ${MAX_RECORD_BYTES} are allowed so every page fits a response`,
     });
     return undefined;
   }

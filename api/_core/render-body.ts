@@ -55,19 +55,26 @@ export class FreshnessFold {
 
 const COMMA = Buffer.from(",");
 
+/** Record bytes as read from a pack (Buffer) or as held by the build (string): same UTF-8 bytes. */
+type RecordBytes = Buffer | string;
+
+function toBuffer(record: RecordBytes): Buffer {
+  return typeof record === "string" ? Buffer.from(record) : record;
+}
+
 /** A list page: data, pagination (nextCursor null on the last page), freshness. */
-export function renderListBody(records: readonly Buffer[], nextCursor: string | null, freshness: Freshness): Buffer {
+export function renderListBody(records: readonly RecordBytes[], nextCursor: string | null, freshness: Freshness): Buffer {
   const pagination = JSON.stringify({ nextCursor, hasMore: nextCursor !== null });
   const parts: Buffer[] = [Buffer.from('{"data":[')];
   records.forEach((record, i) => {
     if (i > 0) parts.push(COMMA);
-    parts.push(record);
+    parts.push(toBuffer(record));
   });
   parts.push(Buffer.from(`],"pagination":${pagination},"freshness":${JSON.stringify(freshness)}}`));
   return Buffer.concat(parts);
 }
 
 /** A get-one body: the record and its own freshness. */
-export function renderOneBody(record: Buffer, freshness: Freshness): Buffer {
-  return Buffer.concat([Buffer.from('{"data":'), record, Buffer.from(`,"freshness":${JSON.stringify(freshness)}}`)]);
+export function renderOneBody(record: RecordBytes, freshness: Freshness): Buffer {
+  return Buffer.concat([Buffer.from('{"data":'), toBuffer(record), Buffer.from(`,"freshness":${JSON.stringify(freshness)}}`)]);
 }
