@@ -51,14 +51,15 @@ export const httpUrl = z
   .string()
   .check((ctx) => {
     if (!isHttpUrl(ctx.value)) {
-      ctx.issues.push({ code: "custom", input: ctx.value, message: "must be an absolute http or https URL" });
+      ctx.issues.push({ code: "custom", input: ctx.value, message: "must be an absolute http or https URL in ASCII (percent-encode other characters)" });
     }
   })
   .meta({ format: "uri" });
 
 function isHttpUrl(value: string): boolean {
   // The WHATWG parser repairs "https:example.com" and "http:\\x"; stored text must already be absolute.
-  if (/\s/.test(value) || !/^https?:\/\//i.test(value)) return false;
+  // RFC 3986 URIs are printable ASCII: other characters must arrive percent-encoded.
+  if (!/^[\x21-\x7e]+$/.test(value) || !/^https?:\/\//i.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";

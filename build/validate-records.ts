@@ -53,7 +53,16 @@ function metaOf(sortKey: string[], provenance: Provenance | undefined): RecordMe
   return meta;
 }
 
-function entryOf(source: SourceRecord, record: Record<string, unknown>): Entry {
+/** Returns one shared copy of a repeated string: millions of showtimes name a few thousand cinemas. */
+function intern(strings: Map<string, string> | undefined, value: string): string {
+  if (!strings) return value;
+  const known = strings.get(value);
+  if (known !== undefined) return known;
+  strings.set(value, value);
+  return value;
+}
+
+function entryOf(source: SourceRecord, record: Record<string, unknown>, strings?: Map<string, string>): Entry {
   const id = record.id as string;
   const startsAt = source.resource === "showtimes" ? (record.startsAt as string) : undefined;
   const sortKey = startsAt === undefined ? [id] : [instantKeyOf(startsAt), id];
@@ -67,15 +76,15 @@ function entryOf(source: SourceRecord, record: Record<string, unknown>): Entry {
   if (source.line !== undefined) entry.line = source.line;
   if (source.index !== undefined) entry.index = source.index;
   if (source.resource === "showtimes") {
-    entry.cinemaId = record.cinemaId as string;
-    entry.filmId = record.filmId as string;
+    entry.cinemaId = intern(strings, record.cinemaId as string);
+    entry.filmId = intern(strings, record.filmId as string);
     entry.attributeIds = record.attributeIds as string[];
   }
   return entry;
 }
 
 /** Validates one source record, returning its entry or pushing its problems. */
-export function validateRecord(source: SourceRecord, problems: Problem[]): Entry | undefined {
+export function validateRecord(source: SourceRecord, problems: Problem[], strings?: Map<string, string>): Entry | undefined {
   if (source.value === null || typeof source.value !== "object" || Array.isArray(source.value)) {
     const where = { file: source.file, line: source.line, index: source.index };
     problems.push({ ...where, code: "not_an_object", path: "", message: `must be a JSON object (got ${describeType(source.value)})` });
@@ -86,7 +95,7 @@ export function validateRecord(source: SourceRecord, problems: Problem[]): Entry
     for (const issue of result.error.issues) problems.push(...problemsOfIssue(issue, source));
     return undefined;
   }
-  const entry = entryOf(source, result.data as Record<string, unknown>);
+  const entry = entryOf(source, result.data as Record<string, unknown>, strings);
   const bytes = Buffer.byteLength(entry.json);
   if (bytes > MAX_RECORD_BYTES) {
     problems.push({
@@ -101,8 +110,9 @@ export function validateRecord(source: SourceRecord, problems: Problem[]): Entry
 export async function validateRecords(ctx: BuildContext): Promise<void> {
   if (!ctx.sources) throw new Error("validateRecords runs after loadSources");
   let count = 0;
+  const strings = new Map<string, string>();
   for await (const source of ctx.sources) {
-    const entry = validateRecord(source, ctx.problems);
+    const entry = validateRecord(source, ctx.problems, strings);
     if (entry) ctx.entries[source.resource].push(entry);
     if (++count % 50_000 === 0) ctx.onProgress?.("validate", count);
   }

@@ -153,6 +153,7 @@ const RULE_CASES: Case[] = [
       bad("https:example.com", "no '//': browsers repair it, other clients do not"),
       bad("http://", "no host"),
       bad("mailto:box@example.com", "not http(s)"),
+      bad("https://example.com/é", "a URI is ASCII: other characters must be percent-encoded"),
     ];
   }),
 

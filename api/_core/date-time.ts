@@ -46,19 +46,46 @@ export function checkDate(value: string): string | undefined {
   return checkCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
+function digitsAt(value: string, start: number, count: number): number {
+  let n = 0;
+  for (let i = start; i < start + count; i++) {
+    const d = value.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** Validated results by text: feeds repeat the same times millions of times. Bounded, then reset. */
+const memo = new Map<string, DateCheck>();
+const MEMO_LIMIT = 50_000;
+
 /**
  * Checks a spec date-time and, when valid, returns its instant key: a string whose plain
  * comparison orders instants exactly (offsets applied, every fractional digit kept).
  */
 export function checkDateTime(value: string): DateCheck {
+  const known = memo.get(value);
+  if (known) return known;
+  const result = parseDateTime(value);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(value, result);
+  return result;
+}
+
+function parseDateTime(value: string): DateCheck {
   const m = DATE_TIME.exec(value);
   if (!m) return { ok: false, reason: "expected YYYY-MM-DDThh:mm[:ss[.fraction]] followed by Z or ±hh:mm" };
-  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((i) => Number(m[i]));
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
   const second = m[6] === undefined ? 0 : Number(m[6]);
-  const dateProblem = checkCalendarDate(year!, month!, day!);
+  const dateProblem = checkCalendarDate(year, month, day);
   if (dateProblem) return { ok: false, reason: dateProblem };
-  if (hour! > 23) return { ok: false, reason: `hour ${m[4]} is out of range 00..23` };
-  if (minute! > 59) return { ok: false, reason: `minute ${m[5]} is out of range 00..59` };
+  if (hour > 23) return { ok: false, reason: `hour ${m[4]} is out of range 00..23` };
+  if (minute > 59) return { ok: false, reason: `minute ${m[5]} is out of range 00..59` };
   if (second > 59) return { ok: false, reason: `second ${m[6]} is out of range 00..59` };
   let offsetMinutes = 0;
   if (m[8] !== "Z") {
@@ -66,8 +93,7 @@ export function checkDateTime(value: string): DateCheck {
     if (oh > 23 || om > 59) return { ok: false, reason: `zone offset ${m[9]}${m[10]}:${m[11]} is out of range` };
     offsetMinutes = (m[9] === "-" ? -1 : 1) * (oh * 60 + om);
   }
-  const epochSeconds =
-    daysFromCivil(year!, month!, day!) * SECONDS_PER_DAY + hour! * 3600 + (minute! - offsetMinutes) * 60 + second;
+  const epochSeconds = daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + (minute - offsetMinutes) * 60 + second;
   const fraction = (m[7] ?? "").replace(/0+$/, "");
   // Trailing zeros stripped: "5" < "55" and "" < "1" compare as the fractions they are.
   return { ok: true, instantKey: String(epochSeconds + KEY_BIAS).padStart(13, "0") + fraction };

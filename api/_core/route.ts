@@ -38,7 +38,7 @@ export function matchRoute(rawPath: string): Route | undefined {
   const segments = rawPath.split("/");
   if (segments[0] !== "" || segments[1] !== "v1") return undefined;
   const resource = segments[2] as ListResource;
-  if (segments.length === 3 && resource in LIST_PARAMETERS) return { kind: "list", resource };
+  if (segments.length === 3 && Object.hasOwn(LIST_PARAMETERS, resource)) return { kind: "list", resource };
   if (segments.length === 4 && (resource === "cinemas" || resource === "films") && segments[3] !== "") {
     return { kind: "one", resource, rawId: segments[3]! };
   }
