@@ -11,10 +11,12 @@ const MAX_IN_FLIGHT = 1024;
 export class BodyWriter {
   private readonly pending: Promise<void>[] = [];
   private tail: Promise<void> = Promise.resolve();
+  private count = 0;
 
   constructor(
     private readonly output: OutputWriter,
     private readonly pool: GzipPool,
+    private readonly onCount?: (count: number) => void,
   ) {}
 
   /** Queues one body; resolves at once unless too much is in flight. */
@@ -22,6 +24,7 @@ export class BodyWriter {
     const compressed = this.pool.gzip(body);
     this.tail = this.tail.then(async () => this.output.write(relativePath, composeBodyFile(body, await compressed)));
     this.pending.push(this.tail);
+    if (++this.count % 500 === 0) this.onCount?.(this.count);
     if (this.pending.length >= MAX_IN_FLIGHT) {
       this.pool.flush();
       await this.pending[MAX_IN_FLIGHT / 2];

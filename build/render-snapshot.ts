@@ -4,13 +4,13 @@
  */
 import { bindingOf, encodeCursor } from "../api/_core/cursor.js";
 import { bodyFile, packFiles, SNAPSHOT_FORMAT, viewFile, type ListResource, type ViewFilters } from "../api/_core/layout.js";
+import { DEFAULT_LIMIT } from "../api/_core/route.js";
 import { encodeMeta, FreshnessFold, renderListBody, renderOneBody, type Freshness } from "../api/_core/render-body.js";
 import { BodyWriter } from "./body-writer.js";
 import type { BuildContext, Entry, OutputWriter } from "./context.js";
-import { createGzipPool } from "./gzip-pool.js";
+import { createGzipPool, type GzipPool } from "./gzip-pool.js";
 import { RESOURCES, type Resource } from "./schemas.js";
 
-export const DEFAULT_LIMIT = 25;
 
 /** Writes a resource's records and meta in list order, with offset tables for random access. */
 function writePack(output: OutputWriter, resource: ListResource, entries: Entry[]): void {
@@ -51,12 +51,11 @@ interface PageRun {
   fallback: Freshness;
 }
 
-/** Renders every default-limit page of one list or view; returns how many it wrote. */
-async function writePages(bodies: BodyWriter, run: PageRun): Promise<number> {
+/** Renders every default-limit page of one list or view. */
+async function writePages(bodies: BodyWriter, run: PageRun): Promise<void> {
   const length = run.positions?.length ?? run.entries.length;
   const at = (i: number) => run.entries[run.positions ? run.positions[i]! : i]!;
   const binding = bindingOf(run.resource, run.filters);
-  let pages = 0;
   for (let start = 0; start < length || start === 0; start += DEFAULT_LIMIT) {
     const end = Math.min(start + DEFAULT_LIMIT, length);
     const fold = new FreshnessFold();
@@ -69,10 +68,8 @@ async function writePages(bodies: BodyWriter, run: PageRun): Promise<number> {
     const after = start === 0 ? null : at(start - 1).meta.sortKey;
     const body = renderListBody(records, next, fold.result(run.fallback));
     await bodies.add(bodyFile({ kind: "page", resource: run.resource, filters: run.filters, after }), body);
-    pages++;
     if (length === 0) break;
   }
-  return pages;
 }
 
 async function writeGetOnes(bodies: BodyWriter, resource: "cinemas" | "films", entries: Entry[]): Promise<void> {
@@ -88,21 +85,21 @@ function pageCount(length: number): number {
   return Math.max(1, Math.ceil(length / DEFAULT_LIMIT));
 }
 
-async function renderAll(ctx: BuildContext, bodies: BodyWriter, freshness: Freshness): Promise<void> {
+async function renderAll(ctx: BuildContext, pool: GzipPool, freshness: Freshness): Promise<void> {
   const base = { fallback: freshness, positions: undefined, filters: {} };
   const total =
     RESOURCES.reduce((sum, r) => sum + pageCount(ctx.entries[r].length), 0) +
-    ctx.views.reduce((sum, v) => sum + pageCount(v.positions.length), 0);
-  let pages = 0;
+    ctx.views.reduce((sum, v) => sum + pageCount(v.positions.length), 0) +
+    ctx.entries.cinemas.length +
+    ctx.entries.films.length;
+  const bodies = new BodyWriter(ctx.output, pool, (count) => ctx.onProgress?.("render bodies", count, total));
   for (const resource of RESOURCES) {
     writePack(ctx.output, resource, ctx.entries[resource]);
-    pages += await writePages(bodies, { ...base, resource, entries: ctx.entries[resource] });
-    ctx.onProgress?.("render pages", pages, total);
+    await writePages(bodies, { ...base, resource, entries: ctx.entries[resource] });
   }
   for (const view of ctx.views) {
     ctx.output.write(viewFile(view.filters), Buffer.from(Uint32Array.from(view.positions).buffer));
-    pages += await writePages(bodies, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
-    ctx.onProgress?.("render pages", pages, total);
+    await writePages(bodies, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
   }
   await writeGetOnes(bodies, "cinemas", ctx.entries.cinemas);
   await writeGetOnes(bodies, "films", ctx.entries.films);
@@ -113,7 +110,7 @@ export async function renderSnapshot(ctx: BuildContext): Promise<void> {
   const freshness = snapshotFreshness(ctx);
   const pool = createGzipPool(ctx.gzipLevel, ctx.gzipWorkers);
   try {
-    await renderAll(ctx, new BodyWriter(ctx.output, pool), freshness);
+    await renderAll(ctx, pool, freshness);
   } finally {
     await pool.close();
   }

@@ -8,7 +8,7 @@ import { BlockCache } from "./block-cache.js";
 import { decodeBodyFile, type StoredBody } from "./body-file.js";
 import { SnapshotUnavailableError } from "./errors.js";
 import { bodyFile, MANIFEST_FILE, packFiles, resolveInside, SNAPSHOT_FORMAT, viewFile } from "./layout.js";
-import type { BodyKey, ListResource, ViewFilters } from "./layout.js";
+import type { BodyKey, ListResource, PackFiles, ViewFilters } from "./layout.js";
 import { LruCache } from "./lru.js";
 import { decodeMeta, type Freshness, type RecordMeta } from "./render-body.js";
 
@@ -49,6 +49,7 @@ export class SnapshotReader {
   private readonly blocks: BlockCache;
   private readonly bodies: LruCache<string, CachedBody>;
   private current: { manifest: SnapshotManifest; stamp: string } | undefined;
+  private readonly packs = new Map<ListResource, PackFiles>();
   private checkedAt = 0;
 
   constructor(
@@ -123,26 +124,42 @@ export class SnapshotReader {
 
   /** Sort key and provenance times of the record at a pack position. */
   meta(resource: ListResource, position: number): RecordMeta {
-    const files = packFiles(resource);
+    const files = this.packOf(resource);
     return this.guard(() => {
       const [start, end] = this.offsets(files.metaIndex, position, 1);
-      return decodeMeta(this.blocks.read(resolveInside(this.root, files.meta), start!, end! - start!).toString("utf8"));
+      return decodeMeta(this.blocks.read(files.meta, start!, end! - start!).toString("utf8"));
     });
   }
 
   /** The bytes of the records at `count` consecutive pack positions from `first`. */
   records(resource: ListResource, first: number, count: number): Buffer[] {
-    const files = packFiles(resource);
+    const files = this.packOf(resource);
     return this.guard(() => {
       const offsets = this.offsets(files.recordsIndex, first, count);
       const base = offsets[0]!;
-      const bytes = this.blocks.readDirect(resolveInside(this.root, files.records), base, offsets[count]! - base);
+      const bytes = this.blocks.readDirect(files.records, base, offsets[count]! - base);
       return Array.from({ length: count }, (_, i) => bytes.subarray(offsets[i]! - base, offsets[i + 1]! - base));
     });
   }
 
+  /** Absolute pack paths, resolved once: binary searches ask for them at every step. */
+  private packOf(resource: ListResource): PackFiles {
+    let files = this.packs.get(resource);
+    if (!files) {
+      const relative = packFiles(resource);
+      files = {
+        records: resolveInside(this.root, relative.records),
+        recordsIndex: resolveInside(this.root, relative.recordsIndex),
+        meta: resolveInside(this.root, relative.meta),
+        metaIndex: resolveInside(this.root, relative.metaIndex),
+      };
+      this.packs.set(resource, files);
+    }
+    return files;
+  }
+
   private offsets(indexFile: string, position: number, count: number): number[] {
-    const raw = this.blocks.read(resolveInside(this.root, indexFile), position * 8, (count + 1) * 8);
+    const raw = this.blocks.read(indexFile, position * 8, (count + 1) * 8);
     return Array.from({ length: count + 1 }, (_, i) => raw.readDoubleLE(i * 8));
   }
 

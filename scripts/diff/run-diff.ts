@@ -1,0 +1,38 @@
+/** Opens both sides and compares every resource; the CLI and the tests call this. */
+import { LIST_RESOURCES } from "../../api/_core/layout.js";
+import { compareResource } from "./compare-resource.js";
+import { openSide, type OpenedSnapshot } from "./open-side.js";
+import type { SnapshotDiff } from "./report.js";
+
+export interface RunDiffOptions {
+  from: string;
+  to: string;
+  maxChanges: number;
+  /** Progress notes for people (stderr in the CLI). */
+  onStatus?: (line: string) => void;
+}
+
+/** Diffs two snapshots or data folders; throws DiffInputError for inputs the user must fix. */
+export async function runDiff(options: RunDiffOptions): Promise<SnapshotDiff> {
+  const onStatus = options.onStatus ?? (() => {});
+  const opened: OpenedSnapshot[] = [];
+  try {
+    // One side at a time: a data folder's build holds every record in memory while it runs.
+    const from = await openSide(options.from, "--from", onStatus);
+    opened.push(from);
+    const to = await openSide(options.to, "--to", onStatus);
+    opened.push(to);
+    const result = {} as SnapshotDiff;
+    for (const resource of LIST_RESOURCES) {
+      result[resource] = compareResource(
+        resource,
+        { dir: from.dir, count: from.counts[resource] },
+        { dir: to.dir, count: to.counts[resource] },
+        options.maxChanges,
+      );
+    }
+    return result;
+  } finally {
+    for (const side of opened) side.close();
+  }
+}

@@ -1,0 +1,135 @@
+/** Arguments of `npm run keys`: one command, each option checked before the access file is touched. */
+import { parseArgs } from "node:util";
+import { checkDate, checkDateTime } from "../../api/_core/date-time.js";
+
+export const USAGE = `usage: npm run keys -- [--access FILE] <command>
+  create --org ID [--expires DATE] [--id KEY_ID]   new key, printed once as the last line
+  revoke KEY_ID                                    the key stops working at once
+  list                                             organizations and keys (never the keys themselves)
+  org set ID --plan PLAN --status STATUS [--from DATE] --until DATE
+  org rate-limit ID --requests N --window SECONDS
+DATE is YYYY-MM-DD (midnight UTC) or a date-time such as 2027-01-01T00:00:00Z; FILE defaults to data/demo-access.json`;
+
+export const DEFAULT_ACCESS_FILE = "data/demo-access.json";
+
+export type KeysCommand =
+  | { name: "create"; org: string; expiresAt?: string; keyId?: string }
+  | { name: "revoke"; keyId: string }
+  | { name: "list" }
+  | { name: "org-set"; org: string; plan: string; status: string; validFrom?: string; validUntil: string }
+  | { name: "org-rate-limit"; org: string; requests: number; windowSeconds: number };
+
+export interface KeysInvocation {
+  accessFile: string;
+  command: KeysCommand;
+}
+
+/** A mistake in how the command was called: one line and exit status 2. */
+export class UsageError extends Error {}
+
+type Values = Record<string, string | boolean | undefined>;
+
+const OPTIONS = ["org", "expires", "id", "plan", "status", "from", "until", "requests", "window"] as const;
+/** Which options each command accepts; the required ones come first, up to `required`. */
+const COMMAND_OPTIONS: Record<KeysCommand["name"], { options: string[]; required: number; positionals: string[] }> = {
+  create: { options: ["org", "expires", "id"], required: 1, positionals: [] },
+  revoke: { options: [], required: 0, positionals: ["KEY_ID"] },
+  list: { options: [], required: 0, positionals: [] },
+  "org-set": { options: ["plan", "status", "until", "from"], required: 3, positionals: ["ID"] },
+  "org-rate-limit": { options: ["requests", "window"], required: 2, positionals: ["ID"] },
+};
+
+/** Ids the CLI creates: letters, digits, `.`, `_`, `-`; safe in shells, logs and Redis keys. */
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const WORD_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
+
+export function checkId(value: string, what: string): string {
+  if (!ID_PATTERN.test(value)) throw new UsageError(`${what} must be 1 to 100 letters, digits, '.', '_' or '-' (starting with a letter or digit), not ${JSON.stringify(value)}`);
+  return value;
+}
+
+function checkWord(value: string, option: string): string {
+  if (!WORD_PATTERN.test(value)) throw new UsageError(`--${option} must be a lowercase word such as "paid" or "active", not ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** A date (midnight UTC) or a spec date-time, returned as the date-time stored in the file. */
+export function parseDateOption(value: string, option: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const problem = checkDate(value);
+    if (problem) throw new UsageError(`--${option} ${JSON.stringify(value)} is not a date: ${problem}`);
+    return `${value}T00:00:00Z`;
+  }
+  const check = checkDateTime(value);
+  if (!check.ok) throw new UsageError(`--${option} must be YYYY-MM-DD or a date-time such as 2027-01-01T00:00:00Z (${check.reason})`);
+  return value;
+}
+
+function parseWhole(value: string, option: string, max: number): number {
+  const number = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  if (!(number >= 1 && number <= max)) throw new UsageError(`--${option} must be a whole number from 1 to ${max}, not ${JSON.stringify(value)}`);
+  return number;
+}
+
+function commandName(positionals: string[]): { name: KeysCommand["name"]; rest: string[] } {
+  const [first, second, ...others] = positionals;
+  if (first === undefined) throw new UsageError("a command is required: create, revoke, list, org set or org rate-limit");
+  if (first === "create" || first === "revoke" || first === "list") return { name: first, rest: positionals.slice(1) };
+  if (first === "org" && second === "set") return { name: "org-set", rest: others };
+  if (first === "org" && second === "rate-limit") return { name: "org-rate-limit", rest: others };
+  if (first === "org") throw new UsageError(`org needs a sub-command: set or rate-limit${second ? `, not ${JSON.stringify(second)}` : ""}`);
+  throw new UsageError(`unknown command ${JSON.stringify(first)}: use create, revoke, list, org set or org rate-limit`);
+}
+
+function checkOptions(name: KeysCommand["name"], values: Values, rest: string[]): void {
+  const spec = COMMAND_OPTIONS[name];
+  const label = name.replace("-", " ");
+  for (const option of OPTIONS) {
+    if (values[option] !== undefined && !spec.options.includes(option)) throw new UsageError(`${label} does not take --${option}`);
+  }
+  for (const option of spec.options.slice(0, spec.required)) {
+    if (values[option] === undefined) throw new UsageError(`${label} needs --${option}`);
+  }
+  if (rest.length < spec.positionals.length) throw new UsageError(`${label} needs ${spec.positionals.join(" ")}`);
+  if (rest.length > spec.positionals.length) throw new UsageError(`${label} takes no argument ${JSON.stringify(rest[spec.positionals.length])}`);
+}
+
+function toCommand(name: KeysCommand["name"], values: Values, rest: string[]): KeysCommand {
+  const text = (option: string) => values[option] as string | undefined;
+  switch (name) {
+    case "create": {
+      const command: KeysCommand = { name, org: checkId(text("org")!, "--org") };
+      if (text("expires") !== undefined) command.expiresAt = parseDateOption(text("expires")!, "expires");
+      if (text("id") !== undefined) command.keyId = checkId(text("id")!, "--id");
+      return command;
+    }
+    case "revoke":
+      return { name, keyId: rest[0]! };
+    case "list":
+      return { name };
+    case "org-set": {
+      const command: KeysCommand = { name, org: checkId(rest[0]!, "the organization ID"), plan: checkWord(text("plan")!, "plan"), status: checkWord(text("status")!, "status"), validUntil: parseDateOption(text("until")!, "until") };
+      if (text("from") !== undefined) command.validFrom = parseDateOption(text("from")!, "from");
+      return command;
+    }
+    case "org-rate-limit":
+      return { name, org: rest[0]!, requests: parseWhole(text("requests")!, "requests", 1_000_000_000), windowSeconds: parseWhole(text("window")!, "window", 31_536_000) };
+  }
+}
+
+/** Parses argv (without node and the script); returns "help" for --help. */
+export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
+  let parsed;
+  try {
+    const options = Object.fromEntries(OPTIONS.map((o) => [o, { type: "string" as const }]));
+    parsed = parseArgs({ args: argv, options: { ...options, access: { type: "string" }, help: { type: "boolean" } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split(". To specify")[0]!);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return "help";
+  for (const [option, value] of Object.entries(values)) if (value === "") throw new UsageError(`--${option} must not be empty`);
+  const { name, rest } = commandName(positionals);
+  checkOptions(name, values, rest);
+  return { accessFile: values.access ?? DEFAULT_ACCESS_FILE, command: toCommand(name, values, rest) };
+}

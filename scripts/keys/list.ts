@@ -1,0 +1,49 @@
+/** `keys list`: organizations and keys as aligned columns; keys appear only as id and a hash prefix. */
+import type { AccessFile, Entitlement, KeyRecord } from "../../api/_core/access-file.js";
+import { isEntitled } from "../../api/_core/access.js";
+import { instantKeyOf } from "../../api/_core/date-time.js";
+import { DEFAULT_RATE_LIMIT } from "../../api/_core/rate-limit.js";
+
+/** Enough of the hash to tell keys apart and match one against a leaked key's hash; too little to matter. */
+const HASH_PREFIX_CHARS = 8;
+
+function formatTable(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()}`);
+}
+
+function formatEntitlement(e: Entitlement): string {
+  return `${e.plan} ${e.status} ${e.validFrom ?? "…"} → ${e.validUntil ?? "…"}`;
+}
+
+function keyState(key: KeyRecord, access: AccessFile, now: Date): string {
+  if (key.revoked) return "revoked";
+  if (key.expiresAt !== undefined && instantKeyOf(now.toISOString()) >= instantKeyOf(key.expiresAt)) return "expired";
+  if (!access.organizations.some((o) => o.id === key.organization)) return "no such organization";
+  return "active";
+}
+
+/** The lines of `keys list`, with each key's and organization's standing at `now`. */
+export function formatList(access: AccessFile, now: Date): string[] {
+  const lines = [`organizations (${access.organizations.length})`];
+  if (access.organizations.length > 0) {
+    const header = ["ID", "ACCESS NOW", "RATE LIMIT", "ENTITLEMENTS"];
+    const rows = access.organizations.map((o) => {
+      const limit = o.rateLimit ?? DEFAULT_RATE_LIMIT;
+      return [
+        o.id,
+        isEntitled(o, now) ? "entitled" : "not entitled",
+        `${limit.requests}/${limit.windowSeconds}s${o.rateLimit ? "" : " (default)"}`,
+        o.entitlements.map(formatEntitlement).join("; ") || "(none)",
+      ];
+    });
+    lines.push(...formatTable([header, ...rows]));
+  }
+  lines.push(`keys (${access.keys.length})`);
+  if (access.keys.length > 0) {
+    const header = ["ID", "ORGANIZATION", "SHA-256", "STATE", "EXPIRES"];
+    const rows = access.keys.map((k) => [k.id, k.organization, `${k.sha256.slice(0, HASH_PREFIX_CHARS)}…`, keyState(k, access, now), k.expiresAt ?? "never"]);
+    lines.push(...formatTable([header, ...rows]));
+  }
+  return lines;
+}
