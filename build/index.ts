@@ -1,6 +1,7 @@
 /** `npm run build -- --data DIR --out DIR`: validate the sources and compile the snapshot. */
 import { parseArgs } from "node:util";
 import { createDiskWriter } from "./output-writer.js";
+import { refreshPublicDocs } from "./openapi.js";
 import { formatReport } from "./problems.js";
 import { createProgress } from "./progress.js";
 import { runBuild } from "./run-build.js";
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${formatReport(result.problems)}\n`);
     process.exit(1);
   }
+  // Issue 4: the OpenAPI document is generated at build time, so a deploy ships a current one.
+  refreshPublicDocs((message) => process.stderr.write(message));
   const { counts } = result.ctx.manifest!;
   const { files, bytes } = writer.stats();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

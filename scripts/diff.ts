@@ -13,7 +13,8 @@ const EXIT_ERROR = 2;
 const EXIT_REMOVED_OVER_THRESHOLD = 4;
 
 function fail(message: string, usage = false): never {
-  process.stderr.write(`diff: ${message}\n${usage ? `${USAGE}\n` : ""}`);
+  // One line, never a stack trace (issue 5 rules); the usage is one --help away.
+  process.stderr.write(`diff: ${message}${usage ? " (see --help)" : ""}\n`);
   process.exit(EXIT_ERROR);
 }
 

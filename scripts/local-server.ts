@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileAccess } from "../api/_core/access.js";
-import { createHandler, type RequestLog } from "../api/_core/handle-request.js";
+import { createHandler, type CoreOptions, type RequestLog } from "../api/_core/handle-request.js";
 import { toNodeListener } from "../api/_core/node-adapter.js";
 import type { RateLimiter } from "../api/_core/rate-limit.js";
 import { SnapshotReader } from "../api/_core/snapshot-reader.js";
@@ -17,6 +17,10 @@ export interface ServerOptions {
   publicDir?: string;
   limiter?: RateLimiter;
   onLog?: (entry: RequestLog) => void;
+  /** Test overrides passed through to the core: a fixed clock, a reader, a quiet error sink. */
+  now?: CoreOptions["now"];
+  reader?: CoreOptions["reader"];
+  onError?: CoreOptions["onError"];
 }
 
 /** Public files served without a key, as Vercel serves public/ (documentation only). */
@@ -43,11 +47,12 @@ async function servePublic(publicDir: string, req: IncomingMessage, res: ServerR
 export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
   const access = fileAccess(options.accessFile, (message) => process.stderr.write(`access file not reloaded: ${message}\n`));
   const handle = createHandler({
-    reader: new SnapshotReader(options.snapshotDir),
+    reader: options.reader ?? new SnapshotReader(options.snapshotDir),
     access,
     limiter: options.limiter,
+    now: options.now,
     onLog: options.onLog,
-    onError: (requestId, error) => process.stderr.write(`${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.stack ?? error) })}\n`),
+    onError: options.onError ?? ((requestId, error) => process.stderr.write(`${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.stack ?? error) })}\n`)),
   });
   const listener = toNodeListener(handle);
   const publicDir = options.publicDir ?? path.resolve("public");

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { checkDate, checkDateTime } from "../api/_core/date-time.js";
+import { checkDate, checkDateTime, instantKeyOf, instantKeyOfEpochMs } from "../api/_core/date-time.js";
 
 describe("checkDateTime accepts the spec's form", () => {
   test.each([
@@ -209,6 +209,16 @@ describe("the instant key", () => {
         expect(a.ok && b.ok && a.instantKey === b.instantKey, `${textOf(p)} vs ${textOf(moved)}`).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("instantKeyOfEpochMs", () => {
+  test("equals the key of the same clock reading written as a date-time", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62_000_000_000_000, max: 250_000_000_000_000 }), (ms) => {
+        expect(instantKeyOfEpochMs(ms)).toBe(instantKeyOf(new Date(ms).toISOString()));
+      }),
     );
   });
 });

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { parseAccessFile, type AccessFile, type KeyRecord, type Organization } from "./access-file.js";
-import { instantKeyOf } from "./date-time.js";
+import { instantKeyOf, instantKeyOfEpochMs } from "./date-time.js";
 
 export type KeyCheck = { ok: true; key: KeyRecord; organization: Organization } | { ok: false };
 
@@ -21,7 +21,7 @@ export class AccessIndex {
     const hash = createHash("sha256").update(plainKey, "utf8").digest("hex");
     const key = this.keysByHash.get(hash);
     if (!key || key.revoked) return { ok: false };
-    if (key.expiresAt !== undefined && instantKeyOf(now.toISOString()) >= instantKeyOf(key.expiresAt)) return { ok: false };
+    if (key.expiresAt !== undefined && instantKeyOfEpochMs(now.getTime()) >= instantKeyOf(key.expiresAt)) return { ok: false };
     const organization = this.organizations.get(key.organization);
     return organization ? { ok: true, key, organization } : { ok: false };
   }
@@ -29,7 +29,7 @@ export class AccessIndex {
 
 /** True when one entitlement is a paid, active plan and now lies in [validFrom, validUntil). */
 export function isEntitled(organization: Organization, now: Date): boolean {
-  const instant = instantKeyOf(now.toISOString());
+  const instant = instantKeyOfEpochMs(now.getTime());
   return organization.entitlements.some(
     (e) =>
       e.plan === "paid" &&

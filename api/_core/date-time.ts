@@ -105,3 +105,10 @@ export function instantKeyOf(value: string): string {
   if (!result.ok) throw new Error(`not a date-time: ${value}`);
   return result.instantKey;
 }
+
+/** The instant key of a clock reading in epoch milliseconds (no parsing, no memo churn per request). */
+export function instantKeyOfEpochMs(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  const fraction = String(ms - seconds * 1000).padStart(3, "0").replace(/0+$/, "");
+  return String(seconds + KEY_BIAS).padStart(13, "0") + fraction;
+}
