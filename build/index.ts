@@ -1,7 +1,7 @@
 /** `npm run build -- --data DIR --out DIR`: validate the sources and compile the snapshot. */
 import { parseArgs } from "node:util";
-import { createDiskWriter } from "./output-writer.js";
 import { refreshPublicDocs } from "./openapi.js";
+import { createDiskWriter } from "./output-writer.js";
 import { formatReport } from "./problems.js";
 import { createProgress } from "./progress.js";
 import { runBuild } from "./run-build.js";

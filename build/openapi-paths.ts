@@ -1,9 +1,10 @@
 /**
  * The operations of the OpenAPI document: parameters, headers, responses per status (spec 4.8)
- * and the six paths. Error responses pin the code each status carries.
+ * and the six paths, rendered from the tables in openapi-operations.ts.
  */
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../api/_core/route.js";
 import { MAX_CURSOR_LENGTH } from "../api/_core/cursor.js";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../api/_core/route.js";
+import { ERROR_STATUSES, OPERATIONS, type HeaderName } from "./openapi-operations.js";
 
 type Json = Record<string, unknown>;
 
@@ -65,7 +66,7 @@ export const PARAMETERS: Record<string, Json> = {
 
 const header = (description: string, schema: Json = { type: "string" }) => ({ description, schema });
 
-export const HEADERS: Record<string, Json> = {
+const HEADERS: Record<HeaderName, Json> = {
   "X-Request-Id": header("Identifies this request in the service's logs; equals `error.requestId` in error bodies."),
   ETag: header("Strong entity tag: `\"<tag>\"` for the identity body, `\"<tag>-gzip\"` / `\"<tag>-br\"` for encoded ones. Send it in `If-None-Match` to get a 304."),
   "Cache-Control": header("`private, max-age=60` on 200s (a shared cache must never answer for the key check); `no-store` on errors."),
@@ -75,43 +76,23 @@ export const HEADERS: Record<string, Json> = {
   "WWW-Authenticate": header("The bearer challenge, `Bearer realm=\"cinema-listings\"`."),
 };
 
-type HeaderName = keyof typeof HEADERS;
 const RATE: HeaderName[] = ["RateLimit-Policy", "RateLimit"];
 
-/** Headers of a response: `required` ones are always sent with that status. */
+/**
+ * Headers of a response: `required` ones are always sent with that status. Written out, not
+ * referenced: OpenAPI 3.1 ignores a `required` beside a `$ref`.
+ */
 function headersOf(required: HeaderName[], optional: HeaderName[] = []): Json {
   const headers: Json = {};
-  for (const name of ["X-Request-Id", ...required]) headers[name] = { ...ref("headers", name), required: true };
-  for (const name of optional) headers[name] = ref("headers", name);
+  for (const name of ["X-Request-Id" as const, ...required]) headers[name] = { ...HEADERS[name], required: true };
+  for (const name of optional) headers[name] = HEADERS[name];
   return headers;
 }
 
-interface ErrorStatus {
-  name: string;
-  code: string;
-  description: string;
-  required: HeaderName[];
-  optional?: HeaderName[];
-  message: string;
+/** Pins the error code that goes with a status (the spec leaves the pairing open; the core fixes it). */
+function codeIs(code: string): Json {
+  return { type: "object", properties: { error: { type: "object", properties: { code: { const: code } } } } };
 }
-
-/** Each status of spec 4.8 with the code the service sends with it. */
-export const ERROR_STATUSES: Record<string, ErrorStatus> = {
-  "400": { name: "BadRequest", code: "bad_request", required: ["Cache-Control", ...RATE], message: "limit: must be a whole number from 1 to 100 written in digits",
-    description: "A query or path parameter is invalid: unknown, repeated, empty, out of range, or a cursor that was altered or issued for other filters. `details.parameter` names it." },
-  "401": { name: "Unauthorized", code: "unauthorized", required: ["Cache-Control", "WWW-Authenticate"], message: "An API key is required: send the header Authorization: Bearer <API_KEY>.",
-    description: "No `Authorization: Bearer` header, or the key is unknown, revoked or expired. Checked first: such a request learns nothing else." },
-  "403": { name: "EntitlementRequired", code: "entitlement_required", required: ["Cache-Control", ...RATE], message: "Your organization has no active paid entitlement for this API.",
-    description: "The key is valid but its organization has no active paid entitlement now." },
-  "404": { name: "NotFound", code: "not_found", required: ["Cache-Control", ...RATE], message: "No cinema has the id \"nope\".",
-    description: "No record has this id (get-one endpoints), or no such endpoint." },
-  "429": { name: "RateLimited", code: "rate_limited", required: ["Cache-Control", "Retry-After", ...RATE], message: "Rate limit of 600 requests per 60 s exceeded; retry in 12 s.",
-    description: "The organization used up its quota for the current window (all its keys count together). `Retry-After` says when to retry." },
-  "500": { name: "InternalError", code: "internal_error", required: ["Cache-Control"], optional: RATE, message: "An unexpected error occurred; quote the request id when reporting it.",
-    description: "An unexpected error. It is logged with the request id; the body carries no internals." },
-  "503": { name: "DatabaseUnavailable", code: "database_unavailable", required: ["Cache-Control", "Retry-After"], optional: RATE, message: "The listings data is temporarily unavailable; retry shortly.",
-    description: "The listings data is missing or unreadable on this deployment; retry after `Retry-After` seconds." },
-};
 
 /** Reusable responses: one per error status, plus the 304. */
 export function renderResponses(): Record<string, Json> {
@@ -128,7 +109,7 @@ export function renderResponses(): Record<string, Json> {
       headers: headersOf(status.required, status.optional),
       content: {
         "application/json": {
-          schema: { allOf: [ref("schemas", "Error"), { properties: { error: { properties: { code: { const: status.code } } } } }] },
+          schema: { allOf: [ref("schemas", "Error"), codeIs(status.code)] },
           example,
         },
       },
@@ -136,33 +117,6 @@ export function renderResponses(): Record<string, Json> {
   }
   return responses;
 }
-
-interface Operation {
-  path: string;
-  operationId: string;
-  tag: string;
-  summary: string;
-  description: string;
-  parameters: string[];
-  result: string;
-  getOne?: boolean;
-}
-
-export const OPERATIONS: Operation[] = [
-  { path: "/v1/showtimes", operationId: "listShowtimes", tag: "Showtimes", summary: "List showtimes", result: "ShowtimePage",
-    parameters: ["cinemaIdFilter", "filmIdFilter", "startsAfter", "cursor", "limit"],
-    description: "Showtimes ordered by `startsAt` as an instant (offsets applied, every fractional digit kept), then by `id`. Filters combine with AND; a filter that matches nothing gives 200 with an empty page." },
-  { path: "/v1/cinemas", operationId: "listCinemas", tag: "Cinemas", summary: "List cinemas", result: "CinemaPage",
-    parameters: ["cursor", "limit"], description: "Cinemas ordered by `id` (plain string comparison)." },
-  { path: "/v1/cinemas/{cinemaId}", operationId: "getCinema", tag: "Cinemas", summary: "Get a cinema", result: "CinemaResult",
-    parameters: ["cinemaId"], getOne: true, description: "One cinema by id. Takes no query parameters: any is a 400." },
-  { path: "/v1/films", operationId: "listFilms", tag: "Films", summary: "List films", result: "FilmPage",
-    parameters: ["cursor", "limit"], description: "Films ordered by `id` (plain string comparison)." },
-  { path: "/v1/films/{filmId}", operationId: "getFilm", tag: "Films", summary: "Get a film", result: "FilmResult",
-    parameters: ["filmId"], getOne: true, description: "One film by id. Takes no query parameters: any is a 400." },
-  { path: "/v1/attributes", operationId: "listAttributes", tag: "Attributes", summary: "List showtime attributes", result: "AttributePage",
-    parameters: ["cursor", "limit"], description: "Showtime attributes ordered by `id`. The page's freshness is the snapshot's, as attributes carry no provenance." },
-];
 
 /** The `paths` object: one GET operation per endpoint. */
 export function renderPaths(): Json {

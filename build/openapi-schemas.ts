@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "../api/_core/errors.js";
 import { MAX_LIMIT } from "../api/_core/route.js";
+import { EXAMPLES } from "./openapi-examples.js";
 import {
   attributeSchema,
   cinemaSchema,
@@ -119,12 +120,15 @@ const COMPONENTS: [z.ZodType, string, string][] = [
 
 type JsonSchema = Record<string, unknown>;
 
-const DESCRIPTIONS = new Map<z.ZodType, string>(COMPONENTS.map(([schema, , description]) => [schema, description]));
+const NAMED = new Map<z.ZodType, { id: string; description: string }>(COMPONENTS.map(([schema, id, description]) => [schema, { id, description }]));
 
-/** Adjusts zod's output where the schema's checks say more than its JSON form can. */
+/** Adds descriptions and examples, and adjusts zod's output where checks say more than JSON Schema can. */
 function refine(schema: z.ZodType, json: JsonSchema): void {
-  const description = DESCRIPTIONS.get(schema);
-  if (description) json.description = description;
+  const named = NAMED.get(schema);
+  if (named) {
+    json.description = named.description;
+    if (EXAMPLES[named.id] !== undefined) json.examples = [EXAMPLES[named.id]];
+  }
   if (schema === dateTime) {
     // See DATE_TIME_PATTERN: a standard `date-time` format would refuse valid data.
     delete json.format;
@@ -143,7 +147,7 @@ export function renderComponentSchemas(): Record<string, JsonSchema> {
     target: "draft-2020-12",
     io: "output",
     uri: (id) => `#/components/schemas/${id}`,
-    override: (ctx) => refine(ctx.zodSchema as z.ZodType, ctx.jsonSchema as JsonSchema),
+    override: (ctx) => refine(ctx.zodSchema as unknown as z.ZodType, ctx.jsonSchema as JsonSchema),
   });
   const components: Record<string, JsonSchema> = {};
   for (const [, id] of COMPONENTS) {

@@ -7,7 +7,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { renderPaths, HEADERS, PARAMETERS, renderResponses } from "./openapi-paths.js";
+import { PARAMETERS, renderPaths, renderResponses } from "./openapi-paths.js";
 import { renderComponentSchemas } from "./openapi-schemas.js";
 
 export const PUBLIC_DIR = fileURLToPath(new URL("../public", import.meta.url));
@@ -79,7 +79,6 @@ export function createOpenApiDocument(): Record<string, unknown> {
       },
       schemas: renderComponentSchemas(),
       parameters: PARAMETERS,
-      headers: HEADERS,
       responses: renderResponses(),
     },
   };

@@ -28,6 +28,8 @@ const PUBLIC_FILES: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
   "/index.html": { file: "index.html", type: "text/html; charset=utf-8" },
   "/openapi.json": { file: "openapi.json", type: "application/json; charset=utf-8" },
+  "/redoc.standalone.js": { file: "redoc.standalone.js", type: "text/javascript; charset=utf-8" },
+  "/redoc.standalone.js.LICENSE.txt": { file: "redoc.standalone.js.LICENSE.txt", type: "text/plain; charset=utf-8" },
 };
 
 async function servePublic(publicDir: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {

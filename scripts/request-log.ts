@@ -1,8 +1,22 @@
-/** Request log lines: one JSON object per request on stdout, controlled by LOG_LEVEL. */
-import type { RequestLog } from "../api/_core/handle-request.js";
+/**
+ * The local server's logs: pino JSON lines on stdout, written asynchronously so they stay off the
+ * request path, and flushed when the process ends (pino flushes on exit; signals become exits here).
+ */
+import { deferredOperationLog, type OperationLog, type OperationLogOptions } from "../api/_core/request-log.js";
 
-/** A logger for the local server; silent when LOG_LEVEL is "silent", "error" or "warn". */
-export function requestLogger(level = process.env.LOG_LEVEL ?? "info"): ((entry: RequestLog) => void) | undefined {
-  if (!["info", "debug", "trace"].includes(level)) return undefined;
-  return (entry) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", ...entry })}\n`);
+let signalsHandled = false;
+
+/** Exits on SIGINT/SIGTERM through process.exit, which runs pino's flush-on-exit hook. */
+function exitOnSignals(): void {
+  if (signalsHandled) return;
+  signalsHandled = true;
+  process.once("SIGINT", () => process.exit(130));
+  process.once("SIGTERM", () => process.exit(143));
+}
+
+/** Logs for a long-running local server; LOG_LEVEL (default info) controls them, "silent" turns them off. */
+export function requestLogger(options: OperationLogOptions = {}): OperationLog {
+  const log = deferredOperationLog({ level: process.env.LOG_LEVEL, asynchronous: true, ...options });
+  if (options.destination === undefined) exitOnSignals();
+  return log;
 }

@@ -1,5 +1,6 @@
 /** `npm run serve -- --snapshot DIR --access FILE --port N`: serve a built snapshot locally. */
 import { parseArgs } from "node:util";
+import { rateLimiterFromEnvironment } from "../api/_core/redis-rate-limit.js";
 import { startServer } from "./local-server.js";
 import { requestLogger } from "./request-log.js";
 
@@ -35,6 +36,9 @@ function readOptions() {
 }
 
 const options = readOptions();
-startServer({ ...options, onLog: requestLogger() })
+const log = requestLogger();
+// REDIS_URL set: one rate limit shared by every server process (issue 5); otherwise in memory.
+Promise.resolve()
+  .then(() => startServer({ ...options, limiter: rateLimiterFromEnvironment(process.env, log.warn), onLog: log.request, onError: log.error }))
   .then(({ url }) => process.stdout.write(`listening on ${url}\n`))
   .catch((error: unknown) => fail((error as Error).message));

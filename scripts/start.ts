@@ -1,4 +1,5 @@
 /** `npm start`: build data/ into snapshot/ and serve it with the demo access file. */
+import { rateLimiterFromEnvironment } from "../api/_core/redis-rate-limit.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { formatReport } from "../build/problems.js";
 import { runBuild } from "../build/run-build.js";
@@ -12,7 +13,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const port = Number(process.env.PORT ?? 3000);
-  const { url } = await startServer({ snapshotDir: "snapshot", accessFile: "data/demo-access.json", port, onLog: requestLogger() });
+  const log = requestLogger();
+  const limiter = rateLimiterFromEnvironment(process.env, log.warn);
+  const { url } = await startServer({ snapshotDir: "snapshot", accessFile: "data/demo-access.json", port, limiter, onLog: log.request, onError: log.error });
   process.stdout.write(`listening on ${url.replace("127.0.0.1", "localhost")} (demo key: cl_demo_3f9a1c7e5b2d4086a1e7c9b3)\n`);
 }
 

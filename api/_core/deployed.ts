@@ -7,6 +7,8 @@ import path from "node:path";
 import { staticAccess, type AccessSource } from "./access.js";
 import { createHandler, type CoreRequest, type CoreResponse } from "./handle-request.js";
 import type { Handle } from "./node-adapter.js";
+import { rateLimiterFromEnvironment } from "./redis-rate-limit.js";
+import { deferredOperationLog } from "./request-log.js";
 import { SnapshotReader } from "./snapshot-reader.js";
 
 /** Access data: ACCESS_JSON (the file's text, rotated by updating the variable) or ACCESS_FILE. */
@@ -16,25 +18,29 @@ function accessFromEnvironment(env: NodeJS.ProcessEnv): AccessSource {
   throw new Error("neither ACCESS_JSON nor ACCESS_FILE is set");
 }
 
-function logLine(entry: object): void {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
-}
-
 /** Vercel may hand the function its own path (/api/v1/...) rather than the public one. */
 function publicUrl(url: string): string {
   return url.startsWith("/api/v1/") || url.startsWith("/api/v1?") ? url.slice(4) : url;
+}
+
+/** Logs are pino lines written synchronously (LOG_LEVEL); REDIS_URL shares rate limits across instances. */
+function createCore(env: NodeJS.ProcessEnv): Handle {
+  const access = accessFromEnvironment(env);
+  const log = deferredOperationLog({ level: env.LOG_LEVEL });
+  return createHandler({
+    reader: new SnapshotReader(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot")),
+    access,
+    limiter: rateLimiterFromEnvironment(env, log.warn),
+    onLog: log.request,
+    onError: log.error,
+  });
 }
 
 /** A handle that builds the core from the environment once, then reuses it. */
 export function deployedHandle(env: NodeJS.ProcessEnv = process.env): Handle {
   let handle: Handle | undefined;
   return async (request: CoreRequest): Promise<CoreResponse> => {
-    handle ??= createHandler({
-      reader: new SnapshotReader(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot")),
-      access: accessFromEnvironment(env),
-      onLog: env.LOG_LEVEL === "silent" ? undefined : (entry) => logLine({ level: "info", ...entry }),
-      onError: (requestId, error) => logLine({ level: "error", requestId, error: String((error as Error)?.stack ?? error) }),
-    });
+    handle ??= createCore(env);
     return handle({ ...request, url: publicUrl(request.url) });
   };
 }

@@ -49,8 +49,8 @@ export function parseDiffArgs(argv: string[]): DiffOptions | "help" {
       allowPositionals: false,
     }));
   } catch (error) {
-    // node:util messages are already one line; drop its hint about "--" which does not apply here.
-    throw new UsageError((error as Error).message.split(". To specify")[0]!);
+    // node:util adds lines of hints; the rules ask for one line.
+    throw new UsageError((error as Error).message.split("\n")[0]!);
   }
   if (values.help) return "help";
   for (const name of ["from", "to"] as const) {

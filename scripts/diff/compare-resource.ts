@@ -5,7 +5,7 @@
 import type { ListResource } from "../../api/_core/layout.js";
 import { compareSortKeys } from "../../api/_core/text.js";
 import { diffFields, type FieldChange } from "./field-diff.js";
-import { PackRandomReader, readPack, type PackRecord } from "./pack-reader.js";
+import { PackCursor, PackRandomReader } from "./pack-reader.js";
 import { MovePairer } from "./pair-moves.js";
 
 export type ChangeKind = "removed" | "changed" | "added";
@@ -65,16 +65,6 @@ class ChangeSample {
   }
 }
 
-/** Yields a pack's records, failing loudly if they are not in strictly ascending sort-key order. */
-function* ordered(records: Generator<PackRecord>, label: string): Generator<PackRecord> {
-  let previous: string[] | undefined;
-  for (const record of records) {
-    if (previous && compareSortKeys(previous, record.sortKey) >= 0) throw new Error(`${label} is not in list order at record ${record.position}`);
-    previous = record.sortKey;
-    yield record;
-  }
-}
-
 function parseRecord(bytes: Buffer): unknown {
   return JSON.parse(bytes.toString("utf8"));
 }
@@ -84,21 +74,21 @@ export function compareResource(resource: ListResource, from: SnapshotSide, to: 
   const sample = new ChangeSample(maxChanges);
   const diff: ResourceDiff = { count: { from: from.count, to: to.count }, added: 0, removed: 0, changed: 0, changes: [], omitted: 0 };
   const pairer = new MovePairer(from.count + to.count);
-  const left = ordered(readPack(from.dir, resource, from.count), `${from.dir} ${resource}`);
-  const right = ordered(readPack(to.dir, resource, to.count), `${to.dir} ${resource}`);
+  const left = new PackCursor(from.dir, resource, from.count);
+  const right = new PackCursor(to.dir, resource, to.count);
   try {
     let a = left.next();
     let b = right.next();
-    while (!a.done || !b.done) {
-      const order = a.done ? 1 : b.done ? -1 : compareSortKeys(a.value.sortKey, b.value.sortKey);
-      if (order < 0) pairer.add("from", a.value!.id, a.value!.position);
-      else if (order > 0) pairer.add("to", b.value!.id, b.value!.position);
-      else if (!a.value!.bytes.equals(b.value!.bytes)) {
+    while (a || b) {
+      const order = !a ? 1 : !b ? -1 : compareSortKeys(a.sortKey, b.sortKey);
+      if (order < 0) pairer.add("from", a!.id, a!.position);
+      else if (order > 0) pairer.add("to", b!.id, b!.position);
+      else if (!a!.bytes.equals(b!.bytes)) {
         // Different bytes may still be the same data (key order); only real field changes count.
-        const fields = diffFields(parseRecord(a.value!.bytes), parseRecord(b.value!.bytes));
+        const fields = diffFields(parseRecord(a!.bytes), parseRecord(b!.bytes));
         if (fields.length > 0) {
           diff.changed++;
-          sample.add({ kind: "changed", id: a.value!.id, fields });
+          sample.add({ kind: "changed", id: a!.id, fields });
         }
       }
       if (order <= 0) a = left.next();
@@ -108,8 +98,8 @@ export function compareResource(resource: ListResource, from: SnapshotSide, to: 
     pairer.discard();
     throw error;
   } finally {
-    left.return(undefined);
-    right.return(undefined);
+    left.close();
+    right.close();
   }
   pairRemaining(resource, from, to, pairer, diff, sample);
   diff.changes = sample.pick();

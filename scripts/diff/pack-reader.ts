@@ -1,21 +1,25 @@
 /**
- * Reads one resource's record pack (layout.ts packFiles) of a built snapshot: in list order as a
- * stream with a fixed-size buffer per file, or one record at a position. Memory stays bounded
- * whatever the snapshot's size, which is what lets the diff run on millions of showtimes.
+ * Reads one resource's record pack (layout.ts packFiles) of a built snapshot: in list order with a
+ * fixed-size buffer per file, or one record at a position. Memory stays bounded whatever the
+ * snapshot's size, which is what lets the diff run on millions of showtimes.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { packFiles, resolveInside, type ListResource } from "../../api/_core/layout.js";
 import { decodeMeta } from "../../api/_core/render-body.js";
+import { compareSortKeys } from "../../api/_core/text.js";
 
 /** One record of a pack: its sort key (the last element is its id), bytes and list position. */
 export interface PackRecord {
   sortKey: string[];
   id: string;
+  /** A view into the reader's buffer: valid until the next record is read. */
   bytes: Buffer;
   position: number;
 }
 
 const CHUNK_BYTES = 1 << 20;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /** A file read front to back through one reusable buffer. */
 class SequentialFile {
@@ -29,19 +33,36 @@ class SequentialFile {
     this.fd = openSync(path, "r");
   }
 
-  /** The next `length` bytes; valid only until the next call (copy what must outlive it). */
-  take(length: number): Buffer {
-    if (this.end - this.start < length) this.refill(length);
-    if (this.end - this.start < length) throw new Error(`${this.path} ends early (truncated snapshot)`);
+  readDouble(): number {
+    this.ensure(8);
+    const value = this.buffer.readDoubleLE(this.start);
+    this.start += 8;
+    return value;
+  }
+
+  readText(length: number): string {
+    this.ensure(length);
+    const text = this.buffer.toString("utf8", this.start, this.start + length);
+    this.start += length;
+    return text;
+  }
+
+  /** The next `length` bytes as a view, valid until the next read. */
+  readBytes(length: number): Buffer {
+    this.ensure(length);
     const bytes = this.buffer.subarray(this.start, this.start + length);
     this.start += length;
     return bytes;
   }
 
-  private refill(length: number): void {
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private ensure(length: number): void {
+    if (this.end - this.start >= length) return;
     const kept = this.end - this.start;
-    const size = Math.max(CHUNK_BYTES, length);
-    const next = size > this.buffer.length ? Buffer.alloc(size) : this.buffer;
+    const next = length > this.buffer.length ? Buffer.alloc(Math.max(length, CHUNK_BYTES)) : this.buffer;
     this.buffer.copy(next, 0, this.start, this.end);
     this.buffer = next;
     this.start = 0;
@@ -52,32 +73,74 @@ class SequentialFile {
       this.end += read;
       this.fileOffset += read;
     }
-  }
-
-  close(): void {
-    closeSync(this.fd);
+    if (this.end < length) throw new Error(`${this.path} ends early (truncated snapshot)`);
   }
 }
 
-/** Streams a pack's records in list order (which is sort-key order). */
-export function* readPack(snapshotDir: string, resource: ListResource, count: number): Generator<PackRecord> {
-  const files = packFiles(resource);
-  const open = (relative: string) => new SequentialFile(resolveInside(snapshotDir, relative));
-  const handles = [open(files.records), open(files.recordsIndex), open(files.meta), open(files.metaIndex)] as const;
-  const [records, recordsIndex, meta, metaIndex] = handles;
-  try {
-    let recordAt = recordsIndex.take(8).readDoubleLE(0);
-    let metaAt = metaIndex.take(8).readDoubleLE(0);
-    for (let position = 0; position < count; position++) {
-      const recordEnd = recordsIndex.take(8).readDoubleLE(0);
-      const metaEnd = metaIndex.take(8).readDoubleLE(0);
-      const { sortKey } = decodeMeta(meta.take(metaEnd - metaAt).toString("utf8"));
-      const bytes = Buffer.from(records.take(recordEnd - recordAt));
-      [recordAt, metaAt] = [recordEnd, metaEnd];
-      yield { sortKey, id: sortKey[sortKey.length - 1]!, bytes, position };
+/**
+ * The sort key from encoded meta (`[["k1","id"],…]`) without parsing the rest: the diff reads
+ * millions of these. Anything unexpected goes to the full decoder, which owns the format.
+ */
+export function readSortKey(text: string): string[] {
+  if (text.charCodeAt(0) !== 0x5b || text.charCodeAt(1) !== 0x5b) return decodeMeta(text).sortKey;
+  const key: string[] = [];
+  let at = 2;
+  for (;;) {
+    if (text.charCodeAt(at) !== QUOTE) return decodeMeta(text).sortKey;
+    let close = at + 1;
+    let escaped = false;
+    for (;;) {
+      const c = text.charCodeAt(close);
+      if (c === QUOTE) break;
+      if (Number.isNaN(c)) return decodeMeta(text).sortKey;
+      if (c === BACKSLASH) escaped = true;
+      close += c === BACKSLASH ? 2 : 1;
     }
-  } finally {
-    for (const handle of handles) handle.close();
+    key.push(escaped ? (JSON.parse(text.slice(at, close + 1)) as string) : text.slice(at + 1, close));
+    const after = text.charCodeAt(close + 1);
+    if (after === 0x5d) return key;
+    if (after !== 0x2c) return decodeMeta(text).sortKey;
+    at = close + 2;
+  }
+}
+
+/** Reads a pack's records in list order, checking that order (a corrupt pack must not diff silently). */
+export class PackCursor {
+  private readonly records: SequentialFile;
+  private readonly recordsIndex: SequentialFile;
+  private readonly meta: SequentialFile;
+  private readonly metaIndex: SequentialFile;
+  private position = 0;
+  private recordAt = 0;
+  private metaAt = 0;
+  private previous: string[] | undefined;
+
+  constructor(
+    snapshotDir: string,
+    resource: ListResource,
+    private readonly count: number,
+  ) {
+    const files = packFiles(resource);
+    const open = (relative: string) => new SequentialFile(resolveInside(snapshotDir, relative));
+    [this.records, this.recordsIndex, this.meta, this.metaIndex] = [open(files.records), open(files.recordsIndex), open(files.meta), open(files.metaIndex)];
+    if (count > 0) [this.recordAt, this.metaAt] = [this.recordsIndex.readDouble(), this.metaIndex.readDouble()];
+  }
+
+  /** The next record, or undefined after the last. */
+  next(): PackRecord | undefined {
+    if (this.position === this.count) return undefined;
+    const recordEnd = this.recordsIndex.readDouble();
+    const metaEnd = this.metaIndex.readDouble();
+    const sortKey = readSortKey(this.meta.readText(metaEnd - this.metaAt));
+    const bytes = this.records.readBytes(recordEnd - this.recordAt);
+    [this.recordAt, this.metaAt] = [recordEnd, metaEnd];
+    if (this.previous && compareSortKeys(this.previous, sortKey) >= 0) throw new Error(`${this.records.path} is not in list order at record ${this.position}`);
+    this.previous = sortKey;
+    return { sortKey, id: sortKey[sortKey.length - 1]!, bytes, position: this.position++ };
+  }
+
+  close(): void {
+    for (const file of [this.records, this.recordsIndex, this.meta, this.metaIndex]) file.close();
   }
 }
 

@@ -22,7 +22,7 @@ interface Pending {
   position: number;
 }
 
-/** Entries held in memory before spilling, and roughly per partition after. */
+/** Entries held in memory before spilling, and roughly per partition after (~100 bytes each). */
 const MEMORY_ENTRIES = 250_000;
 const FLUSH_CHARS = 256 * 1024;
 
@@ -69,12 +69,15 @@ export class MovePairer {
   private spill: { dir: string; buffers: string[] } | undefined;
 
   /** `capacity` bounds how many entries may arrive in all (both sides' record counts). */
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly memoryEntries = MEMORY_ENTRIES,
+  ) {}
 
   add(side: Side, id: string, position: number): void {
     if (this.spill) return this.write({ side, id, position });
     this.pending.push({ side, id, position });
-    if (this.pending.length >= MEMORY_ENTRIES) this.startSpill();
+    if (this.pending.length >= this.memoryEntries) this.startSpill();
   }
 
   /** Reports every pair and every record left alone, then removes any spill files. */
@@ -95,7 +98,7 @@ export class MovePairer {
   }
 
   private startSpill(): void {
-    const partitions = Math.max(2, Math.ceil(this.capacity / MEMORY_ENTRIES));
+    const partitions = Math.max(2, Math.ceil(this.capacity / this.memoryEntries));
     this.spill = { dir: mkdtempSync(path.join(tmpdir(), "cinema-diff-")), buffers: Array.from({ length: partitions }, () => "") };
     for (const entry of this.pending) this.write(entry);
     this.pending = [];

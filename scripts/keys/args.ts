@@ -124,7 +124,7 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
     const options = Object.fromEntries(OPTIONS.map((o) => [o, { type: "string" as const }]));
     parsed = parseArgs({ args: argv, options: { ...options, access: { type: "string" }, help: { type: "boolean" } }, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError((error as Error).message.split(". To specify")[0]!);
+    throw new UsageError((error as Error).message.split("\n")[0]!);
   }
   const { values, positionals } = parsed;
   if (values.help) return "help";

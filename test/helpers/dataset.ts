@@ -37,7 +37,7 @@ const ATTRIBUTES: Attribute[] = [
 const OFFSETS = [0, 0, 60, 120, -300, 330, 345, -570, 840, -720];
 /** Fractions by pool slot: slots 2k and 2k+1 share a second, so only digits past the millisecond order 2 and 3. */
 const FRACTIONS = ["", "5", "123456789", "1234567891", "0001", "999999999999"];
-const SHOWS_FROM = Date.UTC(2026, 10, 23, 9) / 1000;
+export const SHOWS_FROM = Date.UTC(2026, 10, 23, 9) / 1000;
 const OBSERVED_FROM = Date.UTC(2026, 10, 20, 6) / 1000;
 
 export interface Random { int(n: number): number; pick<T>(items: readonly T[]): T; chance(p: number): boolean }
@@ -56,15 +56,21 @@ export function createRandom(seed: number): Random {
   return { int, pick: (items) => items[int(items.length)]!, chance: (p) => next() < p };
 }
 
-/** Writes an instant (epoch seconds + fraction digits) in a random offset and form. */
+/** Writes an instant (epoch seconds + fraction digits) at a zone offset in minutes, seconds always shown. */
+export function formatInstant(seconds: number, fraction: string, offset: number, utcZone = "Z"): string {
+  const hhmm = `${String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0")}:${String(Math.abs(offset) % 60).padStart(2, "0")}`;
+  const zone = offset === 0 ? utcZone : `${offset < 0 ? "-" : "+"}${hhmm}`;
+  const local = new Date((seconds + offset * 60) * 1000).toISOString();
+  return `${local.slice(0, 19)}${fraction ? `.${fraction}` : ""}${zone}`;
+}
+
+/** Writes an instant in a random offset and form: Z or ±00:00, seconds omitted, trailing zeros. */
 function renderInstant(rng: Random, seconds: number, fraction: string): string {
   const offset = rng.pick(OFFSETS);
-  const zone = offset !== 0 ? `${offset < 0 ? "-" : "+"}${String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0")}:${String(Math.abs(offset) % 60).padStart(2, "0")}` : rng.pick(["Z", "Z", "+00:00", "-00:00"]);
-  const local = new Date((seconds + offset * 60) * 1000).toISOString();
-  const ss = local.slice(17, 19);
-  if (fraction === "" && ss === "00" && rng.chance(0.4)) return `${local.slice(0, 16)}${zone}`;
+  const text = formatInstant(seconds, "", offset, rng.pick(["Z", "Z", "+00:00", "-00:00"]));
+  if (fraction === "" && text.slice(17, 19) === "00" && rng.chance(0.4)) return text.slice(0, 16) + text.slice(19);
   const digits = fraction === "" ? (rng.chance(0.2) ? "000" : "") : fraction + "0".repeat(rng.int(3));
-  return `${local.slice(0, 16)}:${ss}${digits ? `.${digits}` : ""}${zone}`;
+  return text.slice(0, 19) + (digits ? `.${digits}` : "") + text.slice(19);
 }
 
 function provenanceOf(rng: Random, i: number): Provenance {
@@ -160,7 +166,10 @@ function instantOf(text: string): [number, string] {
   if (!m) throw new Error(`oracle: not a date-time: ${text}`);
   const n = (i: number) => Number(m[i] ?? 0);
   const offset = m[8] === "Z" ? 0 : (m[9] === "-" ? -1 : 1) * (n(10) * 60 + n(11));
-  const seconds = Date.UTC(n(1), n(2) - 1, n(3), n(4), n(5), n(6)) / 1000 - offset * 60;
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0..99 to 1900..1999.
+  const day = new Date(0);
+  day.setUTCFullYear(n(1), n(2) - 1, n(3));
+  const seconds = day.getTime() / 1000 + n(4) * 3600 + n(5) * 60 + n(6) - offset * 60;
   return [seconds, (m[7] ?? "").replace(/0+$/, "")];
 }
 

@@ -1,0 +1,152 @@
+/** The tables the OpenAPI paths are rendered from: the six operations, and each error status. */
+
+export type HeaderName = "X-Request-Id" | "ETag" | "Cache-Control" | "RateLimit-Policy" | "RateLimit" | "Retry-After" | "WWW-Authenticate";
+
+const RATE: HeaderName[] = ["RateLimit-Policy", "RateLimit"];
+
+export interface ErrorStatus {
+  /** The name of the reusable response. */
+  name: string;
+  code: string;
+  description: string;
+  /** Headers always sent with this status (X-Request-Id always is). */
+  required: HeaderName[];
+  /** Headers sent when the failure came after the key checks. */
+  optional?: HeaderName[];
+  /** The example's message: what the core really says. */
+  message: string;
+}
+
+/** Each error status of spec 4.8 with the code the service sends with it. */
+export const ERROR_STATUSES: Record<string, ErrorStatus> = {
+  "400": {
+    name: "BadRequest",
+    code: "bad_request",
+    required: ["Cache-Control", ...RATE],
+    message: "limit: must be a whole number from 1 to 100 written in digits",
+    description:
+      "A query or path parameter is invalid: unknown, repeated, empty, out of range, or a cursor that was " +
+      "altered or issued for other filters. `details.parameter` names it.",
+  },
+  "401": {
+    name: "Unauthorized",
+    code: "unauthorized",
+    required: ["Cache-Control", "WWW-Authenticate"],
+    message: "An API key is required: send the header Authorization: Bearer <API_KEY>.",
+    description: "No `Authorization: Bearer` header, or the key is unknown, revoked or expired. Checked first: such a request learns nothing else.",
+  },
+  "403": {
+    name: "EntitlementRequired",
+    code: "entitlement_required",
+    required: ["Cache-Control", ...RATE],
+    message: "Your organization has no active paid entitlement for this API.",
+    description: "The key is valid but its organization has no active paid entitlement now.",
+  },
+  "404": {
+    name: "NotFound",
+    code: "not_found",
+    required: ["Cache-Control", ...RATE],
+    message: 'No cinema has the id "nope".',
+    description: "No record has this id (get-one endpoints), or no such endpoint.",
+  },
+  "429": {
+    name: "RateLimited",
+    code: "rate_limited",
+    required: ["Cache-Control", "Retry-After", ...RATE],
+    message: "Rate limit of 600 requests per 60 s exceeded; retry in 12 s.",
+    description: "The organization used up its quota for the current window (all its keys count together). `Retry-After` says when to retry.",
+  },
+  "500": {
+    name: "InternalError",
+    code: "internal_error",
+    required: ["Cache-Control"],
+    optional: RATE,
+    message: "An unexpected error occurred; quote the request id when reporting it.",
+    description: "An unexpected error. It is logged with the request id; the body carries no internals.",
+  },
+  "503": {
+    name: "DatabaseUnavailable",
+    code: "database_unavailable",
+    required: ["Cache-Control", "Retry-After"],
+    optional: RATE,
+    message: "The listings data is temporarily unavailable; retry shortly.",
+    description: "The listings data is missing or unreadable on this deployment; retry after `Retry-After` seconds.",
+  },
+};
+
+export interface Operation {
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  /** Names in PARAMETERS (openapi-paths.ts). */
+  parameters: string[];
+  /** The component schema of the 200 body. */
+  result: string;
+  /** Get-one endpoints also answer 404 (spec 4.8). */
+  getOne?: boolean;
+}
+
+const LIST = ["cursor", "limit"];
+
+export const OPERATIONS: Operation[] = [
+  {
+    path: "/v1/showtimes",
+    operationId: "listShowtimes",
+    tag: "Showtimes",
+    summary: "List showtimes",
+    result: "ShowtimePage",
+    parameters: ["cinemaIdFilter", "filmIdFilter", "startsAfter", ...LIST],
+    description:
+      "Showtimes ordered by `startsAt` as an instant (offsets applied, every fractional digit kept), then by `id`. " +
+      "Filters combine with AND; a filter that matches nothing gives 200 with an empty page.",
+  },
+  {
+    path: "/v1/cinemas",
+    operationId: "listCinemas",
+    tag: "Cinemas",
+    summary: "List cinemas",
+    result: "CinemaPage",
+    parameters: LIST,
+    description: "Cinemas ordered by `id` (plain string comparison).",
+  },
+  {
+    path: "/v1/cinemas/{cinemaId}",
+    operationId: "getCinema",
+    tag: "Cinemas",
+    summary: "Get a cinema",
+    result: "CinemaResult",
+    parameters: ["cinemaId"],
+    getOne: true,
+    description: "One cinema by id. Takes no query parameters: any is a 400.",
+  },
+  {
+    path: "/v1/films",
+    operationId: "listFilms",
+    tag: "Films",
+    summary: "List films",
+    result: "FilmPage",
+    parameters: LIST,
+    description: "Films ordered by `id` (plain string comparison).",
+  },
+  {
+    path: "/v1/films/{filmId}",
+    operationId: "getFilm",
+    tag: "Films",
+    summary: "Get a film",
+    result: "FilmResult",
+    parameters: ["filmId"],
+    getOne: true,
+    description: "One film by id. Takes no query parameters: any is a 400.",
+  },
+  {
+    path: "/v1/attributes",
+    operationId: "listAttributes",
+    tag: "Attributes",
+    summary: "List showtime attributes",
+    result: "AttributePage",
+    parameters: LIST,
+    description: "Showtime attributes ordered by `id`. The page's freshness is the snapshot's, as attributes carry no provenance.",
+  },
+];

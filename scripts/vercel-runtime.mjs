@@ -1,0 +1,62 @@
+// A stand-in for Vercel's Node.js runtime, run by scripts/vercel-launcher.ts inside a built
+// function's folder (its working directory, like /var/task on Vercel). Plain JavaScript on
+// purpose: no TypeScript loader may help the bundle resolve what Vercel would not.
+// Like @vercel/node's serverless handler: import the handler named by .vc-config.json, unwrap
+// `default` (up to five times), then serve each request by calling it with Node's req and res,
+// after the request helpers (req.query, req.cookies, res.status, res.json, res.send).
+// Given the output's config.json (argv[2]), it also plays the platform's router: a rewrite keeps
+// the path the client asked for but adds its destination's query (e.g. a named `:path*` turns
+// into `?path=…`), which is what the function then sees.
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const config = JSON.parse(readFileSync(".vc-config.json", "utf8"));
+let listener = await import(pathToFileURL(path.resolve(config.handler)).href);
+for (let i = 0; i < 5 && listener.default; i++) listener = listener.default;
+if (typeof listener !== "function") throw new Error(`${config.handler} exports no request handler`);
+
+const routes = process.argv[2] ? (JSON.parse(readFileSync(process.argv[2], "utf8")).routes ?? []) : [];
+const afterFilesystem = routes.slice(routes.findIndex((route) => route.handle === "filesystem") + 1);
+
+function rewrite(url) {
+  const [pathname, search] = url.split(/\?(.*)/s);
+  for (const route of afterFilesystem) {
+    if (route.handle) break;
+    const match = route.src && new RegExp(route.src).exec(pathname);
+    if (!match) continue;
+    const added = (route.dest ?? "").split("?")[1];
+    if (!added) return url;
+    const query = added.replace(/\$(\d+)/g, (_, i) => match[Number(i)] ?? "");
+    return `${pathname}?${search ? `${search}&` : ""}${query}`;
+  }
+  return url;
+}
+
+function addHelpers(req, res) {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  let query;
+  Object.defineProperty(req, "query", { get: () => (query ??= Object.fromEntries(url.searchParams)), configurable: true });
+  Object.defineProperty(req, "cookies", { get: () => ({}), configurable: true });
+  res.status = (code) => ((res.statusCode = code), res);
+  res.send = (body) => (res.end(body), res);
+  res.json = (value) => (res.setHeader("content-type", "application/json; charset=utf-8"), res.end(JSON.stringify(value)), res);
+}
+
+const server = createServer(async (req, res) => {
+  // The platform's proxy adds these before the function sees the request.
+  req.headers["x-forwarded-proto"] ??= "https";
+  req.headers["x-vercel-id"] ??= `local::${Date.now().toString(36)}`;
+  req.url = rewrite(req.url ?? "/");
+  if (config.shouldAddHelpers) addHelpers(req, res);
+  try {
+    await listener(req, res);
+  } catch (error) {
+    // Vercel answers an uncaught function error with a bare 500 (FUNCTION_INVOCATION_FAILED).
+    process.stderr.write(`function crashed: ${error?.stack ?? error}\n`);
+    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+    res.end("FUNCTION_INVOCATION_FAILED");
+  }
+});
+server.listen(0, "127.0.0.1", () => process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`));

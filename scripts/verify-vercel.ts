@@ -1,0 +1,120 @@
+/**
+ * `npm run verify:vercel`: the Vercel deployment, verified without deploying (issue 4).
+ * Runs `vercel build` offline, checks .vercel/output (scripts/vercel-output.ts), then serves the
+ * built function as Vercel's Node runtime would (scripts/vercel-launcher.ts) and runs the HTTP
+ * checks against it (scripts/vercel-http-checks.ts). Exit 0 when everything passes, 1 otherwise.
+ *
+ *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the existing .vercel/output)
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { createResponseValidator } from "../build/openapi-validate.js";
+import { DEMO_KEYS, runHttpChecks, UNAVAILABLE_CHECK, type HttpCheckContext, type HttpCheckResult } from "./vercel-http-checks.js";
+import { launchFunction } from "./vercel-launcher.js";
+import { checkVercelOutput, FUNCTION_DIR } from "./vercel-output.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const OUTPUT = path.join(ROOT, ".vercel/output");
+const PROJECT_FILE = path.join(ROOT, ".vercel/project.json");
+/** Local project settings: no real project is needed to build, and nothing is fetched. */
+const LOCAL_PROJECT = {
+  projectId: "local",
+  orgId: "local",
+  settings: { framework: null, installCommand: "", buildCommand: null, outputDirectory: null, devCommand: null, rootDirectory: null },
+};
+
+function report(results: HttpCheckResult[]): boolean {
+  for (const r of results) process.stdout.write(`${r.ok ? "✓" : "✖"} ${r.name}${r.detail ? ` — ${r.detail}` : ""}\n`);
+  return results.every((r) => r.ok);
+}
+
+function seconds(since: number): string {
+  return `${((performance.now() - since) / 1000).toFixed(1)} s`;
+}
+
+/** `vercel build` with the pinned CLI; dependencies are already installed, so no builder installs any. */
+function runVercelBuild(): void {
+  if (!existsSync(PROJECT_FILE)) {
+    mkdirSync(path.dirname(PROJECT_FILE), { recursive: true });
+    writeFileSync(PROJECT_FILE, `${JSON.stringify(LOCAL_PROJECT, null, 2)}\n`);
+    process.stdout.write("wrote .vercel/project.json (local project settings)\n");
+  }
+  const result = spawnSync(path.join(ROOT, "node_modules/.bin/vercel"), ["build", "--yes", "--standalone"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    // VERCEL_INSTALL_COMPLETED: what Vercel's build image sets after its own install; without it the
+    // Node builder runs `npm install` again, which needs the network.
+    env: { ...process.env, VERCEL_TELEMETRY_DISABLED: "1", VERCEL_INSTALL_COMPLETED: "1", NO_UPDATE_NOTIFIER: "1", FORCE_COLOR: "0" },
+  });
+  if (result.error) {
+    process.stderr.write(`verify:vercel: cannot run the vercel CLI (${result.error.message}); run npm ci first\n`);
+    process.exit(2);
+  }
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout}${result.stderr}\nverify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`);
+    process.exit(1);
+  }
+}
+
+async function checkServedFunction(counts: HttpCheckContext["counts"]): Promise<HttpCheckResult[]> {
+  const funcDir = path.join(OUTPUT, FUNCTION_DIR);
+  // The OpenAPI document that would be deployed beside the function.
+  const doc = JSON.parse(readFileSync(path.join(OUTPUT, "static/openapi.json"), "utf8"));
+  const base = { keys: DEMO_KEYS, counts, validator: createResponseValidator(doc), errorSchema: doc.components.schemas.Error };
+  const env = { ACCESS_JSON: readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"), LOG_LEVEL: "silent" };
+  const routes = path.join(OUTPUT, "config.json");
+  const served = await launchFunction(funcDir, env, routes);
+  let results: HttpCheckResult[];
+  try {
+    results = await runHttpChecks({ ...base, baseUrl: served.url });
+  } finally {
+    await served.close();
+  }
+  // A deployment whose snapshot went missing must answer the documented 503, not crash.
+  const empty = mkdtempSync(path.join(tmpdir(), "verify-vercel-"));
+  const unavailable = await launchFunction(funcDir, { ...env, SNAPSHOT_DIR: empty }, routes);
+  try {
+    results.push(...(await runHttpChecks({ ...base, baseUrl: unavailable.url }, [UNAVAILABLE_CHECK])));
+  } finally {
+    await unavailable.close();
+    rmSync(empty, { recursive: true, force: true });
+  }
+  const crashes = served.stderr() + unavailable.stderr();
+  results.push({ name: "the function wrote nothing to stderr", ok: crashes === "", detail: crashes.trim().slice(0, 300) });
+  return results;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { "skip-build": { type: "boolean", default: false } }, strict: true });
+  const started = performance.now();
+  if (!values["skip-build"]) {
+    process.stdout.write("vercel build …\n");
+    runVercelBuild();
+    process.stdout.write(`vercel build done in ${seconds(started)}\n`);
+  }
+  const checksStarted = performance.now();
+  const { checks, facts } = checkVercelOutput(OUTPUT, ROOT, path.join(ROOT, "public"), path.join(ROOT, "snapshot"));
+  const outputOk = report(checks);
+  if (!checks[0]!.ok) process.exit(1);
+  const manifest = JSON.parse(readFileSync(path.join(OUTPUT, FUNCTION_DIR, "snapshot/manifest.json"), "utf8"));
+  const httpOk = report(await checkServedFunction(manifest.counts));
+  process.stdout.write(
+    `\nfunction ${(facts.functionBytes / 1e6).toFixed(1)} MB with ${facts.snapshotFiles} snapshot files; static: ${facts.staticFiles.join(", ")}\n` +
+      `checks ${seconds(checksStarted)}, total ${seconds(started)}\n`,
+  );
+  if (!outputOk || !httpOk) {
+    process.stderr.write("verify:vercel: FAILED\n");
+    process.exit(1);
+  }
+  process.stdout.write("verify:vercel: OK\n");
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`verify:vercel: ${(error as Error).message}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,154 @@
+/**
+ * The typed client (issue 4) against the local server on an ephemeral port: every operation,
+ * iteration over all pages equal to the oracle, ids that need percent-encoding, and ApiError
+ * carrying the spec's code. Its types are checked against the zod schemas at compile time.
+ */
+import type { Server } from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from "vitest";
+import type { z } from "zod";
+import type { ErrorCode as CoreErrorCode } from "../api/_core/errors.js";
+import type * as Schemas from "../build/openapi-schemas.js";
+import type * as Records from "../build/schemas.js";
+import { ApiError, createClient, type Client } from "../client/index.js";
+import type * as Types from "../client/types.js";
+import { startServer } from "../scripts/local-server.js";
+import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
+import { buildDataset, expectedList, generateDataset, TRICKY_CINEMA_IDS, TRICKY_FILM_IDS, type Dataset } from "./helpers/dataset.js";
+import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
+
+describe("the client's types equal the schemas' (a mismatch fails tsc --noEmit)", () => {
+  test("records, envelopes and error codes", () => {
+    expectTypeOf<Types.Showtime>().toEqualTypeOf<Records.Showtime>();
+    expectTypeOf<Types.Cinema>().toEqualTypeOf<Records.Cinema>();
+    expectTypeOf<Types.Film>().toEqualTypeOf<Records.Film>();
+    expectTypeOf<Types.Attribute>().toEqualTypeOf<Records.Attribute>();
+    expectTypeOf<Types.Page<Types.Showtime>>().toEqualTypeOf<z.infer<typeof Schemas.showtimePageSchema>>();
+    expectTypeOf<Types.Page<Types.Attribute>>().toEqualTypeOf<z.infer<typeof Schemas.attributePageSchema>>();
+    expectTypeOf<Types.Result<Types.Cinema>>().toEqualTypeOf<z.infer<typeof Schemas.cinemaResultSchema>>();
+    expectTypeOf<Types.Result<Types.Film>>().toEqualTypeOf<z.infer<typeof Schemas.filmResultSchema>>();
+    expectTypeOf<Types.ErrorCode>().toEqualTypeOf<CoreErrorCode>();
+  });
+});
+
+describe("the client against the local server", () => {
+  let root: string;
+  let server: Server;
+  let baseUrl: string;
+  let dataset: Dataset;
+  let client: Client;
+  const clientWith = (apiKey: string) => createClient({ baseUrl, apiKey });
+
+  beforeAll(async () => {
+    root = makeTempDir("client");
+    dataset = generateDataset({ seed: 7, showtimes: 70 });
+    await buildDataset(dataset, root, path.join(root, "snapshot"));
+    ({ server, url: baseUrl } = await startServer({
+      snapshotDir: path.join(root, "snapshot"),
+      accessFile: writeAccessFile(root),
+      port: 0,
+      now: () => TEST_NOW,
+      onError: () => {},
+    }));
+    client = clientWith(KEYS.bulk);
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    if (root) removeDir(root);
+  });
+
+  const ids = (records: { id: string }[]) => records.map((r) => r.id);
+  const collect = async <T>(items: AsyncIterable<T>) => {
+    const all: T[] = [];
+    for await (const item of items) all.push(item);
+    return all;
+  };
+
+  test("listShowtimes returns one typed page with a cursor to the next", async () => {
+    const page = await client.listShowtimes({ limit: 4 });
+    expect(ids(page.data)).toEqual(ids(expectedList(dataset, "showtimes").slice(0, 4)));
+    expect(page.pagination.hasMore).toBe(true);
+    const next = await client.listShowtimes({ limit: 4, cursor: page.pagination.nextCursor! });
+    expect(ids(next.data)).toEqual(ids(expectedList(dataset, "showtimes").slice(4, 8)));
+  });
+
+  test.each([
+    ["showtimes", () => client.showtimes({ limit: 7 })],
+    ["cinemas", () => client.cinemas({ limit: 3 })],
+    ["films", () => client.films()],
+    ["attributes", () => client.attributes({ limit: 1 })],
+  ] as const)("%s() iterates every record of every page, in the API's order", async (resource, iterate) => {
+    expect(ids(await collect<{ id: string }>(iterate()))).toEqual(ids(expectedList(dataset, resource)));
+  });
+
+  test("showtimes() keeps the filters on every page (cursors are bound to them)", async () => {
+    const cinemaId = TRICKY_CINEMA_IDS[0]!;
+    const filters = { cinemaId, startsAfter: "2026-11-23T12:00+01:00" };
+    const all = await collect(client.showtimes({ ...filters, limit: 2 }));
+    expect(ids(all)).toEqual(ids(expectedList(dataset, "showtimes", filters)));
+  });
+
+  const ADDRESSABLE = TRICKY_CINEMA_IDS.filter((id) => id !== "." && id !== "..");
+
+  test.each(ADDRESSABLE.map((id) => [id]))("getCinema percent-encodes the id %j", async (id) => {
+    expect((await client.getCinema(id)).data.id).toBe(id);
+  });
+
+  test.each([["."], [".."]])("getCinema refuses the id %j: URL parsers drop dot segments, even encoded", async (id) => {
+    await expect(client.getCinema(id)).rejects.toThrow(RangeError);
+  });
+
+  test.each(TRICKY_FILM_IDS.map((id) => [id.length > 20 ? `${id.slice(0, 8)}… (${[...id].length} code points)` : id, id]))(
+    "getFilm percent-encodes the id %s",
+    async (_label, id) => {
+      expect((await client.getFilm(id)).data.id).toBe(id);
+    },
+  );
+
+  test("listCinemas, listFilms and listAttributes return typed pages", async () => {
+    const [cinemas, films, attributes] = await Promise.all([client.listCinemas(), client.listFilms({ limit: 2 }), client.listAttributes()]);
+    expect(ids(cinemas.data)).toEqual(ids(expectedList(dataset, "cinemas").slice(0, 25)));
+    expect(films.data).toHaveLength(2);
+    expect(attributes.pagination).toEqual({ nextCursor: null, hasMore: false });
+  });
+
+  // What the call does, the key, status and code the ApiError must carry, and why.
+  test.each<[string, (c: Client) => Promise<unknown>, string, number, string]>([
+    ["no such film", (c) => c.getFilm("no-such-film"), KEYS.bulk, 404, "not_found"],
+    ["a limit out of range", (c) => c.listShowtimes({ limit: 101 }), KEYS.bulk, 400, "bad_request"],
+    ["an unknown key", (c) => c.listCinemas(), "cl_not_a_key", 401, "unauthorized"],
+    ["an organization without a paid entitlement", (c) => c.listFilms(), KEYS.cancelled, 403, "entitlement_required"],
+    ["an error met while iterating", (c) => collect(c.showtimes({ startsAfter: "2026-02-30T00:00Z" })), KEYS.bulk, 400, "bad_request"],
+  ])("%s throws ApiError with status and code", async (_what, call, key, status, code) => {
+    const error = await call(clientWith(key)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const apiError = error as ApiError;
+    expect([apiError.status, apiError.code]).toEqual([status, code]);
+    expect(apiError.message.length).toBeGreaterThan(0);
+    expect(apiError.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test("a 400 carries details.parameter", async () => {
+    const error = (await client.listShowtimes({ limit: 0 }).catch((e: unknown) => e)) as ApiError;
+    expect(error.details).toEqual({ parameter: "limit" });
+  });
+
+  test("a 429 carries retryAfter from Retry-After", async () => {
+    const tiny = clientWith(KEYS.tiny2);
+    const errors = await Promise.all(Array.from({ length: 5 }, () => tiny.listAttributes().then(() => undefined, (e: ApiError) => e)));
+    const limited = errors.find((e) => e !== undefined)!;
+    expect([limited.status, limited.code]).toEqual([429, "rate_limited"]);
+    expect(limited.retryAfter).toBeGreaterThan(0);
+  });
+
+  test("an answer that is not the API's envelope becomes invalid_response, not a crash", async () => {
+    const proxy = createClient({
+      baseUrl: "http://proxy.invalid",
+      apiKey: "k",
+      fetch: async () => new Response("<html>502 Bad Gateway</html>", { status: 502, headers: { "content-type": "text/html" } }),
+    });
+    const error = (await proxy.listFilms().catch((e: unknown) => e)) as ApiError;
+    expect([error.status, error.code]).toEqual([502, "invalid_response"]);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The documentation page (issue 4) in a real browser: Debian's chromium driven by playwright-core.
+ * The page must render the reference of every endpoint from /openapi.json with the locally served
+ * Redoc bundle, offline: any request leaving the local server fails the test.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { OPERATIONS } from "../build/openapi-operations.js";
+import { startServer } from "../scripts/local-server.js";
+import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
+import { writeAccessFile } from "./helpers/http-setup.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const ARTIFACTS = path.join(ROOT, "test/artifacts");
+const DEMO_KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
+// Quiet and offline: no first-run UI, no background fetches, no updates; no sandbox as CI runs as root.
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
+  .concat(["--disable-background-networking", "--disable-component-update", "--disable-sync"]);
+const REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+
+if (!HAS_CHROMIUM) {
+  process.stderr.write(`docs-page.test.ts skipped: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)\n`);
+}
+
+describe.skipIf(!HAS_CHROMIUM)("the documentation page in headless Chromium", () => {
+  let root: string;
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+  let page: Page;
+  const external: string[] = [];
+  const pageErrors: string[] = [];
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    root = makeTempDir("docs");
+    // The page needs no snapshot: it only reads public files, which are served without a key.
+    ({ server, url: origin } = await startServer({
+      snapshotDir: path.join(root, "snapshot"),
+      accessFile: writeAccessFile(root),
+      port: 0,
+      publicDir: path.join(ROOT, "public"),
+    }));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    page.on("console", (message) => { if (message.type() === "error" || message.type() === "warning") consoleErrors.push(message.text()); });
+    // Offline by construction: a CDN link or web font would show up here and fail the test.
+    await page.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${origin}/`) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+      external.push(url);
+      return route.abort();
+    });
+    await page.goto(`${origin}/`, { waitUntil: "load" });
+    await page.waitForSelector(`[data-section-id="operation/${OPERATIONS.at(-1)!.operationId}"]`, { timeout: 30_000 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    if (root) removeDir(root);
+  });
+
+  test.each(OPERATIONS.map((op) => [op.operationId, op.summary, op.path]))(
+    "renders %s: its summary %j and its path %s",
+    async (operationId, summary, opPath) => {
+      const section = page.locator(`[data-section-id="operation/${operationId}"]`);
+      await expect(section.count()).resolves.toBe(1);
+      const text = await section.innerText();
+      expect(text).toContain(summary);
+      expect(text).toContain(opPath);
+    },
+  );
+
+  test("shows the getting-started section with curl examples, the demo key and this server's address", async () => {
+    const text = await page.locator("#getting-started").innerText();
+    expect(text).toContain("curl -s -H");
+    expect(text).toContain(DEMO_KEY);
+    expect(text).toContain(`API=${origin}/v1`);
+  });
+
+  test("loads nothing from outside the local server and logs no error", () => {
+    expect(external).toEqual([]);
+    expect(pageErrors, JSON.stringify(pageErrors)).toEqual([]);
+    // Redoc 2.5 always renders its vendor logo from a CDN; the page's Content-Security-Policy refuses it
+    // before any request is made, which the browser reports. Nothing else may appear.
+    expect(consoleErrors.filter((message) => !message.includes(REDOC_LOGO))).toEqual([]);
+  });
+
+  test("saves screenshots to test/artifacts/ (the page's top, and the showtimes operation)", async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const top = path.join(ARTIFACTS, "docs-page.png");
+    const operation = path.join(ARTIFACTS, "docs-list-showtimes.png");
+    await page.evaluate("window.scrollTo(0, 0)");
+    await page.screenshot({ path: top });
+    await page.locator(`[data-section-id="operation/listShowtimes"]`).screenshot({ path: operation });
+    expect([existsSync(top), existsSync(operation)]).toEqual([true, true]);
+  });
+});

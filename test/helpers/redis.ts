@@ -1,0 +1,89 @@
+/**
+ * A real redis-server for tests: started on a free loopback port with persistence off, in a
+ * temp folder, stopped (and restartable) by the test. Without the binary the tests skip with a
+ * printed reason (.ci/run installs Debian's redis-server when missing).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { makeTempDir, removeDir } from "./build-helpers.js";
+
+const BINARY = "redis-server";
+
+/** Why Redis tests cannot run here, or undefined when they can. */
+export function redisSkipReason(): string | undefined {
+  const probe = spawnSync(BINARY, ["--version"], { encoding: "utf8" });
+  if (probe.error || probe.status !== 0) return `${BINARY} is not installed (apt-get install -y redis-server; .ci/run does this)`;
+  return undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RedisProcess {
+  url: string;
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+  /** Stops it and removes its folder. */
+  dispose(): Promise<void>;
+}
+
+function launch(port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn(BINARY, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`redis-server did not start on port ${port}: ${output.slice(-500)}`));
+    }, 15_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Ready to accept connections")) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}: ${output.slice(-500)}`));
+    });
+  });
+}
+
+function terminate(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** Starts redis-server on a free loopback port. */
+export async function startRedis(): Promise<RedisProcess> {
+  const port = await freePort();
+  const dir = makeTempDir("redis");
+  let child: ChildProcess | undefined = await launch(port, dir);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      await terminate(child);
+      child = undefined;
+    },
+    async start() {
+      child ??= await launch(port, dir);
+    },
+    async dispose() {
+      await terminate(child);
+      child = undefined;
+      removeDir(dir);
+    },
+  };
+}

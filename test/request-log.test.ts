@@ -1,0 +1,141 @@
+/**
+ * Request logs (issue 5): one pino JSON line per request with the documented fields, the cache
+ * outcome, never the key; LOG_LEVEL decides whether request lines are written at all.
+ */
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { staticAccess } from "../api/_core/access.js";
+import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
+import { createOperationLog, deferredOperationLog } from "../api/_core/request-log.js";
+import { SnapshotReader } from "../api/_core/snapshot-reader.js";
+import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
+import { buildDataset, generateDataset } from "./helpers/dataset.js";
+
+const KEY = "cl_live_secretkeyvalue_do_not_log_0123456789";
+const WRONG_KEY = "cl_live_wrongkeyvalue_do_not_log_9876543210";
+const ACCESS = JSON.stringify({
+  organizations: [{ id: "acme", entitlements: [{ plan: "paid", status: "active" }] }],
+  keys: [{ id: "k1", organization: "acme", sha256: createHash("sha256").update(KEY).digest("hex"), revoked: false }],
+});
+
+/** A pino destination that keeps each line. */
+function capture() {
+  const lines: string[] = [];
+  return { lines, destination: { write: (line: string) => void lines.push(line) }, parsed: () => lines.map((l) => JSON.parse(l)) };
+}
+
+describe("request log lines", () => {
+  let root: string;
+  let snapshotDir: string;
+  beforeAll(async () => {
+    root = makeTempDir("request-log");
+    snapshotDir = path.join(root, "snapshot");
+    await buildDataset(generateDataset({ seed: 9, showtimes: 40 }), root, snapshotDir);
+  });
+  afterAll(() => removeDir(root));
+
+  async function logged(requests: Array<{ url: string; key?: string; headers?: Record<string, string> }>) {
+    const out = capture();
+    const log = await createOperationLog({ level: "info", destination: out.destination });
+    const handle = createHandler({ reader: new SnapshotReader(snapshotDir), access: staticAccess(ACCESS), onLog: log.request, onError: log.error });
+    const responses: CoreResponse[] = [];
+    for (const { url, key, headers } of requests) {
+      responses.push(await handle({ method: "GET", url, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }));
+    }
+    return { responses, lines: out.lines, entries: out.parsed() };
+  }
+
+  test("one line per request with every documented field", async () => {
+    const { responses, entries } = await logged([{ url: "/v1/films?limit=25", key: KEY, headers: { "accept-encoding": "gzip" } }]);
+    expect(entries).toHaveLength(1);
+    const [entry] = entries;
+    expect(entry).toEqual({
+      level: "info",
+      time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      requestId: responses[0]!.headers["x-request-id"],
+      organization: "acme",
+      method: "GET",
+      path: "/v1/films",
+      status: 200,
+      bytes: Number(responses[0]!.headers["content-length"]),
+      durationMs: expect.any(Number),
+      cache: "precomputed",
+      msg: "request",
+    });
+  });
+
+  test.each([
+    { url: "/v1/showtimes?limit=3", headers: {}, cache: "composed", reason: "a limit other than the default is composed per request" },
+    { url: "/v1/films", headers: {}, cache: "precomputed", reason: "the default first page is stored" },
+  ])("cache outcome $cache ($reason)", async ({ url, headers, cache }) => {
+    const { entries } = await logged([{ url, key: KEY, headers }]);
+    expect(entries[0]!.cache).toBe(cache);
+  });
+
+  test("a 304 logs not-modified and zero bytes", async () => {
+    const first = await logged([{ url: "/v1/films", key: KEY }]);
+    const etag = first.responses[0]!.headers.etag!;
+    const { entries } = await logged([{ url: "/v1/films", key: KEY, headers: { "if-none-match": etag } }]);
+    expect(entries[0]).toMatchObject({ status: 304, cache: "not-modified", bytes: 0 });
+  });
+
+  test("errors have no organization without a valid key and no cache outcome; keys and queries never appear", async () => {
+    const { lines, entries } = await logged([
+      { url: "/v1/films", key: WRONG_KEY },
+      { url: "/v1/films" },
+      { url: `/v1/films?limit=0&token=${KEY}`, key: KEY },
+    ]);
+    expect(entries.map((e) => [e.status, e.organization, e.cache])).toEqual([[401, undefined, undefined], [401, undefined, undefined], [400, "acme", undefined]]);
+    expect(entries[2]!.path).toBe("/v1/films");
+    for (const line of lines) {
+      expect(line).not.toContain(KEY);
+      expect(line).not.toContain(WRONG_KEY);
+      expect(line).not.toMatch(/authorization|bearer/i);
+    }
+  });
+});
+
+describe("LOG_LEVEL", () => {
+  test.each([
+    { level: undefined, logsRequests: true, reason: "info by default" },
+    { level: "debug", logsRequests: true, reason: "more verbose includes requests" },
+    { level: "INFO", logsRequests: true, reason: "case does not matter" },
+    { level: "warn", logsRequests: false, reason: "request lines are info" },
+    { level: "silent", logsRequests: false, reason: "tests run silent" },
+  ])("$level → request lines: $logsRequests ($reason)", async ({ level, logsRequests }) => {
+    const log = await createOperationLog({ level, destination: capture().destination });
+    expect(log.request !== undefined).toBe(logsRequests);
+  });
+
+  test("an unknown level falls back to info and says so once", async () => {
+    const out = capture();
+    const log = await createOperationLog({ level: "loud", destination: out.destination });
+    expect(log.request).toBeDefined();
+    expect(out.parsed()).toEqual([expect.objectContaining({ level: "warn", msg: expect.stringContaining('LOG_LEVEL "loud" is not one of') })]);
+  });
+});
+
+describe("the deferred log of the Vercel function", () => {
+  test("lines logged while pino loads are written afterwards, in order, with the time they happened", async () => {
+    const out = capture();
+    const log = deferredOperationLog({ level: "info", destination: out.destination });
+    const entry = (requestId: string) => ({ requestId, method: "GET", path: "/v1/films", status: 200, bytes: 1, durationMs: 1 });
+    const before = new Date().toISOString();
+    log.request!(entry("first"));
+    log.warn("second");
+    log.request!(entry("third"));
+    const after = new Date().toISOString();
+    const deadline = Date.now() + 10_000;
+    while (out.lines.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    const lines = out.parsed();
+    expect(lines.map((l) => l.requestId ?? l.msg)).toEqual(["first", "second", "third"]);
+    for (const line of lines) expect(line.time >= before && line.time <= after).toBe(true);
+  });
+
+  test("silent loads nothing and logs nothing", () => {
+    const log = deferredOperationLog({ level: "silent" });
+    expect(log.request).toBeUndefined();
+    expect(() => log.warn("ignored")).not.toThrow();
+  });
+});

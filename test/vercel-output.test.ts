@@ -1,0 +1,103 @@
+/**
+ * The checks `npm run verify:vercel` runs on .vercel/output (issue 4), on small fake outputs:
+ * a good one passes every check, and each broken variant fails exactly the check meant for it.
+ */
+import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { checkVercelOutput, FUNCTION_DIR, FUNCTION_SIZE_LIMIT, routeOf } from "../scripts/vercel-output.js";
+import { makeTempDir, removeDir, writeFiles } from "./helpers/build-helpers.js";
+
+/** The routes `vercel build` (60.1.3) wrote for this repository's vercel.json. */
+const GOOD_ROUTES = [
+  { handle: "filesystem" },
+  { src: "^/v1$", dest: "/api/v1", check: true },
+  { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
+  { src: "^/api(/.*)?$", status: 404 },
+  { handle: "error" },
+  { status: 404, src: "^(?!/api).*$", dest: "/404.html" },
+];
+/** What it wrote for the first vercel.json (`/v1/:path*`): the named parameter comes back as a query. */
+const NAMED_PARAMETER_ROUTES = [
+  { handle: "filesystem" },
+  { src: "^/v1(?:/((?:[^/]+?)(?:/(?:[^/]+?))*))?$", dest: "/api/v1?path=$1", check: true },
+  { src: "^/api(/.*)?$", status: 404 },
+];
+
+let root: string;
+const out = () => path.join(root, "output");
+const func = (relative = "") => path.join(out(), FUNCTION_DIR, relative);
+const run = () => checkVercelOutput(out(), root, path.join(root, "public"), path.join(root, "snapshot"));
+const failing = () => run().checks.filter((c) => !c.ok).map((c) => c.name);
+
+const SNAPSHOT = { "manifest.json": '{"format":1}', "bodies/ab/cdef": "gz", "lists/films/records.bin": "rec" };
+const PUBLIC = { "index.html": "<redoc>", "openapi.json": '{"openapi":"3.1.0"}' };
+
+beforeEach(() => {
+  root = makeTempDir("vercel-output");
+  writeFiles(path.join(root, "snapshot"), SNAPSHOT);
+  writeFiles(path.join(root, "public"), PUBLIC);
+  writeFiles(out(), { "config.json": JSON.stringify({ version: 3, routes: GOOD_ROUTES }) });
+  writeFiles(path.join(out(), "static"), PUBLIC);
+  writeFiles(func(), {
+    ".vc-config.json": JSON.stringify({ handler: "api/v1.js", runtime: "nodejs20.x", launcherType: "Nodejs", shouldAddHelpers: true }),
+    "api/v1.js": "export default () => {}",
+    ...Object.fromEntries(Object.entries(SNAPSHOT).map(([file, text]) => [`snapshot/${file}`, text])),
+  });
+});
+afterEach(() => removeDir(root));
+
+describe("checkVercelOutput", () => {
+  test("a good output passes every check", () => {
+    const { checks, facts } = run();
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(facts.snapshotFiles).toBe(3);
+    expect(facts.staticFiles).toEqual(["index.html", "openapi.json"]);
+  });
+
+  test("snapshot files mapped from the project (filePathMap, without --standalone) count as bundled", () => {
+    rmSync(func("snapshot/bodies"), { recursive: true });
+    const config = JSON.parse(readFileSync(func(".vc-config.json"), "utf8"));
+    writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap: { "snapshot/bodies/ab/cdef": "snapshot/bodies/ab/cdef" } }));
+    expect(failing()).toEqual([]);
+  });
+
+  // What breaks, how, and the checks that must fail.
+  test.each<[string, () => void, string[]]>([
+    ["a snapshot file left out of the bundle", () => rmSync(func("snapshot/lists"), { recursive: true }), ["it bundles the whole snapshot"]],
+    ["a bundled snapshot file that differs from the built one", () => writeFileSync(func("snapshot/manifest.json"), "{}"), ["it bundles the whole snapshot"]],
+    ["no handler file", () => rmSync(func("api/v1.js")), ["its handler file is in the bundle"]],
+    ["an edge runtime instead of Node.js", () => writeFileSync(func(".vc-config.json"), JSON.stringify({ handler: "api/v1.js", runtime: "edge" })), ["it runs on Vercel's Node.js runtime"]],
+    ["the snapshot published under static/", () => writeFiles(path.join(out(), "static"), { "snapshot/manifest.json": "{}" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
+    ["an access file published under static/", () => writeFiles(path.join(out(), "static"), { "demo-access.json": "{}" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
+    ["a static file shadowing an API path", () => writeFiles(path.join(out(), "static"), { "v1/showtimes": "[]" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
+    ["a static page that differs from public/", () => writeFiles(path.join(out(), "static"), { "index.html": "old" }), ["static/ is exactly public/ (the documentation)"]],
+    ["a named rewrite parameter, added as ?path=", () => writeFiles(out(), { "config.json": JSON.stringify({ routes: NAMED_PARAMETER_ROUTES }) }), ["/v1/* routes to the function, with no query added"]],
+    ["no rewrite at all", () => writeFiles(out(), { "config.json": JSON.stringify({ routes: [{ handle: "filesystem" }] }) }), ["/v1/* routes to the function, with no query added"]],
+    ["a bundle of 250 MiB, the limit itself (a sparse file)", () => {
+      const fd = openSync(func("big.bin"), "w");
+      ftruncateSync(fd, FUNCTION_SIZE_LIMIT);
+      closeSync(fd);
+    }, ["its uncompressed size is under 250 MB"]],
+  ])("%s fails the right checks", (_what, breakIt, expected) => {
+    breakIt();
+    expect(failing()).toEqual(expected);
+  });
+
+  test("a missing function is reported, not thrown", () => {
+    rmSync(path.join(out(), "functions"), { recursive: true });
+    expect(failing()).toEqual(["the function api/v1 is built"]);
+  });
+});
+
+describe("routeOf follows config.json's routes after the filesystem phase", () => {
+  test.each([
+    ["/v1/showtimes", "/api/v1"],
+    ["/v1/cinemas/a%2Fb", "/api/v1"],
+    ["/v1", "/api/v1"],
+    ["/api/v1/showtimes", "status 404"],
+    ["/v2/showtimes", undefined],
+  ])("%s → %s", (pathname, dest) => {
+    expect(routeOf(GOOD_ROUTES, pathname)).toBe(dest);
+  });
+});
