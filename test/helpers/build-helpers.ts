@@ -122,10 +122,15 @@ export interface CliResult {
 
 /** Runs the real build CLI (`npm run build` without npm's noise) and collects its output. */
 export function runBuildCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return runTsxScript(BUILD_ENTRY, args, options);
+}
+
+/** Runs a TypeScript entry point under tsx, as its npm script does, and collects its output. */
+export function runTsxScript(entry: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", TSX_LOADER, BUILD_ENTRY, ...args],
+      ["--import", TSX_LOADER, entry, ...args],
       { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, encoding: "utf8" },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
