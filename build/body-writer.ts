@@ -1,10 +1,10 @@
 /**
- * Writes precomputed bodies: compressed on the gzip pool, written in submission order (so the
- * snapshot's identity digest is deterministic), with bounded memory in flight.
+ * Writes precomputed bodies into the body pack: compressed on the gzip pool, appended in
+ * submission order (so the snapshot is deterministic), with bounded memory in flight.
  */
 import { composeBodyFile } from "../api/_core/body-file.js";
-import type { OutputWriter } from "./context.js";
 import type { GzipPool } from "./gzip-pool.js";
+import type { KeyedPackWriter } from "./keyed-pack-writer.js";
 
 const MAX_IN_FLIGHT = 1024;
 
@@ -14,15 +14,15 @@ export class BodyWriter {
   private count = 0;
 
   constructor(
-    private readonly output: OutputWriter,
+    private readonly pack: KeyedPackWriter,
     private readonly pool: GzipPool,
     private readonly onCount?: (count: number) => void,
   ) {}
 
   /** Queues one body; resolves at once unless too much is in flight. */
-  async add(relativePath: string, body: Buffer): Promise<void> {
+  async add(key: Buffer, body: Buffer): Promise<void> {
     const compressed = this.pool.gzip(body);
-    this.tail = this.tail.then(async () => this.output.write(relativePath, composeBodyFile(body, await compressed)));
+    this.tail = this.tail.then(async () => this.pack.add(key, composeBodyFile(body, await compressed)));
     this.pending.push(this.tail);
     if (++this.count % 500 === 0) this.onCount?.(this.count);
     if (this.pending.length >= MAX_IN_FLIGHT) {

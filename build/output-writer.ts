@@ -22,6 +22,13 @@ function removeTree(dir: string): Promise<void> {
   });
 }
 
+const APPEND_BUFFER_BYTES = 1 << 20;
+
+/** writeSync may write less than asked (large chunks, signals): loop until all is written. */
+function writeAll(fd: number, chunk: Buffer): void {
+  for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done, chunk.length - done);
+}
+
 /** Creates a writer whose files become `outDir` only on commit. */
 export function createDiskWriter(outDir: string): DiskWriter {
   const target = path.resolve(outDir);
@@ -56,7 +63,7 @@ export function createDiskWriter(outDir: string): DiskWriter {
     write(relativePath, chunk) {
       const fd = openSync(prepare(relativePath), "wx");
       try {
-        writeSync(fd, chunk);
+        writeAll(fd, chunk);
       } finally {
         closeSync(fd);
       }
@@ -66,13 +73,23 @@ export function createDiskWriter(outDir: string): DiskWriter {
     openAppend(relativePath) {
       const fd = openSync(prepare(relativePath), "wx");
       const hash = fileHash(relativePath);
+      // Millions of small appends (one per record) cost a system call each unless gathered.
+      const buffer = Buffer.allocUnsafe(APPEND_BUFFER_BYTES);
+      let used = 0;
+      const flush = () => {
+        if (used > 0) writeAll(fd, buffer.subarray(0, used));
+        used = 0;
+      };
       return {
         append(chunk) {
-          writeSync(fd, chunk);
           bytes += chunk.length;
           hash.update(chunk);
+          if (used + chunk.length > buffer.length) flush();
+          if (chunk.length >= buffer.length) writeAll(fd, chunk);
+          else used += chunk.copy(buffer, used);
         },
         close() {
+          flush();
           closeSync(fd);
           combine(hash);
         },

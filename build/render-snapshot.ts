@@ -3,12 +3,13 @@
  * pages of every list and view, and every get-one body, each as final response bytes.
  */
 import { bindingOf, encodeCursor } from "../api/_core/cursor.js";
-import { bodyFile, packFiles, SNAPSHOT_FORMAT, viewFile, type ListResource, type ViewFilters } from "../api/_core/layout.js";
+import { BODY_PACK, bodyKeyOf, packFiles, SNAPSHOT_FORMAT, VIEW_PACK, viewKeyOf, type ListResource, type ViewFilters } from "../api/_core/layout.js";
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
 import { encodeMeta, FreshnessFold, renderListBody, renderOneBody, type Freshness } from "../api/_core/render-body.js";
 import { BodyWriter } from "./body-writer.js";
 import type { BuildContext, Entry, OutputWriter } from "./context.js";
 import { createGzipPool, type GzipPool } from "./gzip-pool.js";
+import { KeyedPackWriter } from "./keyed-pack-writer.js";
 import { RESOURCES, type Resource } from "./schemas.js";
 
 
@@ -67,7 +68,7 @@ async function writePages(bodies: BodyWriter, run: PageRun): Promise<void> {
     const next = end < length ? encodeCursor({ binding, after: at(end - 1).meta.sortKey }) : null;
     const after = start === 0 ? null : at(start - 1).meta.sortKey;
     const body = renderListBody(records, next, fold.result(run.fallback));
-    await bodies.add(bodyFile({ kind: "page", resource: run.resource, filters: run.filters, after }), body);
+    await bodies.add(bodyKeyOf({ kind: "page", resource: run.resource, filters: run.filters, after }), body);
     if (length === 0) break;
   }
 }
@@ -77,7 +78,7 @@ async function writeGetOnes(bodies: BodyWriter, resource: "cinemas" | "films", e
     const fold = new FreshnessFold();
     fold.add(entry.meta);
     const body = renderOneBody(entry.json, fold.result({ observedAt: "1970-01-01T00:00:00Z" }));
-    await bodies.add(bodyFile({ kind: "one", resource, id: entry.id }), body);
+    await bodies.add(bodyKeyOf({ kind: "one", resource, id: entry.id }), body);
   }
 }
 
@@ -92,18 +93,22 @@ async function renderAll(ctx: BuildContext, pool: GzipPool, freshness: Freshness
     ctx.views.reduce((sum, v) => sum + pageCount(v.positions.length), 0) +
     ctx.entries.cinemas.length +
     ctx.entries.films.length;
-  const bodies = new BodyWriter(ctx.output, pool, (count) => ctx.onProgress?.("render bodies", count, total));
+  const bodyPack = new KeyedPackWriter(ctx.output, BODY_PACK);
+  const viewPack = new KeyedPackWriter(ctx.output, VIEW_PACK);
+  const bodies = new BodyWriter(bodyPack, pool, (count) => ctx.onProgress?.("render bodies", count, total));
   for (const resource of RESOURCES) {
     writePack(ctx.output, resource, ctx.entries[resource]);
     await writePages(bodies, { ...base, resource, entries: ctx.entries[resource] });
   }
   for (const view of ctx.views) {
-    ctx.output.write(viewFile(view.filters), Buffer.from(Uint32Array.from(view.positions).buffer));
+    viewPack.add(viewKeyOf(view.filters), Buffer.from(Uint32Array.from(view.positions).buffer));
     await writePages(bodies, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
   }
   await writeGetOnes(bodies, "cinemas", ctx.entries.cinemas);
   await writeGetOnes(bodies, "films", ctx.entries.films);
   await bodies.drain();
+  bodyPack.finish();
+  viewPack.finish();
 }
 
 export async function renderSnapshot(ctx: BuildContext): Promise<void> {

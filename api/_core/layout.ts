@@ -3,13 +3,15 @@
  * the request core reads through them, so the two cannot drift.
  *
  * Ids come from data and may hold anything (`/`, `..`, any Unicode, case-only differences),
- * so they never appear in a path: every data-keyed file is named by a SHA-256 of its key,
- * which is injective in practice, lowercase hex (safe on case-insensitive disks) and short.
+ * so they never appear in a path: data-keyed values (bodies, views) live in keyed packs under
+ * a 160-bit SHA-256 of their key, which is injective in practice. The few paths there are
+ * are fixed names, and every one is still checked to stay inside the snapshot.
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
+import { KEY_BYTES } from "./keyed-pack.js";
 
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 export const MANIFEST_FILE = "manifest.json";
 export const LIST_RESOURCES = ["cinemas", "films", "showtimes", "attributes"] as const;
 export type ListResource = (typeof LIST_RESOURCES)[number];
@@ -35,22 +37,32 @@ export interface PackFiles {
   metaIndex: string;
 }
 
-function hashName(parts: unknown[]): string {
-  const digest = createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 40);
-  // Two-character shards keep directories small at millions of files.
-  return `${digest.slice(0, 2)}/${digest.slice(2)}`;
+/** A data key as a fixed-width pack key: SHA-256 of its canonical JSON, cut to the pack's key size. */
+function packKey(parts: unknown[]): Buffer {
+  return createHash("sha256").update(JSON.stringify(parts)).digest().subarray(0, KEY_BYTES);
 }
 
-/** Relative path of a precomputed response body. */
-export function bodyFile(key: BodyKey): string {
-  if (key.kind === "one") return `bodies/${hashName(["one", key.resource, key.id])}`;
+/** The two files of a keyed pack (keyed-pack.ts). */
+export interface KeyedPackFiles {
+  data: string;
+  index: string;
+}
+
+/** Every precomputed response body: an entity tag, then the gzip of the body (body-file.ts). */
+export const BODY_PACK: KeyedPackFiles = { data: "bodies/pack.bin", index: "bodies/index.bin" };
+/** Every filtered showtime view: the list positions it selects, as uint32. */
+export const VIEW_PACK: KeyedPackFiles = { data: "views/pack.bin", index: "views/index.bin" };
+
+/** Key of a precomputed response body in BODY_PACK. */
+export function bodyKeyOf(key: BodyKey): Buffer {
+  if (key.kind === "one") return packKey(["one", key.resource, key.id]);
   const { cinemaId = null, filmId = null } = key.filters;
-  return `bodies/${hashName(["page", key.resource, cinemaId, filmId, key.after])}`;
+  return packKey(["page", key.resource, cinemaId, filmId, key.after]);
 }
 
-/** Relative path of a filtered showtime view: the list positions it selects, as uint32. */
-export function viewFile(filters: ViewFilters): string {
-  return `views/${hashName(["view", filters.cinemaId ?? null, filters.filmId ?? null])}`;
+/** Key of a filtered showtime view in VIEW_PACK. */
+export function viewKeyOf(filters: ViewFilters): Buffer {
+  return packKey(["view", filters.cinemaId ?? null, filters.filmId ?? null]);
 }
 
 /** Relative paths of a resource's record pack. */

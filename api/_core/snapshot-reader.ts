@@ -7,8 +7,9 @@ import { readFileSync, statSync } from "node:fs";
 import { BlockCache } from "./block-cache.js";
 import { decodeBodyFile, type StoredBody } from "./body-file.js";
 import { SnapshotUnavailableError } from "./errors.js";
-import { bodyFile, MANIFEST_FILE, packFiles, resolveInside, SNAPSHOT_FORMAT, viewFile } from "./layout.js";
-import type { BodyKey, ListResource, PackFiles, ViewFilters } from "./layout.js";
+import { findInPackIndex, type PackSlot } from "./keyed-pack.js";
+import { BODY_PACK, bodyKeyOf, MANIFEST_FILE, packFiles, resolveInside, SNAPSHOT_FORMAT, VIEW_PACK, viewKeyOf } from "./layout.js";
+import type { BodyKey, KeyedPackFiles, ListResource, PackFiles, ViewFilters } from "./layout.js";
 import { LruCache } from "./lru.js";
 import { decodeMeta, type Freshness, type RecordMeta } from "./render-body.js";
 
@@ -38,11 +39,6 @@ export interface ReaderOptions {
   bodyCacheBytes?: number;
   /** How often to look for a replaced snapshot. */
   recheckMs?: number;
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === "ENOENT" || code === "ENOTDIR";
 }
 
 export class SnapshotReader {
@@ -85,24 +81,16 @@ export class SnapshotReader {
 
   /** A precomputed body, or undefined when the snapshot has none for this key. */
   body(key: BodyKey): CachedBody | undefined {
-    const relative = bodyFile(key);
-    const hit = this.bodies.get(relative);
+    const packKey = bodyKeyOf(key);
+    const cacheKey = packKey.toString("latin1");
+    const hit = this.bodies.get(cacheKey);
     if (hit) return hit;
-    let file: Buffer;
-    try {
-      file = readFileSync(resolveInside(this.root, relative));
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw new SnapshotUnavailableError((error as Error).message);
-    }
-    const body: CachedBody = decodeBodyFile(file);
-    this.bodies.set(relative, body, file.length);
+    const { data, slot } = this.guard(() => this.findInPack(BODY_PACK, packKey));
+    if (!slot) return undefined;
+    const file = this.guard(() => this.blocks.readDirect(data, slot.offset, slot.length));
+    const body: CachedBody = this.guard(() => decodeBodyFile(file));
+    this.bodies.set(cacheKey, body, file.length);
     return body;
-  }
-
-  /** Records the identity bytes of a cached body so later identity requests skip gunzip. */
-  rememberIdentity(body: CachedBody, identity: Buffer): void {
-    body.identity = identity;
   }
 
   /** The list of a resource, or of a showtime view; an unknown view is an empty list. */
@@ -111,15 +99,16 @@ export class SnapshotReader {
     if (filters.cinemaId === undefined && filters.filmId === undefined) {
       return { length: manifest.counts[resource], position: (j) => j };
     }
-    const path = resolveInside(this.root, viewFile(filters));
-    let size: number;
-    try {
-      size = this.blocks.file(path).size;
-    } catch (error) {
-      if (isMissing(error)) return { length: 0, position: () => 0 };
-      throw new SnapshotUnavailableError((error as Error).message);
-    }
-    return { length: size / 4, position: (j) => this.guard(() => this.blocks.read(path, j * 4, 4).readUInt32LE(0)) };
+    const { data, slot } = this.guard(() => this.findInPack(VIEW_PACK, viewKeyOf(filters)));
+    if (!slot) return { length: 0, position: () => 0 };
+    return { length: slot.length / 4, position: (j) => this.guard(() => this.blocks.read(data, slot.offset + j * 4, 4).readUInt32LE(0)) };
+  }
+
+  /** Looks a key up in a keyed pack's index, through the block cache. */
+  private findInPack(files: KeyedPackFiles, key: Buffer): { data: string; slot: PackSlot | undefined } {
+    const index = resolveInside(this.root, files.index);
+    const slot = findInPackIndex((offset, length) => this.blocks.read(index, offset, length), key);
+    return { data: resolveInside(this.root, files.data), slot };
   }
 
   /** Sort key and provenance times of the record at a pack position. */
