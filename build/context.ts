@@ -2,6 +2,7 @@
 import type { Freshness, RecordMeta } from "../api/_core/render-body.js";
 import type { ViewFilters } from "../api/_core/layout.js";
 import type { Problem } from "./problems.js";
+import type { RecordArena } from "./record-arena.js";
 import type { Resource } from "./schemas.js";
 
 /** One record as read from a source file, before validation. */
@@ -18,8 +19,8 @@ export interface SourceRecord {
 /** A validated record, reduced to what later stages need: its bytes, keys and references. */
 export interface Entry {
   id: string;
-  /** Canonical JSON of the record; a string, not a Buffer: millions of small Buffers cost far more memory. */
-  json: string;
+  /** Handle of the record's canonical JSON in the run's RecordArena (neither a string nor a Buffer each: see there). */
+  record: number;
   meta: RecordMeta;
   file: string;
   line?: number;
@@ -70,6 +71,8 @@ export interface BuildContext {
   problems: Problem[];
   sources?: AsyncIterable<SourceRecord>;
   entries: Record<Resource, Entry[]>;
+  /** The records' bytes, which entries refer to by handle. */
+  arena: RecordArena;
   views: View[];
   manifest?: Manifest;
   /** Called as work advances, for progress displays. */

@@ -10,11 +10,12 @@ import { BodyWriter } from "./body-writer.js";
 import type { BuildContext, Entry, OutputWriter } from "./context.js";
 import { createGzipPool, type GzipPool } from "./gzip-pool.js";
 import { KeyedPackWriter } from "./keyed-pack-writer.js";
+import type { RecordArena } from "./record-arena.js";
 import { RESOURCES, type Resource } from "./schemas.js";
 
 
 /** Writes a resource's records and meta in list order, with offset tables for random access. */
-function writePack(output: OutputWriter, resource: ListResource, entries: Entry[]): void {
+function writePack(output: OutputWriter, arena: RecordArena, resource: ListResource, entries: Entry[]): void {
   const files = packFiles(resource);
   const records = output.openAppend(files.records);
   const meta = output.openAppend(files.meta);
@@ -24,7 +25,7 @@ function writePack(output: OutputWriter, resource: ListResource, entries: Entry[
   let metaEnd = 0;
   entries.forEach((entry, i) => {
     const metaBytes = Buffer.from(encodeMeta(entry.meta));
-    const recordBytes = Buffer.from(entry.json);
+    const recordBytes = arena.bytes(entry.record);
     records.append(recordBytes);
     meta.append(metaBytes);
     recordOffsets[i + 1] = recordEnd += recordBytes.length;
@@ -45,6 +46,7 @@ function snapshotFreshness(ctx: BuildContext): Freshness {
 }
 
 interface PageRun {
+  arena: RecordArena;
   resource: ListResource;
   filters: ViewFilters;
   entries: Entry[];
@@ -60,9 +62,9 @@ async function writePages(bodies: BodyWriter, run: PageRun): Promise<void> {
   for (let start = 0; start < length || start === 0; start += DEFAULT_LIMIT) {
     const end = Math.min(start + DEFAULT_LIMIT, length);
     const fold = new FreshnessFold();
-    const records: string[] = [];
+    const records: Buffer[] = [];
     for (let i = start; i < end; i++) {
-      records.push(at(i).json);
+      records.push(run.arena.bytes(at(i).record));
       fold.add(at(i).meta);
     }
     const next = end < length ? encodeCursor({ binding, after: at(end - 1).meta.sortKey }) : null;
@@ -73,11 +75,11 @@ async function writePages(bodies: BodyWriter, run: PageRun): Promise<void> {
   }
 }
 
-async function writeGetOnes(bodies: BodyWriter, resource: "cinemas" | "films", entries: Entry[]): Promise<void> {
+async function writeGetOnes(bodies: BodyWriter, arena: RecordArena, resource: "cinemas" | "films", entries: Entry[]): Promise<void> {
   for (const entry of entries) {
     const fold = new FreshnessFold();
     fold.add(entry.meta);
-    const body = renderOneBody(entry.json, fold.result({ observedAt: "1970-01-01T00:00:00Z" }));
+    const body = renderOneBody(arena.bytes(entry.record), fold.result({ observedAt: "1970-01-01T00:00:00Z" }));
     await bodies.add(bodyKeyOf({ kind: "one", resource, id: entry.id }), body);
   }
 }
@@ -87,7 +89,7 @@ function pageCount(length: number): number {
 }
 
 async function renderAll(ctx: BuildContext, pool: GzipPool, freshness: Freshness): Promise<void> {
-  const base = { fallback: freshness, positions: undefined, filters: {} };
+  const base = { arena: ctx.arena, fallback: freshness, positions: undefined, filters: {} };
   const total =
     RESOURCES.reduce((sum, r) => sum + pageCount(ctx.entries[r].length), 0) +
     ctx.views.reduce((sum, v) => sum + pageCount(v.positions.length), 0) +
@@ -97,15 +99,15 @@ async function renderAll(ctx: BuildContext, pool: GzipPool, freshness: Freshness
   const viewPack = new KeyedPackWriter(ctx.output, VIEW_PACK);
   const bodies = new BodyWriter(bodyPack, pool, (count) => ctx.onProgress?.("render bodies", count, total));
   for (const resource of RESOURCES) {
-    writePack(ctx.output, resource, ctx.entries[resource]);
+    writePack(ctx.output, ctx.arena, resource, ctx.entries[resource]);
     await writePages(bodies, { ...base, resource, entries: ctx.entries[resource] });
   }
   for (const view of ctx.views) {
     viewPack.add(viewKeyOf(view.filters), Buffer.from(Uint32Array.from(view.positions).buffer));
     await writePages(bodies, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
   }
-  await writeGetOnes(bodies, "cinemas", ctx.entries.cinemas);
-  await writeGetOnes(bodies, "films", ctx.entries.films);
+  await writeGetOnes(bodies, ctx.arena, "cinemas", ctx.entries.cinemas);
+  await writeGetOnes(bodies, ctx.arena, "films", ctx.entries.films);
   await bodies.drain();
   bodyPack.finish();
   viewPack.finish();

@@ -4,6 +4,7 @@ import { indexViews } from "./index-views.js";
 import { linkRecords } from "./link-records.js";
 import { loadSources } from "./load-sources.js";
 import type { Problem } from "./problems.js";
+import { RecordArena } from "./record-arena.js";
 import { renderSnapshot } from "./render-snapshot.js";
 import { validateRecords } from "./validate-records.js";
 import { writeSnapshot } from "./write-snapshot.js";
@@ -44,6 +45,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     output: options.output,
     problems: [],
     entries: { cinemas: [], films: [], showtimes: [], attributes: [] },
+    arena: new RecordArena(),
     views: [],
     onProgress: options.onProgress,
   };

@@ -4,6 +4,7 @@ import { instantKeyOf } from "../api/_core/date-time.js";
 import type { RecordMeta } from "../api/_core/render-body.js";
 import type { BuildContext, Entry, SourceRecord } from "./context.js";
 import { formatPath, type Problem } from "./problems.js";
+import type { RecordArena } from "./record-arena.js";
 import { SCHEMAS, type Provenance } from "./schemas.js";
 
 /** 100 records of this size stay well under Vercel's 4.5 MB response limit (v1 issue, part 4). */
@@ -44,14 +45,7 @@ function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem
   return [{ ...where, code: "invalid_value", path, message: issue.message }];
 }
 
-function metaOf(sortKey: string[], provenance: Provenance | undefined): RecordMeta {
-  const meta: RecordMeta = { sortKey };
-  if (provenance) {
-    meta.observed = [instantKeyOf(provenance.observedAt), provenance.observedAt];
-    if (provenance.sourceUpdatedAt) meta.updated = [instantKeyOf(provenance.sourceUpdatedAt), provenance.sourceUpdatedAt];
-  }
-  return meta;
-}
+
 
 /** Returns one shared copy of a repeated string: millions of showtimes name a few thousand cinemas. */
 function intern(strings: Map<string, string> | undefined, value: string): string {
@@ -62,15 +56,24 @@ function intern(strings: Map<string, string> | undefined, value: string): string
   return value;
 }
 
-function entryOf(source: SourceRecord, record: Record<string, unknown>, strings?: Map<string, string>): Entry {
+function metaOf(sortKey: string[], provenance: Provenance | undefined, strings?: Map<string, string>): RecordMeta {
+  const meta: RecordMeta = { sortKey };
+  if (provenance) {
+    const { observedAt, sourceUpdatedAt } = provenance;
+    meta.observed = [intern(strings, instantKeyOf(observedAt)), intern(strings, observedAt)];
+    if (sourceUpdatedAt) meta.updated = [intern(strings, instantKeyOf(sourceUpdatedAt)), intern(strings, sourceUpdatedAt)];
+  }
+  return meta;
+}
+
+function entryOf(source: SourceRecord, record: Record<string, unknown>, handle: number, strings?: Map<string, string>): Entry {
   const id = record.id as string;
   const startsAt = source.resource === "showtimes" ? (record.startsAt as string) : undefined;
   const sortKey = startsAt === undefined ? [id] : [instantKeyOf(startsAt), id];
-  // The schema's key order is the output's field order, so the bytes are canonical.
   const entry: Entry = {
     id,
-    json: JSON.stringify(record),
-    meta: metaOf(sortKey, record.provenance as Provenance | undefined),
+    record: handle,
+    meta: metaOf(sortKey, record.provenance as Provenance | undefined, strings),
     file: source.file,
   };
   if (source.line !== undefined) entry.line = source.line;
@@ -83,8 +86,8 @@ function entryOf(source: SourceRecord, record: Record<string, unknown>, strings?
   return entry;
 }
 
-/** Validates one source record, returning its entry or pushing its problems. */
-export function validateRecord(source: SourceRecord, problems: Problem[], strings?: Map<string, string>): Entry | undefined {
+/** Validates one source record, returning its entry (its bytes stored in `arena`) or pushing its problems. */
+export function validateRecord(source: SourceRecord, problems: Problem[], arena: RecordArena, strings?: Map<string, string>): Entry | undefined {
   if (source.value === null || typeof source.value !== "object" || Array.isArray(source.value)) {
     const where = { file: source.file, line: source.line, index: source.index };
     problems.push({ ...where, code: "not_an_object", path: "", message: `must be a JSON object (got ${describeType(source.value)})` });
@@ -95,8 +98,9 @@ export function validateRecord(source: SourceRecord, problems: Problem[], string
     for (const issue of result.error.issues) problems.push(...problemsOfIssue(issue, source));
     return undefined;
   }
-  const entry = entryOf(source, result.data as Record<string, unknown>, strings);
-  const bytes = Buffer.byteLength(entry.json);
+  // The schema's key order is the output's field order, so the bytes are canonical.
+  const json = JSON.stringify(result.data);
+  const bytes = Buffer.byteLength(json);
   if (bytes > MAX_RECORD_BYTES) {
     problems.push({
       file: source.file, line: source.line, index: source.index, code: "record_too_large", path: "",
@@ -104,7 +108,7 @@ export function validateRecord(source: SourceRecord, problems: Problem[], string
     });
     return undefined;
   }
-  return entry;
+  return entryOf(source, result.data as Record<string, unknown>, arena.add(json), strings);
 }
 
 export async function validateRecords(ctx: BuildContext): Promise<void> {
@@ -112,7 +116,7 @@ export async function validateRecords(ctx: BuildContext): Promise<void> {
   let count = 0;
   const strings = new Map<string, string>();
   for await (const source of ctx.sources) {
-    const entry = validateRecord(source, ctx.problems, strings);
+    const entry = validateRecord(source, ctx.problems, ctx.arena, strings);
     if (entry) ctx.entries[source.resource].push(entry);
     if (++count % 50_000 === 0) ctx.onProgress?.("validate", count);
   }

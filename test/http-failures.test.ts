@@ -79,11 +79,11 @@ describeMatrix("429 rate_limited", (runtime) => {
   });
 });
 
-const SECRET = "EACCES: permission denied, open '/srv/secret-snapshot/bodies/ab/cdef'";
+const SECRET = "EACCES: permission denied, open '/srv/secret-snapshot/bodies/pack.bin'";
 
 /** A reader that fails the way a bug or a broken disk would: a plain Error carrying a path. */
 class FailingReader extends SnapshotReader {
-  override body(): never {
+  override bodyAt(): never {
     throw new Error(SECRET);
   }
 

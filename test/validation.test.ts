@@ -5,6 +5,7 @@
 import { describe, expect, test } from "vitest";
 import type { ProblemCode, Problem } from "../build/problems.js";
 import type { Resource } from "../build/schemas.js";
+import { RecordArena } from "../build/record-arena.js";
 import { MAX_RECORD_BYTES, validateRecord } from "../build/validate-records.js";
 import { validRecords } from "./helpers/build-helpers.js";
 
@@ -34,7 +35,7 @@ function recordWith(resource: Resource, dotted: string, value: unknown): Record<
 
 function problemsOf(resource: Resource, value: unknown): Problem[] {
   const problems: Problem[] = [];
-  validateRecord({ resource, file: "data/x.ndjson", line: 7, value }, problems);
+  validateRecord({ resource, file: "data/x.ndjson", line: 7, value }, problems, new RecordArena());
   return problems;
 }
 
@@ -273,7 +274,7 @@ describe("validateRecord: whole records", () => {
 
   test("a JSON array record carries its index instead of a line", () => {
     const problems: Problem[] = [];
-    validateRecord({ resource: "films", file: "data/films/a.json", index: 3, value: { ...validRecords().films, title: "" } }, problems);
+    validateRecord({ resource: "films", file: "data/films/a.json", index: 3, value: { ...validRecords().films, title: "" } }, problems, new RecordArena());
     expect(problems).toEqual([
       { code: "invalid_value", file: "data/films/a.json", index: 3, line: undefined, path: "title", message: "must be 1..300 characters long (got 0)" },
     ]);
@@ -282,8 +283,9 @@ describe("validateRecord: whole records", () => {
   test("a valid record's bytes are canonical: the spec's field order, whatever the input order", () => {
     const film = validRecords().films;
     const reversed = Object.fromEntries(Object.entries(film).reverse());
-    const entry = validateRecord({ resource: "films", file: "f.json", index: 0, value: reversed }, []);
-    expect(entry?.json.toString()).toBe(JSON.stringify(film));
+    const arena = new RecordArena();
+    const entry = validateRecord({ resource: "films", file: "f.json", index: 0, value: reversed }, [], arena);
+    expect(arena.bytes(entry!.record).toString()).toBe(JSON.stringify(film));
     expect(entry?.meta.sortKey).toEqual(["film-1"]);
   });
 });

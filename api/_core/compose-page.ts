@@ -47,19 +47,12 @@ function firstIndex(reader: SnapshotReader, list: ListIndex, query: PageQuery): 
   return start;
 }
 
-/** Pack positions of the records at list indexes [start, end). */
-function positionsOf(list: ListIndex, start: number, end: number): number[] {
-  const positions: number[] = [];
-  for (let j = start; j < end; j++) positions.push(list.position(j));
-  return positions;
-}
-
 /** The body of one list page, byte-identical to the precomputed page for the same request. */
 export function composePage(reader: SnapshotReader, query: PageQuery): Buffer {
   const list = reader.list(query.resource, query.filters);
   const start = firstIndex(reader, list, query);
   const end = Math.min(start + query.limit, list.length);
-  const positions = positionsOf(list, start, end);
+  const positions = list.positions(start, end);
   const records: Buffer[] = [];
   const fold = new FreshnessFold();
   let run = 0;

@@ -28,7 +28,8 @@ function createCore(env: NodeJS.ProcessEnv): Handle {
   const access = accessFromEnvironment(env);
   const log = deferredOperationLog({ level: env.LOG_LEVEL });
   return createHandler({
-    reader: new SnapshotReader(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot")),
+    // A deployment's snapshot never changes; the recheck only notices one going missing (a 503).
+    reader: new SnapshotReader(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot"), { recheckMs: 1000 }),
     access,
     limiter: rateLimiterFromEnvironment(env, log.warn),
     onLog: log.request,

@@ -11,7 +11,9 @@ import { ApiError, toApiError } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
 import { sendComposed, sendStored, JSON_TYPE, type Conditions, type Outgoing } from "./respond.js";
 import { decodeId, matchRoute, parseListRequest, parseQuery, type Route } from "./route.js";
-import type { SnapshotReader } from "./snapshot-reader.js";
+import { bodyKeyOf } from "./layout.js";
+import { LruCache } from "./lru.js";
+import type { CachedBody, SnapshotReader } from "./snapshot-reader.js";
 
 export interface CoreRequest {
   method: string;
@@ -48,6 +50,9 @@ export interface CoreOptions {
 }
 
 const ALLOWED_METHODS = "GET, HEAD";
+const STORED_KEY_MEMO_CHARS = 4 * 2 ** 20;
+/** A memo entry's cost beyond its URL: the 20-byte key and the map's bookkeeping. */
+const MEMO_ENTRY_OVERHEAD = 100;
 
 function header(request: CoreRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -79,6 +84,8 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
 export function createHandler(options: CoreOptions): (request: CoreRequest) => Promise<CoreResponse> {
   const limiter = options.limiter ?? memoryRateLimiter();
   const now = options.now ?? (() => new Date());
+  /** Request URL → key of the stored body it was answered with, bounded by URL characters. */
+  const storedKeys = new LruCache<string, Buffer>(STORED_KEY_MEMO_CHARS);
 
   async function admit(request: CoreRequest, state: { organization?: Organization; rate?: RateDecision }): Promise<void> {
     const authorization = header(request, "authorization");
@@ -100,21 +107,36 @@ export function createHandler(options: CoreOptions): (request: CoreRequest) => P
   function serve(request: CoreRequest, route: Route, rawQuery: string): Outgoing {
     const conditions: Conditions = { acceptEncoding: header(request, "accept-encoding"), ifNoneMatch: header(request, "if-none-match") };
     const { reader } = options;
+    const remember = (body: CachedBody) => reader.remember(body);
+    // The hot path: a URL seen before names the same stored body (its key depends on the request
+    // alone, not on the snapshot), so parsing, cursor checks and key hashing are skipped.
+    const memo = storedKeys.get(request.url);
+    if (memo) {
+      reader.manifest();
+      const stored = reader.bodyAt(memo);
+      if (stored) return sendStored(stored, conditions, remember);
+    }
     if (route.kind === "one") {
       parseQuery(rawQuery, []);
       const id = decodeId(route);
-      // Throws the 503 when no snapshot is served, before a missing file could read as a 404.
+      // Throws the 503 when no snapshot is served, before a missing body could read as a 404.
       reader.manifest();
-      const stored = reader.body({ kind: "one", resource: route.resource, id });
+      const key = bodyKeyOf({ kind: "one", resource: route.resource, id });
+      const stored = reader.bodyAt(key);
       const singular = route.resource === "cinemas" ? "cinema" : "film";
       if (!stored) throw new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(id).slice(0, 200)}.`);
-      return sendStored(stored, conditions);
+      storedKeys.set(request.url, key, request.url.length + MEMO_ENTRY_OVERHEAD);
+      return sendStored(stored, conditions, remember);
     }
     const list = parseListRequest(route.resource, rawQuery);
     const manifest = reader.manifest();
     if (list.startsAfter === undefined && list.limit === manifest.defaultLimit) {
-      const stored = reader.body({ kind: "page", resource: list.resource, filters: list.filters, after: list.after ?? null });
-      if (stored) return sendStored(stored, conditions);
+      const key = bodyKeyOf({ kind: "page", resource: list.resource, filters: list.filters, after: list.after ?? null });
+      const stored = reader.bodyAt(key);
+      if (stored) {
+        storedKeys.set(request.url, key, request.url.length + MEMO_ENTRY_OVERHEAD);
+        return sendStored(stored, conditions, remember);
+      }
     }
     return sendComposed(composePage(reader, list), conditions);
   }

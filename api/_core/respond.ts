@@ -44,13 +44,21 @@ function brotli(identity: Buffer): Buffer {
   return brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
 }
 
-/** A precomputed body: the stored gzip goes out as is; other codings are derived from it. */
-export function sendStored(stored: CachedBody, conditions: Conditions): Outgoing {
+/**
+ * A precomputed body: the stored gzip goes out as is; other codings are derived from it once and
+ * kept with it (`remember` counts them against the body cache's bound).
+ */
+export function sendStored(stored: CachedBody, conditions: Conditions, remember: (body: CachedBody) => void): Outgoing {
   const coding = chooseCoding(conditions.acceptEncoding);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, stored.etag)) return notModified(stored.etag, coding);
   if (coding === "gzip") return { status: 200, headers: okHeaders(stored.etag, coding), body: stored.gzip, cache: "precomputed" };
-  stored.identity ??= gunzipSync(stored.gzip);
-  const body = coding === "br" ? brotli(stored.identity) : stored.identity;
+  const known = coding === "br" ? stored.br : stored.identity;
+  if (!known) {
+    stored.identity ??= gunzipSync(stored.gzip);
+    if (coding === "br") stored.br = brotli(stored.identity);
+    remember(stored);
+  }
+  const body = coding === "br" ? stored.br! : stored.identity!;
   return { status: 200, headers: okHeaders(stored.etag, coding), body, cache: "precomputed" };
 }
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { BlockCache } from "./block-cache.js";
-import { decodeBodyFile, type StoredBody } from "./body-file.js";
+import { decodeBodyFile, ETAG_LENGTH, type StoredBody } from "./body-file.js";
 import { SnapshotUnavailableError } from "./errors.js";
 import { findInPackIndex, type PackSlot } from "./keyed-pack.js";
 import { BODY_PACK, bodyKeyOf, MANIFEST_FILE, packFiles, resolveInside, SNAPSHOT_FORMAT, VIEW_PACK, viewKeyOf } from "./layout.js";
@@ -25,11 +25,15 @@ export interface SnapshotManifest {
 export interface ListIndex {
   length: number;
   position(j: number): number;
+  /** Pack positions of the records at list indexes [start, end), read at once. */
+  positions(start: number, end: number): number[];
 }
 
-/** A stored body with its identity bytes once something has needed them. */
+/** A stored body, with its other codings once a request has needed them. */
 export interface CachedBody extends StoredBody {
+  cacheKey: string;
   identity?: Buffer;
+  br?: Buffer;
 }
 
 export interface ReaderOptions {
@@ -81,27 +85,46 @@ export class SnapshotReader {
 
   /** A precomputed body, or undefined when the snapshot has none for this key. */
   body(key: BodyKey): CachedBody | undefined {
-    const packKey = bodyKeyOf(key);
+    return this.bodyAt(bodyKeyOf(key));
+  }
+
+  /** A precomputed body by its pack key (layout's bodyKeyOf), which callers may memoize. */
+  bodyAt(packKey: Buffer): CachedBody | undefined {
     const cacheKey = packKey.toString("latin1");
     const hit = this.bodies.get(cacheKey);
     if (hit) return hit;
     const { data, slot } = this.guard(() => this.findInPack(BODY_PACK, packKey));
     if (!slot) return undefined;
     const file = this.guard(() => this.blocks.readDirect(data, slot.offset, slot.length));
-    const body: CachedBody = this.guard(() => decodeBodyFile(file));
+    const body: CachedBody = { ...this.guard(() => decodeBodyFile(file)), cacheKey };
     this.bodies.set(cacheKey, body, file.length);
     return body;
+  }
+
+  /** Counts what was derived from a cached body (identity, brotli) against the cache's bound. */
+  remember(body: CachedBody): void {
+    const size = ETAG_LENGTH + body.gzip.length + (body.identity?.length ?? 0) + (body.br?.length ?? 0);
+    if (this.bodies.get(body.cacheKey) === body) this.bodies.set(body.cacheKey, body, size);
   }
 
   /** The list of a resource, or of a showtime view; an unknown view is an empty list. */
   list(resource: ListResource, filters: ViewFilters): ListIndex {
     const manifest = this.manifest();
     if (filters.cinemaId === undefined && filters.filmId === undefined) {
-      return { length: manifest.counts[resource], position: (j) => j };
+      return { length: manifest.counts[resource], position: (j) => j, positions: (start, end) => Array.from({ length: end - start }, (_, i) => start + i) };
     }
     const { data, slot } = this.guard(() => this.findInPack(VIEW_PACK, viewKeyOf(filters)));
-    if (!slot) return { length: 0, position: () => 0 };
-    return { length: slot.length / 4, position: (j) => this.guard(() => this.blocks.read(data, slot.offset + j * 4, 4).readUInt32LE(0)) };
+    if (!slot) return { length: 0, position: () => 0, positions: () => [] };
+    const read = (start: number, count: number) => this.guard(() => this.blocks.read(data, slot.offset + start * 4, count * 4));
+    return {
+      length: slot.length / 4,
+      position: (j) => read(j, 1).readUInt32LE(0),
+      positions: (start, end) => {
+        if (end <= start) return [];
+        const bytes = read(start, end - start);
+        return Array.from({ length: end - start }, (_, i) => bytes.readUInt32LE(i * 4));
+      },
+    };
   }
 
   /** Looks a key up in a keyed pack's index, through the block cache. */

@@ -1,6 +1,7 @@
 /** Bench steps against a running server: load tests vs the ceiling, memory sweep, cold start. */
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import path from "node:path";
 import { runLoad, type LoadResult } from "./load.js";
 import { procMemory, runMeasured, spawnUntil, stop } from "./processes.js";
@@ -73,15 +74,35 @@ export async function collectScenarios(base: string): Promise<Scenario[]> {
   ];
 }
 
-/** Records what our server answers, so the ceiling can answer the same bytes. */
+/** Headers the HTTP layer writes itself, per connection or per response. */
+const TRANSPORT_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+/** One raw response as the load generator receives it: no Accept-Encoding, so identity bytes. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const kept = Object.entries(res.headers).filter(([name]) => !TRANSPORT_HEADERS.has(name));
+        resolve({ status: res.statusCode!, headers: Object.fromEntries(kept.map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks) });
+      });
+    }).on("error", reject);
+  });
+}
+
+/**
+ * Records what our server answers, headers included, so the ceiling answers the same bytes: the
+ * load generator then parses the same responses from both, and the ratio measures our work alone.
+ */
 async function recordResponses(base: string, scenarios: Scenario[], file: string): Promise<void> {
-  const responses: Record<string, { status: number; body: string }> = {};
+  const responses: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
   for (const scenario of scenarios) {
     for (const p of scenario.paths) {
-      const response = await fetch(base + p, { headers: scenario.authorized ? auth : {} });
+      const response = await rawGet(base + p, scenario.authorized ? auth : {});
       responses[scenario.authorized ? p : `${p}${p.includes("?") ? "&" : "?"}unauthorized`] = {
-        status: response.status,
-        body: Buffer.from(await response.arrayBuffer()).toString("base64"),
+        ...response,
+        body: response.body.toString("base64"),
       };
     }
   }
