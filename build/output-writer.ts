@@ -73,19 +73,23 @@ export function createDiskWriter(outDir: string): DiskWriter {
     openAppend(relativePath) {
       const fd = openSync(prepare(relativePath), "wx");
       const hash = fileHash(relativePath);
-      // Millions of small appends (one per record) cost a system call each unless gathered.
+      // Millions of small appends (one per record) cost a system call and a hash update each
+      // unless gathered: both happen per megabyte.
       const buffer = Buffer.allocUnsafe(APPEND_BUFFER_BYTES);
       let used = 0;
+      const put = (chunk: Buffer) => {
+        writeAll(fd, chunk);
+        hash.update(chunk);
+      };
       const flush = () => {
-        if (used > 0) writeAll(fd, buffer.subarray(0, used));
+        if (used > 0) put(buffer.subarray(0, used));
         used = 0;
       };
       return {
         append(chunk) {
           bytes += chunk.length;
-          hash.update(chunk);
           if (used + chunk.length > buffer.length) flush();
-          if (chunk.length >= buffer.length) writeAll(fd, chunk);
+          if (chunk.length >= buffer.length) put(chunk);
           else used += chunk.copy(buffer, used);
         },
         close() {

@@ -7,7 +7,8 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { LruCache } from "./lru.js";
 
-const BLOCK_SIZE = 64 * 1024;
+// Small blocks: binary searches and views touch scattered places, and a miss reads a whole block.
+const BLOCK_SIZE = 4 * 1024;
 const MAX_OPEN_FILES = 64;
 
 interface OpenFile {

@@ -55,17 +55,17 @@ export function composePage(reader: SnapshotReader, query: PageQuery): Buffer {
   const positions = list.positions(start, end);
   const records: Buffer[] = [];
   const fold = new FreshnessFold();
+  let lastKey: string[] | undefined;
+  // Consecutive positions (a whole list, or a view's neighbours) are read as one range.
   let run = 0;
   for (let i = 0; i < positions.length; i += run) {
     run = 1;
     while (i + run < positions.length && positions[i + run] === positions[i]! + run) run++;
     records.push(...reader.records(query.resource, positions[i]!, run));
-  }
-  let lastKey: string[] | undefined;
-  for (const position of positions) {
-    const meta = reader.meta(query.resource, position);
-    fold.add(meta);
-    lastKey = meta.sortKey;
+    for (const meta of reader.metas(query.resource, positions[i]!, run)) {
+      fold.add(meta);
+      lastKey = meta.sortKey;
+    }
   }
   const next = end < list.length && lastKey ? encodeCursor({ binding: query.binding, after: lastKey }) : null;
   return renderListBody(records, next, fold.result(reader.manifest().freshness));

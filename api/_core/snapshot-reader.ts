@@ -143,6 +143,17 @@ export class SnapshotReader {
     });
   }
 
+  /** Sort keys and provenance times of `count` consecutive pack positions, read directly (no block churn). */
+  metas(resource: ListResource, first: number, count: number): RecordMeta[] {
+    const files = this.packOf(resource);
+    return this.guard(() => {
+      const offsets = this.offsets(files.metaIndex, first, count);
+      const base = offsets[0]!;
+      const bytes = this.blocks.readDirect(files.meta, base, offsets[count]! - base);
+      return Array.from({ length: count }, (_, i) => decodeMeta(bytes.toString("utf8", offsets[i]! - base, offsets[i + 1]! - base)));
+    });
+  }
+
   /** The bytes of the records at `count` consecutive pack positions from `first`. */
   records(resource: ListResource, first: number, count: number): Buffer[] {
     const files = this.packOf(resource);
