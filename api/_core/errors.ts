@@ -21,7 +21,12 @@ export class ApiError extends Error {
     readonly details?: Record<string, unknown>,
     readonly headers: Record<string, string> = {},
   ) {
+    // An ApiError is an answer, not a bug: no one reads its stack, and capturing one was the
+    // largest cost of a 401.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
   }
 
   /** The envelope clients see; messages are capped at the spec's 300 characters. */

@@ -8,7 +8,7 @@ import { BlockCache } from "./block-cache.js";
 import { decodeBodyFile, ETAG_LENGTH, type StoredBody } from "./body-file.js";
 import { SnapshotUnavailableError } from "./errors.js";
 import { findInPackIndex, type PackSlot } from "./keyed-pack.js";
-import { BODY_PACK, bodyKeyOf, MANIFEST_FILE, packFiles, resolveInside, SNAPSHOT_FORMAT, VIEW_PACK, viewKeyOf } from "./layout.js";
+import { BODY_PACK, bodyKeyOf, LIST_RESOURCES, MANIFEST_FILE, packFiles, resolveInside, SNAPSHOT_FORMAT, VIEW_PACK, viewKeyOf } from "./layout.js";
 import type { BodyKey, KeyedPackFiles, ListResource, PackFiles, ViewFilters } from "./layout.js";
 import { LruCache } from "./lru.js";
 import { decodeMeta, type Freshness, type RecordMeta } from "./render-body.js";
@@ -29,6 +29,20 @@ export interface ListIndex {
   positions(start: number, end: number): number[];
 }
 
+/** A record's bytes with its sort key and provenance times. */
+export interface RecordItem {
+  bytes: Buffer;
+  meta: RecordMeta;
+}
+
+/** A number naming a record of any resource: number keys hash faster than strings. */
+function recordKey(resource: ListResource, position: number): number {
+  return position * LIST_RESOURCES.length + LIST_RESOURCES.indexOf(resource);
+}
+
+/** Bytes a cached record costs beyond its JSON: its decoded meta and the cache's bookkeeping. */
+const RECORD_ITEM_OVERHEAD = 300;
+
 /** A stored body, with its other codings once a request has needed them. */
 export interface CachedBody extends StoredBody {
   cacheKey: string;
@@ -41,6 +55,8 @@ export interface ReaderOptions {
   blockCacheBytes?: number;
   /** Bytes of precomputed bodies kept in memory (the hot pages). */
   bodyCacheBytes?: number;
+  /** Bytes of records kept in memory for composed pages. */
+  recordCacheBytes?: number;
   /** How often to look for a replaced snapshot. */
   recheckMs?: number;
 }
@@ -48,6 +64,7 @@ export interface ReaderOptions {
 export class SnapshotReader {
   private readonly blocks: BlockCache;
   private readonly bodies: LruCache<string, CachedBody>;
+  private readonly recordCache: LruCache<number, RecordItem>;
   private current: { manifest: SnapshotManifest; stamp: string } | undefined;
   private readonly packs = new Map<ListResource, PackFiles>();
   private checkedAt = 0;
@@ -58,6 +75,7 @@ export class SnapshotReader {
   ) {
     this.blocks = new BlockCache(options.blockCacheBytes ?? 16 * 1024 * 1024);
     this.bodies = new LruCache(options.bodyCacheBytes ?? 32 * 1024 * 1024);
+    this.recordCache = new LruCache(options.recordCacheBytes ?? 16 * 1024 * 1024);
   }
 
   /** The manifest of the snapshot being served; throws SnapshotUnavailableError when there is none. */
@@ -75,6 +93,7 @@ export class SnapshotReader {
       if (manifest.format !== SNAPSHOT_FORMAT) throw new Error(`snapshot format ${manifest.format} is not ${SNAPSHOT_FORMAT}`);
       this.blocks.clear();
       this.bodies.clear();
+      this.recordCache.clear();
       this.current = { manifest, stamp };
       return manifest;
     } catch (error) {
@@ -132,6 +151,34 @@ export class SnapshotReader {
     const index = resolveInside(this.root, files.index);
     const slot = findInPackIndex((offset, length) => this.blocks.read(index, offset, length), key);
     return { data: resolveInside(this.root, files.data), slot };
+  }
+
+  /**
+   * The records (bytes and meta) at pack positions, through a bounded cache of recent records:
+   * a composed page reads up to 100 records scattered over the pack, two reads each when cold.
+   */
+  items(resource: ListResource, positions: readonly number[]): RecordItem[] {
+    const out: RecordItem[] = new Array(positions.length);
+    const missing: number[] = [];
+    positions.forEach((position, i) => {
+      const hit = this.recordCache.get(recordKey(resource, position));
+      if (hit) out[i] = hit;
+      else missing.push(i);
+    });
+    // Misses at consecutive positions (a whole list, a view's neighbours) are read as one range.
+    for (let m = 0, run = 1; m < missing.length; m += run) {
+      const first = positions[missing[m]!]!;
+      run = 1;
+      while (m + run < missing.length && positions[missing[m + run]!] === first + run) run++;
+      const records = this.records(resource, first, run);
+      const metas = this.metas(resource, first, run);
+      for (let k = 0; k < run; k++) {
+        const item = { bytes: records[k]!, meta: metas[k]! };
+        out[missing[m + k]!] = item;
+        this.recordCache.set(recordKey(resource, first + k), item, item.bytes.length + RECORD_ITEM_OVERHEAD);
+      }
+    }
+    return out;
   }
 
   /** Sort key and provenance times of the record at a pack position. */
