@@ -1,5 +1,5 @@
 /** The per-run state that build stages read and fill; nothing lives at module level. */
-import type { Freshness, RecordMeta } from "../api/_core/render-body.js";
+import type { Freshness } from "../api/_core/render-body.js";
 import type { ViewFilters } from "../api/_core/layout.js";
 import type { Problem } from "./problems.js";
 import type { RecordArena } from "./record-arena.js";
@@ -16,18 +16,40 @@ export interface SourceRecord {
   value: unknown;
 }
 
-/** A validated record, reduced to what later stages need: its bytes, keys and references. */
+/**
+ * A validated record, reduced to what later stages need. At 2M showtimes every object and field
+ * here is walked by each garbage collection, so there is no nested meta object: the sort key and
+ * provenance times are fields, and repeated values are shared (validate-records' Interner).
+ */
 export interface Entry {
   id: string;
-  /** Handle of the record's canonical JSON in the run's RecordArena (neither a string nor a Buffer each: see there). */
+  /** Handle of the record's canonical JSON in the run's RecordArena. */
   record: number;
-  meta: RecordMeta;
+  /** Instant key of startsAt (showtimes): the first part of the sort key. */
+  instant?: string;
+  /** provenance.observedAt as [instant key, text]. */
+  observed?: [string, string];
+  /** provenance.sourceUpdatedAt as [instant key, text]. */
+  updated?: [string, string];
   file: string;
+  /** 1-based line of an NDJSON record. */
   line?: number;
+  /** 0-based index of a record in a JSON array file. */
   index?: number;
   cinemaId?: string;
   filmId?: string;
   attributeIds?: string[];
+}
+
+/** An entry's sort key as the API orders and cursors name it: [instant, id] or [id]. */
+export function sortKeyOf(entry: Entry): string[] {
+  return entry.instant === undefined ? [entry.id] : [entry.instant, entry.id];
+}
+
+/** Orders entries by sort key without building one (the sort compares millions of pairs). */
+export function compareEntries(a: Entry, b: Entry): number {
+  if (a.instant !== b.instant) return a.instant! < b.instant! ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** A filtered showtime list: the positions (in list order) of the showtimes it selects. */

@@ -1,7 +1,6 @@
 /** Stage 4: sort every list (spec ordering decisions, v1 issue) and group showtimes into views. */
-import type { BuildContext, Entry, View } from "./context.js";
+import { compareEntries, type BuildContext, type Entry, type View } from "./context.js";
 import { RESOURCES } from "./schemas.js";
-import { compareSortKeys } from "../api/_core/text.js";
 
 function addTo(views: Map<string, View>, filters: View["filters"], position: number): void {
   const key = JSON.stringify([filters.cinemaId ?? null, filters.filmId ?? null]);
@@ -23,6 +22,6 @@ function groupShowtimes(showtimes: Entry[]): View[] {
 }
 
 export async function indexViews(ctx: BuildContext): Promise<void> {
-  for (const resource of RESOURCES) ctx.entries[resource].sort((a, b) => compareSortKeys(a.meta.sortKey, b.meta.sortKey));
+  for (const resource of RESOURCES) ctx.entries[resource].sort(compareEntries);
   ctx.views = groupShowtimes(ctx.entries.showtimes);
 }

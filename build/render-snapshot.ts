@@ -7,7 +7,7 @@ import { BODY_PACK, bodyKeyOf, packFiles, SNAPSHOT_FORMAT, VIEW_PACK, viewKeyOf,
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
 import { encodeMeta, FreshnessFold, renderListBody, renderOneBody, type Freshness } from "../api/_core/render-body.js";
 import { BodyWriter } from "./body-writer.js";
-import type { BuildContext, Entry, OutputWriter } from "./context.js";
+import { sortKeyOf, type BuildContext, type Entry, type OutputWriter } from "./context.js";
 import { createGzipPool, type GzipPool } from "./gzip-pool.js";
 import { KeyedPackWriter } from "./keyed-pack-writer.js";
 import type { RecordArena } from "./record-arena.js";
@@ -24,7 +24,7 @@ function writePack(output: OutputWriter, arena: RecordArena, resource: ListResou
   let recordEnd = 0;
   let metaEnd = 0;
   entries.forEach((entry, i) => {
-    const metaBytes = Buffer.from(encodeMeta(entry.meta));
+    const metaBytes = Buffer.from(encodeMeta({ sortKey: sortKeyOf(entry), observed: entry.observed, updated: entry.updated }));
     const recordBytes = arena.bytes(entry.record);
     records.append(recordBytes);
     meta.append(metaBytes);
@@ -40,7 +40,7 @@ function writePack(output: OutputWriter, arena: RecordArena, resource: ListResou
 /** Freshness over every cinema, film and showtime: what responses without provenance carry. */
 function snapshotFreshness(ctx: BuildContext): Freshness {
   const fold = new FreshnessFold();
-  for (const resource of ["cinemas", "films", "showtimes"] as const) for (const e of ctx.entries[resource]) fold.add(e.meta);
+  for (const resource of ["cinemas", "films", "showtimes"] as const) for (const e of ctx.entries[resource]) fold.add(e);
   // An empty dataset has observed nothing; the epoch says so without inventing a time.
   return fold.result({ observedAt: "1970-01-01T00:00:00Z" });
 }
@@ -65,10 +65,10 @@ async function writePages(bodies: BodyWriter, run: PageRun): Promise<void> {
     const records: Buffer[] = [];
     for (let i = start; i < end; i++) {
       records.push(run.arena.bytes(at(i).record));
-      fold.add(at(i).meta);
+      fold.add(at(i));
     }
-    const next = end < length ? encodeCursor({ binding, after: at(end - 1).meta.sortKey }) : null;
-    const after = start === 0 ? null : at(start - 1).meta.sortKey;
+    const next = end < length ? encodeCursor({ binding, after: sortKeyOf(at(end - 1)) }) : null;
+    const after = start === 0 ? null : sortKeyOf(at(start - 1));
     const body = renderListBody(records, next, fold.result(run.fallback));
     await bodies.add(bodyKeyOf({ kind: "page", resource: run.resource, filters: run.filters, after }), body);
     if (length === 0) break;
@@ -78,7 +78,7 @@ async function writePages(bodies: BodyWriter, run: PageRun): Promise<void> {
 async function writeGetOnes(bodies: BodyWriter, arena: RecordArena, resource: "cinemas" | "films", entries: Entry[]): Promise<void> {
   for (const entry of entries) {
     const fold = new FreshnessFold();
-    fold.add(entry.meta);
+    fold.add(entry);
     const body = renderOneBody(arena.bytes(entry.record), fold.result({ observedAt: "1970-01-01T00:00:00Z" }));
     await bodies.add(bodyKeyOf({ kind: "one", resource, id: entry.id }), body);
   }

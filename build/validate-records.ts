@@ -1,7 +1,6 @@
 /** Stage 2: validate every record against its schema; keep the valid ones as compact entries. */
 import type { z } from "zod";
 import { instantKeyOf } from "../api/_core/date-time.js";
-import type { RecordMeta } from "../api/_core/render-body.js";
 import type { BuildContext, Entry, SourceRecord } from "./context.js";
 import { formatPath, type Problem } from "./problems.js";
 import type { RecordArena } from "./record-arena.js";
@@ -71,25 +70,14 @@ export class Interner {
   }
 }
 
-function metaOf(sortKey: string[], provenance: Provenance | undefined, interner: Interner): RecordMeta {
-  const meta: RecordMeta = { sortKey };
-  if (provenance) {
-    meta.observed = interner.time(provenance.observedAt);
-    if (provenance.sourceUpdatedAt) meta.updated = interner.time(provenance.sourceUpdatedAt);
-  }
-  return meta;
-}
-
 function entryOf(source: SourceRecord, record: Record<string, unknown>, handle: number, interner: Interner): Entry {
-  const id = record.id as string;
-  const startsAt = source.resource === "showtimes" ? (record.startsAt as string) : undefined;
-  const sortKey = startsAt === undefined ? [id] : [interner.time(startsAt)[0], id];
-  const entry: Entry = {
-    id,
-    record: handle,
-    meta: metaOf(sortKey, record.provenance as Provenance | undefined, interner),
-    file: source.file,
-  };
+  const entry: Entry = { id: record.id as string, record: handle, file: source.file };
+  if (source.resource === "showtimes") entry.instant = interner.time(record.startsAt as string)[0];
+  const provenance = record.provenance as Provenance | undefined;
+  if (provenance) {
+    entry.observed = interner.time(provenance.observedAt);
+    if (provenance.sourceUpdatedAt) entry.updated = interner.time(provenance.sourceUpdatedAt);
+  }
   if (source.line !== undefined) entry.line = source.line;
   if (source.index !== undefined) entry.index = source.index;
   if (source.resource === "showtimes") {

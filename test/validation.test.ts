@@ -5,6 +5,7 @@
 import { describe, expect, test } from "vitest";
 import type { ProblemCode, Problem } from "../build/problems.js";
 import type { Resource } from "../build/schemas.js";
+import { sortKeyOf } from "../build/context.js";
 import { RecordArena } from "../build/record-arena.js";
 import { MAX_RECORD_BYTES, validateRecord } from "../build/validate-records.js";
 import { validRecords } from "./helpers/build-helpers.js";
@@ -286,6 +287,6 @@ describe("validateRecord: whole records", () => {
     const arena = new RecordArena();
     const entry = validateRecord({ resource: "films", file: "f.json", index: 0, value: reversed }, [], arena);
     expect(arena.bytes(entry!.record).toString()).toBe(JSON.stringify(film));
-    expect(entry?.meta.sortKey).toEqual(["film-1"]);
+    expect(sortKeyOf(entry!)).toEqual(["film-1"]);
   });
 });

@@ -39,7 +39,7 @@ export class FreshnessFold {
   private observed: [string, string] | undefined;
   private updated: [string, string] | undefined;
 
-  add(meta: RecordMeta): void {
+  add(meta: Pick<RecordMeta, "observed" | "updated">): void {
     if (meta.observed && (!this.observed || meta.observed[0] < this.observed[0])) this.observed = meta.observed;
     if (meta.updated && (!this.updated || meta.updated[0] > this.updated[0])) this.updated = meta.updated;
   }
