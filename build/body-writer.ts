@@ -1,9 +1,8 @@
 /**
- * Writes precomputed bodies into the body pack: compressed on the gzip pool, appended in
+ * Writes precomputed bodies into the body pack: encoded on the body pool, appended in
  * submission order (so the snapshot is deterministic), with bounded memory in flight.
  */
-import { composeBodyFile } from "../api/_core/body-file.js";
-import type { GzipPool } from "./gzip-pool.js";
+import type { BodyPart, BodyPool } from "./body-pool.js";
 import type { KeyedPackWriter } from "./keyed-pack-writer.js";
 
 const MAX_IN_FLIGHT = 1024;
@@ -15,14 +14,14 @@ export class BodyWriter {
 
   constructor(
     private readonly pack: KeyedPackWriter,
-    private readonly pool: GzipPool,
+    private readonly pool: BodyPool,
     private readonly onCount?: (count: number) => void,
   ) {}
 
-  /** Queues one body; resolves at once unless too much is in flight. */
-  async add(key: Buffer, body: Buffer): Promise<void> {
-    const compressed = this.pool.gzip(body);
-    this.tail = this.tail.then(async () => this.pack.add(key, composeBodyFile(body, await compressed)));
+  /** Queues one body, given as parts; resolves at once unless too much is in flight. */
+  async add(key: Buffer, parts: BodyPart[]): Promise<void> {
+    const file = this.pool.encode(parts);
+    this.tail = this.tail.then(async () => this.pack.add(key, await file));
     this.pending.push(this.tail);
     if (++this.count % 500 === 0) this.onCount?.(this.count);
     if (this.pending.length >= MAX_IN_FLIGHT) {

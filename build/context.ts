@@ -87,7 +87,7 @@ export interface BuildStats {
 export interface BuildContext {
   dataDir: string;
   gzipLevel: number;
-  /** gzip worker threads; 0 compresses on the main thread. */
+  /** Body worker threads (assemble, gzip, tag); 0 encodes on the main thread. */
   gzipWorkers?: number;
   output: OutputWriter;
   problems: Problem[];

@@ -3,8 +3,10 @@
  * 850 MB of text: held as strings they filled V8's heap until the build did little but collect
  * garbage; held here they are a few large Buffers, which the collector never scans.
  */
-const CHUNK_BYTES = 16 * 2 ** 20;
-const LENGTH_BYTES = 4;
+/** The arena's layout, which the body workers (body-worker.mjs) read too: they get it from here. */
+export const ARENA_LAYOUT = { chunkBytes: 16 * 2 ** 20, lengthBytes: 4 } as const;
+const CHUNK_BYTES = ARENA_LAYOUT.chunkBytes;
+const LENGTH_BYTES = ARENA_LAYOUT.lengthBytes;
 
 export class RecordArena {
   private readonly chunks: Buffer[] = [];
@@ -16,7 +18,8 @@ export class RecordArena {
     // Validation caps records at 40 kB, far below a chunk.
     if (LENGTH_BYTES + length > CHUNK_BYTES) throw new Error(`a record of ${length} bytes does not fit the arena`);
     if (this.used + LENGTH_BYTES + length > CHUNK_BYTES) {
-      this.chunks.push(Buffer.allocUnsafe(CHUNK_BYTES));
+      // Shared memory: the body workers read records where they lie, without a copy per page.
+      this.chunks.push(Buffer.from(new SharedArrayBuffer(CHUNK_BYTES)));
       this.used = 0;
     }
     const chunk = this.chunks.length - 1;
@@ -25,6 +28,11 @@ export class RecordArena {
     this.chunks[chunk]!.write(json, at + LENGTH_BYTES, "utf8");
     this.used += LENGTH_BYTES + length;
     return chunk * CHUNK_BYTES + at;
+  }
+
+  /** The shared memory behind the arena, for workers; chunks are only ever added. */
+  sharedChunks(): SharedArrayBuffer[] {
+    return this.chunks.map((chunk) => chunk.buffer as SharedArrayBuffer);
   }
 
   /** The UTF-8 bytes of a stored record (a view, not a copy). */

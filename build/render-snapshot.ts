@@ -5,10 +5,10 @@
 import { bindingOf, encodeCursor } from "../api/_core/cursor.js";
 import { BODY_PACK, bodyKeyOf, packFiles, SNAPSHOT_FORMAT, VIEW_PACK, viewKeyOf, type ListResource, type ViewFilters } from "../api/_core/layout.js";
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
-import { encodeMeta, FreshnessFold, renderListBody, renderOneBody, type Freshness } from "../api/_core/render-body.js";
+import { encodeMeta, FreshnessFold, listBodyParts, oneBodyParts, type Freshness } from "../api/_core/render-body.js";
 import { BodyWriter } from "./body-writer.js";
 import { sortKeyOf, type BuildContext, type Entry, type OutputWriter } from "./context.js";
-import { createGzipPool, type GzipPool } from "./gzip-pool.js";
+import { createBodyPool, type BodyPool } from "./body-pool.js";
 import { KeyedPackWriter } from "./keyed-pack-writer.js";
 import type { RecordArena } from "./record-arena.js";
 import { RESOURCES, type Resource } from "./schemas.js";
@@ -46,7 +46,6 @@ function snapshotFreshness(ctx: BuildContext): Freshness {
 }
 
 interface PageRun {
-  arena: RecordArena;
   resource: ListResource;
   filters: ViewFilters;
   entries: Entry[];
@@ -62,24 +61,24 @@ async function writePages(bodies: BodyWriter, run: PageRun): Promise<void> {
   for (let start = 0; start < length || start === 0; start += DEFAULT_LIMIT) {
     const end = Math.min(start + DEFAULT_LIMIT, length);
     const fold = new FreshnessFold();
-    const records: Buffer[] = [];
+    const records: number[] = [];
     for (let i = start; i < end; i++) {
-      records.push(run.arena.bytes(at(i).record));
+      records.push(at(i).record);
       fold.add(at(i));
     }
     const next = end < length ? encodeCursor({ binding, after: sortKeyOf(at(end - 1)) }) : null;
     const after = start === 0 ? null : sortKeyOf(at(start - 1));
-    const body = renderListBody(records, next, fold.result(run.fallback));
+    const body = listBodyParts(records, next, fold.result(run.fallback));
     await bodies.add(bodyKeyOf({ kind: "page", resource: run.resource, filters: run.filters, after }), body);
     if (length === 0) break;
   }
 }
 
-async function writeGetOnes(bodies: BodyWriter, arena: RecordArena, resource: "cinemas" | "films", entries: Entry[]): Promise<void> {
+async function writeGetOnes(bodies: BodyWriter, resource: "cinemas" | "films", entries: Entry[]): Promise<void> {
   for (const entry of entries) {
     const fold = new FreshnessFold();
     fold.add(entry);
-    const body = renderOneBody(arena.bytes(entry.record), fold.result({ observedAt: "1970-01-01T00:00:00Z" }));
+    const body = oneBodyParts(entry.record, fold.result({ observedAt: "1970-01-01T00:00:00Z" }));
     await bodies.add(bodyKeyOf({ kind: "one", resource, id: entry.id }), body);
   }
 }
@@ -88,8 +87,8 @@ function pageCount(length: number): number {
   return Math.max(1, Math.ceil(length / DEFAULT_LIMIT));
 }
 
-async function renderAll(ctx: BuildContext, pool: GzipPool, freshness: Freshness): Promise<void> {
-  const base = { arena: ctx.arena, fallback: freshness, positions: undefined, filters: {} };
+async function renderAll(ctx: BuildContext, pool: BodyPool, freshness: Freshness): Promise<void> {
+  const base = { fallback: freshness, positions: undefined, filters: {} };
   const total =
     RESOURCES.reduce((sum, r) => sum + pageCount(ctx.entries[r].length), 0) +
     ctx.views.reduce((sum, v) => sum + pageCount(v.positions.length), 0) +
@@ -106,8 +105,8 @@ async function renderAll(ctx: BuildContext, pool: GzipPool, freshness: Freshness
     viewPack.add(viewKeyOf(view.filters), Buffer.from(Uint32Array.from(view.positions).buffer));
     await writePages(bodies, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
   }
-  await writeGetOnes(bodies, ctx.arena, "cinemas", ctx.entries.cinemas);
-  await writeGetOnes(bodies, ctx.arena, "films", ctx.entries.films);
+  await writeGetOnes(bodies, "cinemas", ctx.entries.cinemas);
+  await writeGetOnes(bodies, "films", ctx.entries.films);
   await bodies.drain();
   bodyPack.finish();
   viewPack.finish();
@@ -115,7 +114,7 @@ async function renderAll(ctx: BuildContext, pool: GzipPool, freshness: Freshness
 
 export async function renderSnapshot(ctx: BuildContext): Promise<void> {
   const freshness = snapshotFreshness(ctx);
-  const pool = createGzipPool(ctx.gzipLevel, ctx.gzipWorkers);
+  const pool = createBodyPool(ctx.gzipLevel, ctx.arena, ctx.gzipWorkers);
   try {
     await renderAll(ctx, pool, freshness);
   } finally {

@@ -54,12 +54,21 @@ function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem
 export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly times = new Map<string, [string, string]>();
+  private readonly lists = new Map<string, string[]>();
 
   string(value: string): string {
     const known = this.strings.get(value);
     if (known !== undefined) return known;
     this.strings.set(value, value);
     return value;
+  }
+
+  /** A list of strings, shared by every record listing the same ones (showtimes' attribute sets). */
+  list(values: string[]): string[] {
+    const key = JSON.stringify(values);
+    let list = this.lists.get(key);
+    if (!list) this.lists.set(key, (list = values.map((value) => this.string(value))));
+    return list;
   }
 
   /** A date-time as [instant key, text as written], shared by every record with the same text. */
@@ -71,21 +80,22 @@ export class Interner {
 }
 
 function entryOf(source: SourceRecord, record: Record<string, unknown>, handle: number, interner: Interner): Entry {
-  const entry: Entry = { id: record.id as string, record: handle, file: source.file };
-  if (source.resource === "showtimes") entry.instant = interner.time(record.startsAt as string)[0];
+  const isShowtime = source.resource === "showtimes";
   const provenance = record.provenance as Provenance | undefined;
-  if (provenance) {
-    entry.observed = interner.time(provenance.observedAt);
-    if (provenance.sourceUpdatedAt) entry.updated = interner.time(provenance.sourceUpdatedAt);
-  }
-  if (source.line !== undefined) entry.line = source.line;
-  if (source.index !== undefined) entry.index = source.index;
-  if (source.resource === "showtimes") {
-    entry.cinemaId = interner.string(record.cinemaId as string);
-    entry.filmId = interner.string(record.filmId as string);
-    entry.attributeIds = record.attributeIds as string[];
-  }
-  return entry;
+  // Every field in one literal: one fixed shape, with no overflow property store per record.
+  return {
+    id: record.id as string,
+    record: handle,
+    instant: isShowtime ? interner.time(record.startsAt as string)[0] : undefined,
+    observed: provenance ? interner.time(provenance.observedAt) : undefined,
+    updated: provenance?.sourceUpdatedAt ? interner.time(provenance.sourceUpdatedAt) : undefined,
+    file: source.file,
+    line: source.line,
+    index: source.index,
+    cinemaId: isShowtime ? interner.string(record.cinemaId as string) : undefined,
+    filmId: isShowtime ? interner.string(record.filmId as string) : undefined,
+    attributeIds: isShowtime ? interner.list(record.attributeIds as string[]) : undefined,
+  };
 }
 
 /** Validates one source record, returning its entry (its bytes stored in `arena`) or pushing its problems. */

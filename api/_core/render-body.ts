@@ -53,28 +53,37 @@ export class FreshnessFold {
   }
 }
 
-const COMMA = Buffer.from(",");
+/**
+ * A list page as parts: literal text around the records, in order. The request core joins them
+ * with record bytes; the build hands them to its body workers with record handles instead.
+ */
+export function listBodyParts<R>(records: readonly R[], nextCursor: string | null, freshness: Freshness): Array<R | string> {
+  const pagination = JSON.stringify({ nextCursor, hasMore: nextCursor !== null });
+  const parts: Array<R | string> = ['{"data":['];
+  records.forEach((record, i) => {
+    if (i > 0) parts.push(",");
+    parts.push(record);
+  });
+  parts.push(`],"pagination":${pagination},"freshness":${JSON.stringify(freshness)}}`);
+  return parts;
+}
 
-/** Record bytes as read from a pack (Buffer) or as held by the build (string): same UTF-8 bytes. */
-type RecordBytes = Buffer | string;
+/** A get-one body as parts: the record and its own freshness. */
+export function oneBodyParts<R>(record: R, freshness: Freshness): Array<R | string> {
+  return ['{"data":', record, `,"freshness":${JSON.stringify(freshness)}}`];
+}
 
-function toBuffer(record: RecordBytes): Buffer {
-  return typeof record === "string" ? Buffer.from(record) : record;
+/** Joins body parts whose records are bytes. */
+export function joinBodyParts(parts: ReadonlyArray<Buffer | string>): Buffer {
+  return Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part)));
 }
 
 /** A list page: data, pagination (nextCursor null on the last page), freshness. */
-export function renderListBody(records: readonly RecordBytes[], nextCursor: string | null, freshness: Freshness): Buffer {
-  const pagination = JSON.stringify({ nextCursor, hasMore: nextCursor !== null });
-  const parts: Buffer[] = [Buffer.from('{"data":[')];
-  records.forEach((record, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(toBuffer(record));
-  });
-  parts.push(Buffer.from(`],"pagination":${pagination},"freshness":${JSON.stringify(freshness)}}`));
-  return Buffer.concat(parts);
+export function renderListBody(records: readonly Buffer[], nextCursor: string | null, freshness: Freshness): Buffer {
+  return joinBodyParts(listBodyParts(records, nextCursor, freshness));
 }
 
 /** A get-one body: the record and its own freshness. */
-export function renderOneBody(record: RecordBytes, freshness: Freshness): Buffer {
-  return Buffer.concat([Buffer.from('{"data":'), toBuffer(record), Buffer.from(`,"freshness":${JSON.stringify(freshness)}}`)]);
+export function renderOneBody(record: Buffer, freshness: Freshness): Buffer {
+  return joinBodyParts(oneBodyParts(record, freshness));
 }
