@@ -73,9 +73,14 @@ export function oneBodyParts<R>(record: R, freshness: Freshness): Array<R | stri
   return ['{"data":', record, `,"freshness":${JSON.stringify(freshness)}}`];
 }
 
-/** Joins body parts whose records are bytes. */
+/** Joins body parts whose records are bytes, into one buffer written in place (no Buffer per text part). */
 export function joinBodyParts(parts: ReadonlyArray<Buffer | string>): Buffer {
-  return Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part)));
+  let length = 0;
+  for (const part of parts) length += typeof part === "string" ? Buffer.byteLength(part) : part.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const part of parts) at += typeof part === "string" ? out.write(part, at) : part.copy(out, at);
+  return out;
 }
 
 /** A list page: data, pagination (nextCursor null on the last page), freshness. */

@@ -74,8 +74,8 @@ export class SnapshotReader {
     private readonly options: ReaderOptions = {},
   ) {
     this.blocks = new BlockCache(options.blockCacheBytes ?? 16 * 1024 * 1024);
-    this.bodies = new LruCache(options.bodyCacheBytes ?? 32 * 1024 * 1024);
-    this.recordCache = new LruCache(options.recordCacheBytes ?? 16 * 1024 * 1024);
+    this.bodies = new LruCache(options.bodyCacheBytes ?? 24 * 1024 * 1024);
+    this.recordCache = new LruCache(options.recordCacheBytes ?? 12 * 1024 * 1024);
   }
 
   /** The manifest of the snapshot being served; throws SnapshotUnavailableError when there is none. */
