@@ -3,7 +3,7 @@
  * data, and their JSON Schema form for the OpenAPI document (zod's own z.toJSONSchema).
  */
 import { z } from "zod";
-import type { ErrorCode } from "../api/_core/errors.js";
+import { ERROR_CODES } from "../api/_core/errors.js";
 import { MAX_LIMIT } from "../api/_core/route.js";
 import { EXAMPLES } from "./openapi-examples.js";
 import {
@@ -16,21 +16,6 @@ import {
   showtimeSchema,
   text,
 } from "./schemas.js";
-
-/** Every code of the spec's error envelope (part 7), in its order. */
-export const ERROR_CODES = [
-  "bad_request",
-  "database_unavailable",
-  "entitlement_required",
-  "forbidden",
-  "internal_error",
-  "not_found",
-  "rate_limited",
-  "unauthorized",
-] as const satisfies readonly ErrorCode[];
-// The core's ErrorCode and this list must name the same codes: this line fails to compile otherwise.
-const ALL_CODES_LISTED: Exclude<ErrorCode, (typeof ERROR_CODES)[number]> extends never ? true : never = true;
-void ALL_CODES_LISTED;
 
 /**
  * The spec's date-time (part 2) as a pattern: RFC 3339 with optional seconds. It is not JSON

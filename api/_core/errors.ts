@@ -3,15 +3,19 @@
  * an ApiError becomes a 500 internal_error with no internals in the body.
  */
 
-export type ErrorCode =
-  | "bad_request"
-  | "database_unavailable"
-  | "entitlement_required"
-  | "forbidden"
-  | "internal_error"
-  | "not_found"
-  | "rate_limited"
-  | "unauthorized";
+/** Every code of the spec's error envelope (part 7), in its order. */
+export const ERROR_CODES = [
+  "bad_request",
+  "database_unavailable",
+  "entitlement_required",
+  "forbidden",
+  "internal_error",
+  "not_found",
+  "rate_limited",
+  "unauthorized",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class ApiError extends Error {
   constructor(

@@ -1,58 +1,11 @@
 import type { Provider } from './brands.js';
 import type { Country } from './places.js';
+import type { ATTRIBUTE_KINDS, Cinema, Film } from '../../build/schemas.js';
 
-// Record shapes of spec section 2; generated records carry exactly these fields.
-export interface Provenance {
-  observedAt: string;
-  sourceUpdatedAt?: string;
-  provider: string;
-  externalId: string;
-}
-
-export type AttributeKind = 'accessibility' | 'event' | 'format' | 'language';
-
-export interface Attribute {
-  id: string;
-  kind: AttributeKind;
-  name: string;
-  description?: string;
-}
-
-export interface Film {
-  id: string;
-  title: string;
-  durationMinutes?: number;
-  certification?: string;
-  posterUrl?: string;
-  releaseDate?: string;
-  provenance: Provenance;
-}
-
-export interface Cinema {
-  id: string;
-  chainId?: string;
-  name: string;
-  location: {
-    countryCode: string;
-    locality: string;
-    postcode: string;
-    address?: string;
-    latitude?: number;
-    longitude?: number;
-  };
-  provenance: Provenance;
-}
-
-export interface Showtime {
-  id: string;
-  filmId: string;
-  cinemaId: string;
-  startsAt: string;
-  bookingUrl?: string;
-  attributeIds: string[];
-  screenName?: string;
-  provenance: Provenance;
-}
+// Record shapes of spec section 2, as the build's schemas define them: generated records must
+// carry exactly these fields, and the build validates them.
+export type { Attribute, Cinema, Film, Provenance, Showtime } from '../../build/schemas.js';
+export type AttributeKind = (typeof ATTRIBUTE_KINDS)[number];
 
 export type Language = 'en' | 'de' | 'fr' | 'es' | 'it' | 'ja';
 
