@@ -4,7 +4,7 @@
  * and edits become a 400), not secrecy: a forged cursor could only name a position that
  * startsAfter reaches anyway, so a fixed key is enough and keeps builds reproducible.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
 
 const CURSOR_VERSION = 1;
 const MAC_KEY = "cinema-listings/cursor/v1";
@@ -24,8 +24,11 @@ export function bindingOf(resource: string, filters: { cinemaId?: string; filmId
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 16);
 }
 
+// Imported once: a string key is imported again by every createHmac call.
+const MAC_SECRET = createSecretKey(Buffer.from(MAC_KEY, "utf8"));
+
 function macOf(payload: Buffer): Buffer {
-  return createHmac("sha256", MAC_KEY).update(payload).digest().subarray(0, MAC_BYTES);
+  return createHmac("sha256", MAC_SECRET).update(payload).digest().subarray(0, MAC_BYTES);
 }
 
 /** Encodes a cursor as a URL-safe string. */

@@ -1,7 +1,7 @@
 /**
  * Read access to a built snapshot through the layout module. Startup reads nothing; the
- * manifest is read on first use and its stat re-checked on every request (microseconds), so a rebuilt snapshot
- * swapped in under a running server is picked up and caches of the old one are dropped.
+ * manifest is read on first use and its stat re-checked at most every `recheckMs`, so a rebuilt
+ * snapshot swapped in under a running server is picked up and caches of the old one are dropped.
  */
 import { readFileSync, statSync } from "node:fs";
 import { BlockCache } from "./block-cache.js";
@@ -40,6 +40,8 @@ function recordKey(resource: ListResource, position: number): number {
   return position * LIST_RESOURCES.length + LIST_RESOURCES.indexOf(resource);
 }
 
+const VIEW_SLOT_ENTRIES = 4_096;
+
 /** Bytes a cached record costs beyond its JSON: its decoded meta and the cache's bookkeeping. */
 const RECORD_ITEM_OVERHEAD = 300;
 
@@ -65,6 +67,8 @@ export class SnapshotReader {
   private readonly blocks: BlockCache;
   private readonly bodies: LruCache<string, CachedBody>;
   private readonly recordCache: LruCache<number, RecordItem>;
+  /** Where each recently asked view lies in the view pack (the lookup hashes and searches). */
+  private readonly viewSlots = new LruCache<string, { data: string; slot: PackSlot | undefined }>(VIEW_SLOT_ENTRIES);
   private current: { manifest: SnapshotManifest; stamp: string } | undefined;
   private readonly packs = new Map<ListResource, PackFiles>();
   private checkedAt = 0;
@@ -94,6 +98,7 @@ export class SnapshotReader {
       this.blocks.clear();
       this.bodies.clear();
       this.recordCache.clear();
+      this.viewSlots.clear();
       this.current = { manifest, stamp };
       return manifest;
     } catch (error) {
@@ -132,7 +137,10 @@ export class SnapshotReader {
     if (filters.cinemaId === undefined && filters.filmId === undefined) {
       return { length: manifest.counts[resource], position: (j) => j, positions: (start, end) => Array.from({ length: end - start }, (_, i) => start + i) };
     }
-    const { data, slot } = this.guard(() => this.findInPack(VIEW_PACK, viewKeyOf(filters)));
+    const viewKey = JSON.stringify([filters.cinemaId ?? null, filters.filmId ?? null]);
+    let found = this.viewSlots.get(viewKey);
+    if (!found) this.viewSlots.set(viewKey, (found = this.guard(() => this.findInPack(VIEW_PACK, viewKeyOf(filters)))));
+    const { data, slot } = found;
     if (!slot) return { length: 0, position: () => 0, positions: () => [] };
     const read = (start: number, count: number) => this.guard(() => this.blocks.read(data, slot.offset + start * 4, count * 4));
     return {
@@ -181,17 +189,8 @@ export class SnapshotReader {
     return out;
   }
 
-  /** Sort key and provenance times of the record at a pack position. */
-  meta(resource: ListResource, position: number): RecordMeta {
-    const files = this.packOf(resource);
-    return this.guard(() => {
-      const [start, end] = this.offsets(files.metaIndex, position, 1);
-      return decodeMeta(this.blocks.read(files.meta, start!, end! - start!).toString("utf8"));
-    });
-  }
-
   /** Sort keys and provenance times of `count` consecutive pack positions, read directly (no block churn). */
-  metas(resource: ListResource, first: number, count: number): RecordMeta[] {
+  private metas(resource: ListResource, first: number, count: number): RecordMeta[] {
     const files = this.packOf(resource);
     return this.guard(() => {
       const offsets = this.offsets(files.metaIndex, first, count);
@@ -202,7 +201,7 @@ export class SnapshotReader {
   }
 
   /** The bytes of the records at `count` consecutive pack positions from `first`. */
-  records(resource: ListResource, first: number, count: number): Buffer[] {
+  private records(resource: ListResource, first: number, count: number): Buffer[] {
     const files = this.packOf(resource);
     return this.guard(() => {
       const offsets = this.offsets(files.recordsIndex, first, count);
