@@ -1,6 +1,7 @@
 /** The per-run state that build stages read and fill; nothing lives at module level. */
 import type { Freshness } from "../api/_core/render-body.js";
 import type { ViewFilters } from "../api/_core/layout.js";
+import type { SourceFile } from "./read-source-file.js";
 import type { Problem } from "./problems.js";
 import type { RecordArena } from "./record-arena.js";
 import type { Resource } from "./schemas.js";
@@ -89,8 +90,12 @@ export interface BuildContext {
   gzipLevel: number;
   /** Body worker threads (assemble, gzip, tag); 0 encodes on the main thread. */
   gzipWorkers?: number;
+  /** Validation worker threads; 0 validates on the main thread; unset: workers for large inputs only. */
+  validateWorkers?: number;
   output: OutputWriter;
   problems: Problem[];
+  /** Every source file, in the fixed order reports and output follow. */
+  sourceFiles?: SourceFile[];
   sources?: AsyncIterable<SourceRecord>;
   entries: Record<Resource, Entry[]>;
   /** The records' bytes, which entries refer to by handle. */

@@ -30,6 +30,14 @@ export class RecordArena {
     return chunk * CHUNK_BYTES + at;
   }
 
+  /** Takes in a chunk a worker's arena filled; returns its index here (handles map chunk by chunk). */
+  adopt(chunk: SharedArrayBuffer): number {
+    this.chunks.push(Buffer.from(chunk));
+    // The adopted chunk is not ours to fill: the next add starts a chunk of its own.
+    this.used = CHUNK_BYTES;
+    return this.chunks.length - 1;
+  }
+
   /** The shared memory behind the arena, for workers; chunks are only ever added. */
   sharedChunks(): SharedArrayBuffer[] {
     return this.chunks.map((chunk) => chunk.buffer as SharedArrayBuffer);

@@ -30,6 +30,7 @@ export interface BuildOptions {
   output: OutputWriter;
   gzipLevel?: number;
   gzipWorkers?: number;
+  validateWorkers?: number;
   onProgress?: BuildContext["onProgress"];
   onStage?: (name: string) => void;
 }
@@ -42,6 +43,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     dataDir: options.dataDir,
     gzipLevel: options.gzipLevel ?? 6,
     gzipWorkers: options.gzipWorkers,
+    validateWorkers: options.validateWorkers,
     output: options.output,
     problems: [],
     entries: { cinemas: [], films: [], showtimes: [], attributes: [] },

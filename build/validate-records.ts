@@ -1,7 +1,10 @@
 /** Stage 2: validate every record against its schema; keep the valid ones as compact entries. */
 import type { z } from "zod";
 import { instantKeyOf } from "../api/_core/date-time.js";
+import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import type { BuildContext, Entry, SourceRecord } from "./context.js";
+import type { SourceFile } from "./read-source-file.js";
 import { formatPath, type Problem } from "./problems.js";
 import type { RecordArena } from "./record-arena.js";
 import { SCHEMAS, type Provenance } from "./schemas.js";
@@ -79,27 +82,57 @@ export class Interner {
   }
 }
 
-function entryOf(source: SourceRecord, record: Record<string, unknown>, handle: number, interner: Interner): Entry {
-  const isShowtime = source.resource === "showtimes";
-  const provenance = record.provenance as Provenance | undefined;
-  // Every field in one literal: one fixed shape, with no overflow property store per record.
-  return {
-    id: record.id as string,
-    record: handle,
-    instant: isShowtime ? interner.time(record.startsAt as string)[0] : undefined,
-    observed: provenance ? interner.time(provenance.observedAt) : undefined,
-    updated: provenance?.sourceUpdatedAt ? interner.time(provenance.sourceUpdatedAt) : undefined,
-    file: source.file,
-    line: source.line,
-    index: source.index,
-    cinemaId: isShowtime ? interner.string(record.cinemaId as string) : undefined,
-    filmId: isShowtime ? interner.string(record.filmId as string) : undefined,
-    attributeIds: isShowtime ? interner.list(record.attributeIds as string[]) : undefined,
-  };
+/** What an entry is made of, as plain values: a validation worker sends these to the main thread. */
+export interface RecordFacts {
+  id: string;
+  /** Handle of the record's canonical JSON in an arena. */
+  handle: number;
+  startsAt?: string;
+  observedAt?: string;
+  sourceUpdatedAt?: string;
+  line?: number;
+  index?: number;
+  cinemaId?: string;
+  filmId?: string;
+  attributeIds?: string[];
 }
 
-/** Validates one source record, returning its entry (its bytes stored in `arena`) or pushing its problems. */
-export function validateRecord(source: SourceRecord, problems: Problem[], arena: RecordArena, interner = new Interner()): Entry | undefined {
+/** The facts of a valid record (as the schema returned it) stored under `handle`. */
+export function factsOf(source: SourceRecord, record: Record<string, unknown>, handle: number): RecordFacts {
+  const provenance = record.provenance as Provenance | undefined;
+  const facts: RecordFacts = { id: record.id as string, handle, line: source.line, index: source.index };
+  if (provenance) {
+    facts.observedAt = provenance.observedAt;
+    facts.sourceUpdatedAt = provenance.sourceUpdatedAt;
+  }
+  if (source.resource === "showtimes") {
+    facts.startsAt = record.startsAt as string;
+    facts.cinemaId = record.cinemaId as string;
+    facts.filmId = record.filmId as string;
+    facts.attributeIds = record.attributeIds as string[];
+  }
+  return facts;
+}
+
+/** The compact entry of a record, its repeated values shared through the interner. */
+export function entryOf(facts: RecordFacts, file: string, interner: Interner): Entry {
+  const time = (text: string | undefined) => (text === undefined ? undefined : interner.time(text));
+  const string = (text: string | undefined) => (text === undefined ? undefined : interner.string(text));
+  return newEntry(facts.id, facts.handle, time(facts.startsAt)?.[0], time(facts.observedAt), time(facts.sourceUpdatedAt), file,
+    facts.line, facts.index, string(facts.cinemaId), string(facts.filmId), facts.attributeIds && interner.list(facts.attributeIds));
+}
+
+/** An entry from its fields, every one in one literal: one fixed shape, with no overflow property store per record. */
+export function newEntry(
+  id: string, record: number, instant: string | undefined, observed: [string, string] | undefined, updated: [string, string] | undefined,
+  file: string, line: number | undefined, index: number | undefined, cinemaId: string | undefined, filmId: string | undefined,
+  attributeIds: string[] | undefined,
+): Entry {
+  return { id, record, instant, observed, updated, file, line, index, cinemaId, filmId, attributeIds };
+}
+
+/** Checks one source record: its parsed value and canonical JSON, or its problems pushed. */
+export function checkRecord(source: SourceRecord, problems: Problem[]): { record: Record<string, unknown>; json: string } | undefined {
   if (source.value === null || typeof source.value !== "object" || Array.isArray(source.value)) {
     const where = { file: source.file, line: source.line, index: source.index };
     problems.push({ ...where, code: "not_an_object", path: "", message: `must be a JSON object (got ${describeType(source.value)})` });
@@ -120,16 +153,44 @@ export function validateRecord(source: SourceRecord, problems: Problem[], arena:
     });
     return undefined;
   }
-  return entryOf(source, result.data as Record<string, unknown>, arena.add(json), interner);
+  return { record: result.data as Record<string, unknown>, json };
 }
 
+/** Validates one source record, returning its entry (its bytes stored in `arena`) or pushing its problems. */
+export function validateRecord(source: SourceRecord, problems: Problem[], arena: RecordArena, interner = new Interner()): Entry | undefined {
+  const checked = checkRecord(source, problems);
+  if (!checked) return undefined;
+  return entryOf(factsOf(source, checked.record, arena.add(checked.json)), source.file, interner);
+}
+
+/** Sources smaller than this validate on the main thread: starting workers would cost more. */
+const PARALLEL_MIN_BYTES = 32 * 2 ** 20;
+
 export async function validateRecords(ctx: BuildContext): Promise<void> {
-  if (!ctx.sources) throw new Error("validateRecords runs after loadSources");
-  let count = 0;
+  if (!ctx.sources || !ctx.sourceFiles) throw new Error("validateRecords runs after loadSources");
   const interner = new Interner();
+  // Unset: workers for large inputs only. A number: that many workers (0: none), whatever the size.
+  const workers = ctx.validateWorkers ?? (totalBytes(ctx.sourceFiles) >= PARALLEL_MIN_BYTES ? availableParallelism() : 0);
+  if (workers > 0 && ctx.sourceFiles.length > 1) {
+    // Loaded on demand: it bundles the worker with esbuild, which small builds never need.
+    const { validateInWorkers } = await import("./validate-parallel.js");
+    await validateInWorkers(ctx, workers, interner);
+    return;
+  }
+  let count = 0;
   for await (const source of ctx.sources) {
     const entry = validateRecord(source, ctx.problems, ctx.arena, interner);
     if (entry) ctx.entries[source.resource].push(entry);
     if (++count % 50_000 === 0) ctx.onProgress?.("validate", count);
   }
+}
+
+function totalBytes(files: readonly SourceFile[]): number {
+  return files.reduce((sum, { file }) => {
+    try {
+      return sum + statSync(file).size;
+    } catch {
+      return sum; // unreadable: reported when it is read
+    }
+  }, 0);
 }

@@ -1,0 +1,55 @@
+/**
+ * Validation on worker threads (large inputs) must be invisible: the same snapshot bytes and the
+ * same problems, in the same order, as validation on the main thread.
+ */
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createDiskWriter } from "../build/output-writer.js";
+import { runBuild } from "../build/run-build.js";
+import { GOLDEN_FIXTURE, hashTree, makeTempDir, removeDir, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
+
+let work: string;
+beforeAll(() => {
+  work = makeTempDir("validate-parallel");
+});
+afterAll(() => removeDir(work));
+
+async function build(dataDir: string, validateWorkers: number) {
+  const out = path.join(work, `out-${path.basename(dataDir)}-${validateWorkers}`);
+  const result = await runBuild({ dataDir, output: createDiskWriter(out), validateWorkers });
+  if (result.ok) await result.ctx.output.commit();
+  return { result, out };
+}
+
+describe("validation on worker threads", () => {
+  test("gives a byte-identical snapshot (golden fixture, 1 to 3 workers)", async () => {
+    const inline = await build(GOLDEN_FIXTURE, 0);
+    expect(inline.result.ok).toBe(true);
+    for (const workers of [1, 2, 3]) {
+      const threaded = await build(GOLDEN_FIXTURE, workers);
+      expect(threaded.result.ok).toBe(true);
+      expect(hashTree(threaded.out), `${workers} workers`).toEqual(hashTree(inline.out));
+    }
+  });
+
+  test("reports the same problems in the same order, across files and workers", async () => {
+    const { showtimes, cinemas, films, attributes } = validRecords();
+    const st = (id: string, patch: Record<string, unknown> = {}) => ({ ...showtimes, id, attributeIds: ["format-2d"], ...patch });
+    const dataDir = path.join(work, "invalid");
+    writeFiles(dataDir, {
+      "cinemas/a.json": JSON.stringify([cinemas, { ...cinemas, name: "" }]),
+      "films/f.ndjson": toNdjson([films, { ...films, id: "film-2", runtime: 1 }]),
+      "attributes/x.json": JSON.stringify([attributes]),
+      "showtimes/1.ndjson": `${toNdjson([st("s1"), st("s2", { startsAt: "2023-02-29T10:00Z" })])}{not json\n`,
+      "showtimes/2.ndjson": toNdjson([st("s1"), st("s3", { cinemaId: "nowhere" })]),
+      "showtimes/3.json": "{}",
+      "showtimes/4.ndjson": toNdjson([st("s4", { attributeIds: ["format-2d", "format-2d"] }), 42]),
+    });
+    const inline = await build(dataDir, 0);
+    const threaded = await build(dataDir, 2);
+    expect(inline.result.ok).toBe(false);
+    if (inline.result.ok || threaded.result.ok) throw new Error("both builds must fail");
+    expect(inline.result.problems.length).toBeGreaterThanOrEqual(8);
+    expect(threaded.result.problems).toEqual(inline.result.problems);
+  });
+});
