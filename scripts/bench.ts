@@ -87,13 +87,15 @@ async function main(): Promise<void> {
       const served = await measureServing(snapshotDir, options.work, options.seconds, functionBytes, buildFigures.snapshotMb);
       const accessJson = readFileSync(served.accessFile, "utf8");
       const fn = await measureFunctionColdStart(snapshotDir, accessJson);
+      const cold = await measureColdStart(snapshotDir, served.accessFile);
       report.serve = {
         scenarios: served.figures.map((f) => ({
           name: f.name, oursRps: f.ours.requestsPerSecond, ceilingRps: f.ceiling.requestsPerSecond, ratio: f.ratio,
           p50Ms: f.ours.p50Ms, p99Ms: f.ours.p99Ms, ceilingP99Ms: f.ceiling.p99Ms,
         })),
         sweep: served.sweep,
-        coldStartMs: await measureColdStart(snapshotDir, served.accessFile),
+        coldStartMs: cold.oursMs,
+        bareNodeStartMs: cold.bareMs,
         functionImportMs: fn.importMs,
         functionFirstResponseMs: fn.firstResponseMs,
         functionBundleMb: buildFigures.snapshotMb + functionBytes / 2 ** 20,

@@ -157,21 +157,40 @@ export async function sweepMemory(base: string, pid: number): Promise<{ requests
   return { requests, rssMb: procMemory(pid, "VmRSS") / 2 ** 20 };
 }
 
-/** Median time from spawning the bundled server to its first 200. */
-export async function measureColdStart(snapshotDir: string, accessFile: string, runs = 5): Promise<number> {
+/** Median time from spawning a server (`args` given the port) to its first 200 for `path`. */
+async function medianColdStart(args: (port: number) => string[], path: string, headers: Record<string, string>, runs: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const port = 41000 + Math.floor(Math.random() * 20000);
     const started = performance.now();
-    const server = await spawnUntil("node", ["dist/serve.mjs", "--snapshot", snapshotDir, "--access", accessFile, "--port", String(port)], /listening on/, { LOG_LEVEL: "silent" });
+    const server = await spawnUntil("node", args(port), /listening on/, { LOG_LEVEL: "silent" });
     let status = 0;
     while (status !== 200) {
-      status = await fetch(`http://127.0.0.1:${port}/v1/films`, { headers: auth }).then((r) => r.status, () => 0);
+      status = await fetch(`http://127.0.0.1:${port}${path}`, { headers }).then((r) => r.status, () => 0);
     }
     times.push(performance.now() - started);
     await stop(server.child);
   }
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+/** A bare node:http server answering 200 at once: how long Node itself takes to start here. */
+const BARE_SERVER = (port: number) => [
+  "-e",
+  `require("node:http").createServer((q, s) => s.end("{}")).listen(${port}, "127.0.0.1", () => console.log("listening on ${port}"))`,
+];
+
+/** Median cold start of the bundled server, and of a bare Node server measured alternately with it. */
+export async function measureColdStart(snapshotDir: string, accessFile: string, runs = 5): Promise<{ oursMs: number; bareMs: number }> {
+  const ours = (port: number) => ["dist/serve.mjs", "--snapshot", snapshotDir, "--access", accessFile, "--port", String(port)];
+  const oursTimes: number[] = [];
+  const bareTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    oursTimes.push(await medianColdStart(ours, "/v1/films", auth, 1));
+    bareTimes.push(await medianColdStart(BARE_SERVER, "/", {}, 1));
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { oursMs: median(oursTimes), bareMs: median(bareTimes) };
 }
 
 /** Median import time and time to first 200 of the bundled Vercel function, in fresh processes. */
