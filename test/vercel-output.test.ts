@@ -30,7 +30,7 @@ const func = (relative = "") => path.join(out(), FUNCTION_DIR, relative);
 const run = () => checkVercelOutput(out(), root, path.join(root, "public"), path.join(root, "snapshot"));
 const failing = () => run().checks.filter((c) => !c.ok).map((c) => c.name);
 
-const SNAPSHOT = { "manifest.json": '{"format":1}', "bodies/ab/cdef": "gz", "lists/films/records.bin": "rec" };
+const SNAPSHOT = { "manifest.json": '{"format":2}', "bodies/pack.bin": "gz", "lists/films/records.bin": "rec" };
 const PUBLIC = { "index.html": "<redoc>", "openapi.json": '{"openapi":"3.1.0"}' };
 
 beforeEach(() => {
@@ -58,7 +58,7 @@ describe("checkVercelOutput", () => {
   test("snapshot files mapped from the project (filePathMap, without --standalone) count as bundled", () => {
     rmSync(func("snapshot/bodies"), { recursive: true });
     const config = JSON.parse(readFileSync(func(".vc-config.json"), "utf8"));
-    writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap: { "snapshot/bodies/ab/cdef": "snapshot/bodies/ab/cdef" } }));
+    writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap: { "snapshot/bodies/pack.bin": "snapshot/bodies/pack.bin" } }));
     expect(failing()).toEqual([]);
   });
 
