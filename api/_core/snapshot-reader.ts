@@ -99,6 +99,11 @@ export class SnapshotReader {
       this.bodies.clear();
       this.recordCache.clear();
       this.viewSlots.clear();
+      this.openEveryFile();
+      // A rebuild swaps the whole folder: files opened now and a manifest unchanged since are one
+      // snapshot, and reads go through these descriptors until the next manifest is taken.
+      const after = statSync(path);
+      if (`${after.ino}:${after.mtimeMs}:${after.size}` !== stamp) throw new Error("snapshot replaced while opening it");
       this.current = { manifest, stamp };
       return manifest;
     } catch (error) {
@@ -152,6 +157,19 @@ export class SnapshotReader {
         return Array.from({ length: end - start }, (_, i) => bytes.readUInt32LE(i * 4));
       },
     };
+  }
+
+  /** Opens every file of the layout now, so later reads cannot mix two snapshots; a missing one fails when read. */
+  private openEveryFile(): void {
+    const relative = [BODY_PACK, VIEW_PACK].flatMap((pack) => [pack.data, pack.index]);
+    for (const resource of LIST_RESOURCES) relative.push(...Object.values(packFiles(resource)));
+    for (const file of relative) {
+      try {
+        this.blocks.file(resolveInside(this.root, file));
+      } catch {
+        // Reported as a 503 by the read that needs it.
+      }
+    }
   }
 
   /** Looks a key up in a keyed pack's index, through the block cache. */
