@@ -22,20 +22,26 @@ interface WorkerTables {
   lists: string[][];
 }
 
-/** The worker as one self-contained module (zod included): workers cannot load TypeScript. */
-async function bundleWorker(): Promise<string> {
-  const { buildSync } = await import("esbuild");
-  const entry = fileURLToPath(new URL("./validate-worker.ts", import.meta.url));
-  const out = buildSync({ entryPoints: [entry], bundle: true, platform: "node", format: "esm", write: false, external: ["esbuild"], logLevel: "silent" });
-  const file = path.join(tmpdir(), `cinema-validate-worker-${process.pid}-${Date.now().toString(36)}.mjs`);
-  writeFileSync(file, out.outputFiles[0]!.text);
-  return file;
+/**
+ * The worker as one self-contained module (zod included): workers cannot load TypeScript. Undefined
+ * when it cannot be made (esbuild is a dev dependency): the caller then validates on this thread.
+ */
+export async function bundleValidationWorker(): Promise<string | undefined> {
+  try {
+    const { buildSync } = await import("esbuild");
+    const entry = fileURLToPath(new URL("./validate-worker.ts", import.meta.url));
+    const out = buildSync({ entryPoints: [entry], bundle: true, platform: "node", format: "esm", write: false, external: ["esbuild"], logLevel: "silent" });
+    const file = path.join(tmpdir(), `cinema-validate-worker-${process.pid}-${Date.now().toString(36)}.mjs`);
+    writeFileSync(file, out.outputFiles[0]!.text);
+    return file;
+  } catch {
+    return undefined;
+  }
 }
 
-/** Validates ctx.sourceFiles on `count` workers into ctx.entries and ctx.problems. */
-export async function validateInWorkers(ctx: BuildContext, count: number, interner: Interner): Promise<void> {
+/** Validates ctx.sourceFiles on `count` workers running `script` into ctx.entries and ctx.problems; removes `script`. */
+export async function validateInWorkers(ctx: BuildContext, script: string, count: number, interner: Interner): Promise<void> {
   const files = ctx.sourceFiles!.map((file, at) => ({ ...file, at }));
-  const script = await bundleWorker();
   const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {

@@ -173,9 +173,9 @@ export async function validateRecords(ctx: BuildContext): Promise<void> {
   const workers = ctx.validateWorkers ?? (totalBytes(ctx.sourceFiles) >= PARALLEL_MIN_BYTES ? availableParallelism() : 0);
   if (workers > 0 && ctx.sourceFiles.length > 1) {
     // Loaded on demand: it bundles the worker with esbuild, which small builds never need.
-    const { validateInWorkers } = await import("./validate-parallel.js");
-    await validateInWorkers(ctx, workers, interner);
-    return;
+    const { bundleValidationWorker, validateInWorkers } = await import("./validate-parallel.js");
+    const script = await bundleValidationWorker();
+    if (script) return validateInWorkers(ctx, script, workers, interner);
   }
   let count = 0;
   for await (const source of ctx.sources) {

@@ -29,6 +29,8 @@ describe("validation on worker threads", () => {
       expect(threaded.result.ok).toBe(true);
       expect(hashTree(threaded.out), `${workers} workers`).toEqual(hashTree(inline.out));
       expect(Object.keys(hashTree(threaded.out))).toContain("bodies/pack.bin");
+      // Each worker filled an arena chunk of its own: the records really came from the workers.
+      if (threaded.result.ok) expect(threaded.result.ctx.arena.sharedChunks()).toHaveLength(workers);
     }
   });
 
