@@ -10,14 +10,19 @@ import { LruCache } from "./lru.js";
 // Small blocks: binary searches and views touch scattered places, and a miss reads a whole block.
 const BLOCK_SIZE = 4 * 1024;
 const MAX_OPEN_FILES = 64;
+/** Block keys are file id × this + block index: room for 2^32 blocks (16 TB) per file. */
+const BLOCKS_PER_FILE_ID = 2 ** 32;
 
 interface OpenFile {
   fd: number;
   size: number;
+  /** Names the file in block keys: a number, where a string of block and path cost a µs a read. */
+  id: number;
 }
 
 export class BlockCache {
-  private readonly blocks: LruCache<string, Buffer>;
+  private readonly blocks: LruCache<number, Buffer>;
+  private nextFileId = 0;
   private readonly files = new LruCache<string, OpenFile>(MAX_OPEN_FILES, (_, file) => closeSync(file.fd));
 
   constructor(maxBytes: number) {
@@ -29,7 +34,7 @@ export class BlockCache {
     let file = this.files.get(path);
     if (!file) {
       const fd = openSync(path, "r");
-      file = { fd, size: fstatSync(fd).size };
+      file = { fd, size: fstatSync(fd).size, id: this.nextFileId++ };
       this.files.set(path, file);
     }
     return file;
@@ -60,11 +65,13 @@ export class BlockCache {
   }
 
   private block(path: string, index: number): Buffer {
-    const key = `${index}:${path}`;
+    const file = this.file(path);
+    // Ids are never reused: blocks of a file closed since are never found again and age out.
+    const key = file.id * BLOCKS_PER_FILE_ID + index;
     let block = this.blocks.get(key);
     if (!block) {
       const start = index * BLOCK_SIZE;
-      block = this.readDirect(path, start, Math.max(0, Math.min(BLOCK_SIZE, this.file(path).size - start)));
+      block = this.readDirect(path, start, Math.max(0, Math.min(BLOCK_SIZE, file.size - start)));
       this.blocks.set(key, block, block.length);
     }
     return block;

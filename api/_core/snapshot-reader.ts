@@ -35,9 +35,9 @@ export interface RecordItem {
   meta: RecordMeta;
 }
 
-/** A number naming a record of any resource: number keys hash faster than strings. */
-function recordKey(resource: ListResource, position: number): number {
-  return position * LIST_RESOURCES.length + LIST_RESOURCES.indexOf(resource);
+/** A number naming a record of any resource (`kind`: its index in LIST_RESOURCES): number keys hash faster than strings. */
+function recordKey(kind: number, position: number): number {
+  return position * LIST_RESOURCES.length + kind;
 }
 
 const VIEW_SLOT_ENTRIES = 4_096;
@@ -186,11 +186,12 @@ export class SnapshotReader {
   items(resource: ListResource, positions: readonly number[]): RecordItem[] {
     const out: RecordItem[] = new Array(positions.length);
     const missing: number[] = [];
-    positions.forEach((position, i) => {
-      const hit = this.recordCache.get(recordKey(resource, position));
+    const kind = LIST_RESOURCES.indexOf(resource);
+    for (let i = 0; i < positions.length; i++) {
+      const hit = this.recordCache.get(recordKey(kind, positions[i]!));
       if (hit) out[i] = hit;
       else missing.push(i);
-    });
+    }
     // Misses at consecutive positions (a whole list, a view's neighbours) are read as one range.
     for (let m = 0, run = 1; m < missing.length; m += run) {
       const first = positions[missing[m]!]!;
@@ -201,7 +202,7 @@ export class SnapshotReader {
       for (let k = 0; k < run; k++) {
         const item = { bytes: records[k]!, meta: metas[k]! };
         out[missing[m + k]!] = item;
-        this.recordCache.set(recordKey(resource, first + k), item, item.bytes.length + RECORD_ITEM_OVERHEAD);
+        this.recordCache.set(recordKey(kind, first + k), item, item.bytes.length + RECORD_ITEM_OVERHEAD);
       }
     }
     return out;
