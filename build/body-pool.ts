@@ -7,14 +7,13 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { encodeBodyFile, ETAG_LENGTH } from "../api/_core/body-file.js";
-import { joinBodyParts } from "../api/_core/render-body.js";
-import { ARENA_LAYOUT, type RecordArena } from "./record-arena.js";
+import { encodeParts, type BodyPart } from "./body-parts.js";
+import type { RecordArena } from "./record-arena.js";
+import { bundleWorkerModule, removeWorkerModule } from "./worker-module.js";
 
 const BATCH_SIZE = 32;
 
-/** Literal text, or the handle of a record in the arena. */
-export type BodyPart = string | number;
+export type { BodyPart } from "./body-parts.js";
 
 export interface BodyPool {
   /** The body file (entity tag, then gzip) of the body the parts spell. */
@@ -26,17 +25,17 @@ export interface BodyPool {
 
 type Pending = { resolve: (out: Buffer) => void; reject: (error: Error) => void };
 
-/** Encodes on the calling thread: tests and tiny builds, where threads cost more than they save. */
+/** Encodes on the calling thread: when asked (0 workers), or when the worker cannot be bundled. */
 function inlinePool(level: number, arena: RecordArena): BodyPool {
-  const join = (parts: BodyPart[]) => joinBodyParts(parts.map((part) => (typeof part === "number" ? arena.bytes(part) : part)));
-  return { encode: async (parts) => encodeBodyFile(join(parts), level), flush: () => {}, close: async () => {} };
+  return { encode: async (parts) => encodeParts(parts, arena, level), flush: () => {}, close: async () => {} };
 }
 
 /** A pool of `size` workers over the arena as it is now (call it once every record is stored). */
-export function createBodyPool(level: number, arena: RecordArena, size = availableParallelism()): BodyPool {
-  if (size === 0) return inlinePool(level, arena);
-  const workerData = { level, chunks: arena.sharedChunks(), layout: ARENA_LAYOUT, etagLength: ETAG_LENGTH };
-  const workers = Array.from({ length: size }, () => new Worker(new URL("./body-worker.mjs", import.meta.url), { workerData }));
+export async function createBodyPool(level: number, arena: RecordArena, size = availableParallelism()): Promise<BodyPool> {
+  const script = size > 0 ? await bundleWorkerModule(new URL("./body-worker.ts", import.meta.url)) : undefined;
+  if (!script) return inlinePool(level, arena);
+  const workerData = { level, chunks: arena.sharedChunks() };
+  const workers = Array.from({ length: size }, () => new Worker(script, { workerData }));
   const batches = new Map<number, Pending[]>();
   let batch: BodyPart[][] = [];
   let waiting: Pending[] = [];
@@ -76,6 +75,7 @@ export function createBodyPool(level: number, arena: RecordArena, size = availab
       // Callers await every result before closing; terminating drops nothing.
       send();
       await Promise.all(workers.map((w) => w.terminate()));
+      removeWorkerModule(script);
     },
   };
 }

@@ -3,7 +3,7 @@
  * 850 MB of text: held as strings they filled V8's heap until the build did little but collect
  * garbage; held here they are a few large Buffers, which the collector never scans.
  */
-/** The arena's layout, which the body workers (body-worker.mjs) read too: they get it from here. */
+/** The arena's layout: handles sent between threads are read with it. */
 export const ARENA_LAYOUT = { chunkBytes: 16 * 2 ** 20, lengthBytes: 4 } as const;
 const CHUNK_BYTES = ARENA_LAYOUT.chunkBytes;
 const LENGTH_BYTES = ARENA_LAYOUT.lengthBytes;
@@ -28,6 +28,13 @@ export class RecordArena {
     this.chunks[chunk]!.write(json, at + LENGTH_BYTES, "utf8");
     this.used += LENGTH_BYTES + length;
     return chunk * CHUNK_BYTES + at;
+  }
+
+  /** An arena over chunks shared by another thread, for reading (body workers). */
+  static over(chunks: readonly SharedArrayBuffer[]): RecordArena {
+    const arena = new RecordArena();
+    for (const chunk of chunks) arena.adopt(chunk);
+    return arena;
   }
 
   /** Takes in a chunk a worker's arena filled; returns its index here (handles map chunk by chunk). */

@@ -130,7 +130,7 @@ async function renderAll(ctx: BuildContext, pool: BodyPool, freshness: Freshness
 
 export async function renderSnapshot(ctx: BuildContext): Promise<void> {
   const freshness = snapshotFreshness(ctx);
-  const pool = createBodyPool(ctx.gzipLevel, ctx.arena, ctx.gzipWorkers);
+  const pool = await createBodyPool(ctx.gzipLevel, ctx.arena, ctx.gzipWorkers);
   try {
     await renderAll(ctx, pool, freshness);
   } finally {

@@ -4,15 +4,12 @@
  * takes the results in the files' fixed order, so entries, problems and output are exactly those
  * of the single-threaded path.
  */
-import { rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { BuildContext } from "./context.js";
 import { ARENA_LAYOUT } from "./record-arena.js";
 import { ABSENT, NUMBERS_PER_RECORD, type FileResult } from "./validate-protocol.js";
 import { newEntry, type Interner } from "./validate-records.js";
+import { bundleWorkerModule, removeWorkerModule } from "./worker-module.js";
 
 /** One worker's tables as this thread holds them: its row numbers → shared values here. */
 interface WorkerTables {
@@ -22,21 +19,9 @@ interface WorkerTables {
   lists: string[][];
 }
 
-/**
- * The worker as one self-contained module (zod included): workers cannot load TypeScript. Undefined
- * when it cannot be made (esbuild is a dev dependency): the caller then validates on this thread.
- */
-export async function bundleValidationWorker(): Promise<string | undefined> {
-  try {
-    const { buildSync } = await import("esbuild");
-    const entry = fileURLToPath(new URL("./validate-worker.ts", import.meta.url));
-    const out = buildSync({ entryPoints: [entry], bundle: true, platform: "node", format: "esm", write: false, external: ["esbuild"], logLevel: "silent" });
-    const file = path.join(tmpdir(), `cinema-validate-worker-${process.pid}-${Date.now().toString(36)}.mjs`);
-    writeFileSync(file, out.outputFiles[0]!.text);
-    return file;
-  } catch {
-    return undefined;
-  }
+/** The validation worker as a loadable module, or undefined (see worker-module.ts). */
+export function bundleValidationWorker(): Promise<string | undefined> {
+  return bundleWorkerModule(new URL("./validate-worker.ts", import.meta.url));
 }
 
 /** Validates ctx.sourceFiles on `count` workers running `script` into ctx.entries and ctx.problems; removes `script`. */
@@ -75,7 +60,7 @@ export async function validateInWorkers(ctx: BuildContext, script: string, count
     });
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
-    rmSync(script, { force: true });
+    removeWorkerModule(script);
   }
 }
 

@@ -70,7 +70,7 @@ export class SnapshotReader {
   /** Where each recently asked view lies in the view pack (the lookup hashes and searches). */
   private readonly viewSlots = new LruCache<string, { data: string; slot: PackSlot | undefined }>(VIEW_SLOT_ENTRIES);
   private current: { manifest: SnapshotManifest; stamp: string } | undefined;
-  private readonly packs = new Map<ListResource, PackFiles>();
+  private readonly paths = new Map<string, string>();
   private checkedAt = 0;
 
   constructor(
@@ -87,7 +87,7 @@ export class SnapshotReader {
     const now = Date.now();
     if (this.current && now - this.checkedAt < (this.options.recheckMs ?? 0)) return this.current.manifest;
     this.checkedAt = now;
-    const path = resolveInside(this.root, MANIFEST_FILE);
+    const path = this.resolved(MANIFEST_FILE);
     let stamp: string;
     try {
       const stat = statSync(path);
@@ -165,7 +165,7 @@ export class SnapshotReader {
     for (const resource of LIST_RESOURCES) relative.push(...Object.values(packFiles(resource)));
     for (const file of relative) {
       try {
-        this.blocks.file(resolveInside(this.root, file));
+        this.blocks.file(this.resolved(file));
       } catch {
         // Reported as a 503 by the read that needs it.
       }
@@ -174,9 +174,9 @@ export class SnapshotReader {
 
   /** Looks a key up in a keyed pack's index, through the block cache. */
   private findInPack(files: KeyedPackFiles, key: Buffer): { data: string; slot: PackSlot | undefined } {
-    const index = resolveInside(this.root, files.index);
+    const index = this.resolved(files.index);
     const slot = findInPackIndex((offset, length) => this.blocks.read(index, offset, length), key);
-    return { data: resolveInside(this.root, files.data), slot };
+    return { data: this.resolved(files.data), slot };
   }
 
   /**
@@ -230,20 +230,22 @@ export class SnapshotReader {
     });
   }
 
-  /** Absolute pack paths, resolved once: binary searches ask for them at every step. */
+  /** A layout path made absolute and checked, once: lookups ask for the same few paths again and again. */
+  private resolved(relative: string): string {
+    let full = this.paths.get(relative);
+    if (full === undefined) this.paths.set(relative, (full = resolveInside(this.root, relative)));
+    return full;
+  }
+
+  /** A resource's record pack, as absolute paths. */
   private packOf(resource: ListResource): PackFiles {
-    let files = this.packs.get(resource);
-    if (!files) {
-      const relative = packFiles(resource);
-      files = {
-        records: resolveInside(this.root, relative.records),
-        recordsIndex: resolveInside(this.root, relative.recordsIndex),
-        meta: resolveInside(this.root, relative.meta),
-        metaIndex: resolveInside(this.root, relative.metaIndex),
-      };
-      this.packs.set(resource, files);
-    }
-    return files;
+    const relative = packFiles(resource);
+    return {
+      records: this.resolved(relative.records),
+      recordsIndex: this.resolved(relative.recordsIndex),
+      meta: this.resolved(relative.meta),
+      metaIndex: this.resolved(relative.metaIndex),
+    };
   }
 
   private offsets(indexFile: string, position: number, count: number): number[] {
