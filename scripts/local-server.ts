@@ -1,5 +1,6 @@
 /** The local Node server: the same request core as the Vercel function, plus the public docs. */
-import { readFile } from "node:fs/promises";
+// The callback API: node:fs is loaded anyway, fs/promises would add ~2 ms to a cold start.
+import { readFile } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -39,7 +40,9 @@ async function servePublic(publicDir: string, req: IncomingMessage, res: ServerR
   const entry = PUBLIC_FILES[(req.url ?? "/").split("?")[0]!];
   if (!entry || (req.method !== "GET" && req.method !== "HEAD")) return false;
   try {
-    const body = await readFile(path.join(publicDir, entry.file));
+    const body = await new Promise<Buffer>((resolve, reject) =>
+      readFile(path.join(publicDir, entry.file), (error, data) => (error ? reject(error) : resolve(data))),
+    );
     res.writeHead(200, { "content-type": entry.type, "content-length": body.length, "cache-control": "public, max-age=300" });
     res.end(req.method === "HEAD" ? undefined : body);
     return true;
@@ -51,8 +54,9 @@ async function servePublic(publicDir: string, req: IncomingMessage, res: ServerR
 /** Starts the server; throws (before listening) when the access file is missing or malformed. */
 export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
   const access = fileAccess(options.accessFile, (message) => process.stderr.write(`access file not reloaded: ${message}\n`));
+  const reader = options.reader ?? new SnapshotReader(options.snapshotDir, { recheckMs: SNAPSHOT_RECHECK_MS });
   const handle = createHandler({
-    reader: options.reader ?? new SnapshotReader(options.snapshotDir, { recheckMs: SNAPSHOT_RECHECK_MS }),
+    reader,
     access,
     limiter: options.limiter,
     now: options.now,
@@ -74,6 +78,13 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+  });
+  // Open the snapshot while the first client connects rather than inside its request. A missing or
+  // broken snapshot is not an error here: requests answer 503 until one is built.
+  setImmediate(() => {
+    try {
+      reader.manifest();
+    } catch {}
   });
   const { port } = server.address() as AddressInfo;
   return { server, url: `http://${options.host ?? "127.0.0.1"}:${port}` };

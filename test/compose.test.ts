@@ -141,3 +141,52 @@ describe("a cursor across a rebuild", () => {
     expect(page).toMatchObject({ data: [], pagination: { nextCursor: null, hasMore: false } });
   });
 });
+
+describe("a composed page's entity tag", () => {
+  const snapshotDir = () => path.join(root, "tags");
+  let handle: ReturnType<typeof createHandler>;
+  const request = (url: string, headers: Record<string, string> = {}) =>
+    handle({ method: "GET", url, headers: { authorization: `Bearer ${KEYS.bulk}`, ...headers } });
+  const tagOf = (body: Buffer) => `"${etagOf(body)}"`;
+
+  beforeAll(async () => {
+    await buildDataset(generateDataset({ seed: 21, showtimes: 60 }), root, snapshotDir(), "data-tags-a");
+    handle = createHandler({ reader: new SnapshotReader(snapshotDir()), access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
+  });
+
+  test("is the tag of its bytes on every request, and a match is a 304 carrying it, also when remembered", async () => {
+    const url = "/v1/showtimes?limit=7&startsAfter=2026-11-30T00:00Z";
+    const first = await request(url);
+    expect(first.status).toBe(200);
+    expect(first.headers.etag).toBe(tagOf(first.body));
+    const again = await request(url);
+    expect(again.body.equals(first.body)).toBe(true);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const revalidated = await request(url, { "if-none-match": first.headers.etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.etag).toBe(first.headers.etag);
+  });
+
+  test("a small body's 304 names the identity coding its 200 was sent in, though gzip is accepted", async () => {
+    const url = "/v1/showtimes?limit=1&startsAfter=2026-11-30T00:00Z";
+    const first = await request(url, { "accept-encoding": "gzip" });
+    expect(first.body.length).toBeLessThan(1024);
+    expect(first.headers["content-encoding"]).toBeUndefined();
+    const revalidated = await request(url, { "accept-encoding": "gzip", "if-none-match": first.headers.etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.etag).toBe(first.headers.etag);
+  });
+
+  test("changes when a rebuild changes the page, though the URL was seen before", async () => {
+    const url = "/v1/showtimes?limit=5&startsAfter=2026-11-30T00:00Z";
+    const before = await request(url);
+    const dataset = generateDataset({ seed: 22, showtimes: 60 });
+    await buildDataset(dataset, root, snapshotDir(), "data-tags-b");
+    const after = await request(url);
+    expect(after.status).toBe(200);
+    expect(after.body.equals(before.body)).toBe(false);
+    expect(after.headers.etag).toBe(tagOf(after.body));
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect((await request(url, { "if-none-match": before.headers.etag! })).status).toBe(200);
+  });
+});

@@ -62,12 +62,23 @@ export function sendStored(stored: CachedBody, conditions: Conditions, remember:
   return { status: 200, headers: okHeaders(stored.etag, coding), body, cache: "precomputed" };
 }
 
-/** A body composed for this request, compressed here when the client accepts it. */
-export function sendComposed(identity: Buffer, conditions: Conditions): Outgoing {
-  const tag = etagOf(identity);
-  let coding = chooseCoding(conditions.acceptEncoding);
-  if (identity.length < COMPRESS_MIN_BYTES) coding = "identity";
+/** What is known of a composed body from an earlier request for the same URL on the same snapshot. */
+export interface ComposedTag {
+  tag: string;
+  length: number;
+}
+
+/**
+ * A body composed for this request, compressed here when the client accepts it. With `known`, the
+ * body is not hashed again, and a matching If-None-Match is answered without composing at all.
+ */
+export function sendComposed(compose: () => Buffer, conditions: Conditions, known?: ComposedTag): Outgoing & { composed?: ComposedTag } {
+  const codingFor = (length: number) => (length < COMPRESS_MIN_BYTES ? "identity" : chooseCoding(conditions.acceptEncoding));
+  if (known && matchesIfNoneMatch(conditions.ifNoneMatch, known.tag)) return notModified(known.tag, codingFor(known.length));
+  const identity = compose();
+  const tag = known?.tag ?? etagOf(identity);
+  const coding = codingFor(identity.length);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, tag)) return notModified(tag, coding);
   const body = coding === "gzip" ? gzipSync(identity, { level: 1 }) : coding === "br" ? brotli(identity) : identity;
-  return { status: 200, headers: okHeaders(tag, coding), body, cache: "composed" };
+  return { status: 200, headers: okHeaders(tag, coding), body, cache: "composed", composed: { tag, length: identity.length } };
 }

@@ -43,10 +43,17 @@ export function runMeasured(command: string, args: string[], options: { env?: No
   });
 }
 
+/** This process's environment with `overrides` applied; an override set to undefined removes the variable. */
+export function mergeEnv(overrides: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...overrides };
+  for (const [name, value] of Object.entries(overrides)) if (value === undefined) delete env[name];
+  return env;
+}
+
 /** Spawns a long-running process and resolves once a line of its stdout matches. */
 export function spawnUntil(command: string, args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(command, args, { env: mergeEnv(env), stdio: ["ignore", "pipe", "inherit"] });
     let buffered = "";
     const onData = (d: Buffer) => {
       buffered += d;
