@@ -3,11 +3,11 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { packFiles } from "../api/_core/layout.js";
 import { ensureData, measureBuild } from "./bench/build-step.js";
 import { measureJsonServer } from "./bench/json-server-step.js";
 import { spawnUntil, stop } from "./bench/processes.js";
 import { formatTable, type SizeReport } from "./bench/report.js";
+import { measureResponseSizes } from "./bench/response-size.js";
 import { SERVER_BUNDLE, collectScenarios, compareWithCeiling, measureColdStart, measureFunctionColdStart, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
 
 const USAGE = "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve]";
@@ -46,16 +46,6 @@ async function bundle(): Promise<number> {
   await build({ ...common, format: "cjs", entryPoints: ["scripts/serve.ts"], outfile: SERVER_BUNDLE });
   await build({ ...common, entryPoints: ["api/v1.ts"], outfile: "dist/v1.mjs" });
   return statSync("dist/v1.mjs").size;
-}
-
-/** An upper bound on any response: the 100 largest... simplified to 100 × the largest record. */
-function largestResponseBound(snapshotDir: string): number {
-  let largest = 0;
-  for (const resource of ["showtimes", "cinemas", "films", "attributes"] as const) {
-    const index = readFileSync(path.join(snapshotDir, packFiles(resource).recordsIndex));
-    for (let i = 8; i < index.length; i += 8) largest = Math.max(largest, index.readDoubleLE(i) - index.readDoubleLE(i - 8));
-  }
-  return (100 * (largest + 1) + 1024) / 2 ** 20;
 }
 
 async function measureServing(snapshotDir: string, work: string, seconds: number, functionBytes: number, snapshotMb: number) {
@@ -102,7 +92,7 @@ async function main(): Promise<void> {
         functionImportMs: fn.importMs,
         functionFirstResponseMs: fn.firstResponseMs,
         functionBundleMb: buildFigures.snapshotMb + functionBytes / 2 ** 20,
-        largestResponseBoundMb: largestResponseBound(snapshotDir),
+        responses: measureResponseSizes(snapshotDir),
       };
       if (showtimes === 200_000) {
         const peer = await measureJsonServer(dataDir, options.work, served.cinemaIds, options.seconds);

@@ -3,11 +3,16 @@
  * synthetic dataset, `npm run build` compiles it, and the local server answers from it. The
  * bench runs the same chain at 20k–2M showtimes; this keeps the chain itself from rotting.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { get } from "node:http";
 import path from "node:path";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { decodeBodyFile } from "../api/_core/body-file.js";
+import { listPackIndex } from "../api/_core/keyed-pack.js";
+import { BODY_PACK } from "../api/_core/layout.js";
+import { measureResponseSizes } from "../scripts/bench/response-size.js";
 import { startServer } from "../scripts/local-server.js";
 import { hashTree, listFiles, makeTempDir, readRecords, removeDir, ROOT, runBuildCli, runTsxScript, type CliResult } from "./helpers/build-helpers.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
@@ -79,5 +84,21 @@ describe("generate → build → serve", () => {
     const cinema = await getJson(`${baseUrl}/v1/cinemas/${encodeURIComponent(page.json.data[0].cinemaId)}`);
     expect(cinema.status).toBe(200);
     expect(cinema.json.data.id).toBe(page.json.data[0].cinemaId);
+  });
+
+  test("the bench's largest precomputed response is the largest body decompressed, read from gzip trailers", () => {
+    const snapshotDir = path.join(work, "snapshot");
+    const pack = readFileSync(path.join(snapshotDir, BODY_PACK.data));
+    let identity = 0;
+    let gzip = 0;
+    for (const { offset, length } of listPackIndex(readFileSync(path.join(snapshotDir, BODY_PACK.index)))) {
+      identity = Math.max(identity, gunzipSync(decodeBodyFile(pack.subarray(offset, offset + length)).gzip).length);
+      gzip = Math.max(gzip, length);
+    }
+    const sizes = measureResponseSizes(snapshotDir);
+    expect(sizes.precomputedIdentityMb * 2 ** 20).toBe(identity);
+    expect(sizes.precomputedGzipMb * 2 ** 20).toBe(gzip);
+    // A composed page of 100 records is larger than any precomputed page of 25.
+    expect(sizes.composedBoundMb).toBeGreaterThan(sizes.precomputedIdentityMb);
   });
 });
