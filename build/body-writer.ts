@@ -16,6 +16,8 @@ export class BodyWriter {
     private readonly pack: KeyedPackWriter,
     private readonly pool: BodyPool,
     private readonly onCount?: (count: number) => void,
+    /** Other work for the main thread, a slice per call (false when none is left), done while the pool is busy. */
+    private readonly whileWaiting?: () => boolean,
   ) {}
 
   /** Queues one body, given as parts; resolves at once unless too much is in flight. */
@@ -26,6 +28,7 @@ export class BodyWriter {
     if (++this.count % 500 === 0) this.onCount?.(this.count);
     if (this.pending.length >= MAX_IN_FLIGHT) {
       this.pool.flush();
+      this.whileWaiting?.();
       await this.pending[MAX_IN_FLIGHT / 2];
       this.pending.splice(0, MAX_IN_FLIGHT / 2 + 1);
     }

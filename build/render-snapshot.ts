@@ -29,8 +29,14 @@ export function metaEncoder(): (entry: Entry) => string {
   return (entry) => `[${JSON.stringify(sortKeyOf(entry))},${tuple(entry.observed)},${tuple(entry.updated)}]`;
 }
 
-/** Writes a resource's records and meta in list order, with offset tables for random access. */
-function writePack(output: OutputWriter, arena: RecordArena, resource: ListResource, entries: Entry[]): void {
+/** Records written between two checks for idle body workers: ~10 ms of main-thread work. */
+const PACK_SLICE = 2048;
+
+/**
+ * Writes a resource's records and meta in list order, with offset tables for random access, a
+ * slice at a time: each yield is a point where the render may feed the body workers again.
+ */
+function* writePack(output: OutputWriter, arena: RecordArena, resource: ListResource, entries: Entry[]): Generator<void, void, void> {
   const files = packFiles(resource);
   const records = output.openAppend(files.records);
   const meta = output.openAppend(files.meta);
@@ -39,18 +45,31 @@ function writePack(output: OutputWriter, arena: RecordArena, resource: ListResou
   let recordEnd = 0;
   let metaEnd = 0;
   const encode = metaEncoder();
-  entries.forEach((entry, i) => {
+  for (let i = 0; i < entries.length; i++) {
+    if (i > 0 && i % PACK_SLICE === 0) yield;
+    const entry = entries[i]!;
     const metaBytes = Buffer.from(encode(entry));
     const recordBytes = arena.bytes(entry.record);
     records.append(recordBytes);
     meta.append(metaBytes);
     recordOffsets[i + 1] = recordEnd += recordBytes.length;
     metaOffsets[i + 1] = metaEnd += metaBytes.length;
-  });
+  }
   records.close();
   meta.close();
   output.write(files.recordsIndex, Buffer.from(recordOffsets.buffer));
   output.write(files.metaIndex, Buffer.from(metaOffsets.buffer));
+}
+
+/** Steps through generators one slice per call; false once all are done. */
+function sliced(steps: Array<Generator<void, void, void>>): () => boolean {
+  return () => {
+    while (steps.length > 0) {
+      if (!steps[0]!.next().done) return true;
+      steps.shift();
+    }
+    return false;
+  };
 }
 
 /** Freshness over every cinema, film and showtime: what responses without provenance carry. */
@@ -112,17 +131,18 @@ async function renderAll(ctx: BuildContext, pool: BodyPool, freshness: Freshness
     ctx.entries.films.length;
   const bodyPack = new KeyedPackWriter(ctx.output, BODY_PACK);
   const viewPack = new KeyedPackWriter(ctx.output, VIEW_PACK);
-  const bodies = new BodyWriter(bodyPack, pool, (count) => ctx.onProgress?.("render bodies", count, total));
-  for (const resource of RESOURCES) {
-    writePack(ctx.output, ctx.arena, resource, ctx.entries[resource]);
-    await writePages(bodies, { ...base, resource, entries: ctx.entries[resource] });
-  }
+  // The record packs (a sixth of the main thread's work at 2M) are written in slices while the
+  // body workers have a queue to work through, instead of up front with the workers idle.
+  const packSlice = sliced(RESOURCES.map((resource) => writePack(ctx.output, ctx.arena, resource, ctx.entries[resource])));
+  const bodies = new BodyWriter(bodyPack, pool, (count) => ctx.onProgress?.("render bodies", count, total), packSlice);
+  for (const resource of RESOURCES) await writePages(bodies, { ...base, resource, entries: ctx.entries[resource] });
   for (const view of ctx.views) {
     viewPack.add(viewKeyOf(view.filters), Buffer.from(Uint32Array.from(view.positions).buffer));
     await writePages(bodies, { ...base, resource: "showtimes", entries: ctx.entries.showtimes, positions: view.positions, filters: view.filters });
   }
   await writeGetOnes(bodies, "cinemas", ctx.entries.cinemas);
   await writeGetOnes(bodies, "films", ctx.entries.films);
+  while (packSlice());
   await bodies.drain();
   bodyPack.finish();
   viewPack.finish();
