@@ -1,5 +1,6 @@
 /** The peer: json-server serving the same dataset from its own JSON file, with its own pagination. */
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import { runLoad, type LoadResult } from "./load.js";
 import { spawnUntil, stop } from "./processes.js";
@@ -20,6 +21,17 @@ export interface PeerFigures {
   getOne: LoadResult;
 }
 
+/** A port free now, for json-server, which cannot be told to pick one and say which. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+
 /** Resolves once the server answers a request, i.e. once what was queued before it is done. */
 async function untilIdle(url: string): Promise<void> {
   const response = await fetch(url, { signal: AbortSignal.timeout(120_000) });
@@ -31,7 +43,7 @@ export async function measureJsonServer(dataDir: string, workDir: string, cinema
   const dbFile = path.join(workDir, "json-server-db.json");
   const db = { showtimes: readRecords(path.join(dataDir, "showtimes")), cinemas: readRecords(path.join(dataDir, "cinemas")) };
   writeFileSync(dbFile, JSON.stringify(db));
-  const port = 43000 + Math.floor(Math.random() * 10000);
+  const port = await freePort();
   const server = await spawnUntil("node", ["node_modules/json-server/lib/cli/bin.js", "--port", String(port), "--host", "127.0.0.1", dbFile], /localhost|127\.0\.0\.1/);
   const url = `http://127.0.0.1:${port}`;
   try {

@@ -161,12 +161,13 @@ export async function sweepMemory(base: string, pid: number): Promise<{ requests
 
 /** Median time from spawning a server (`args` given the port) to its first 200 for `path`. */
 async function coldStart(args: (port: number) => string[], path: string, headers: Record<string, string>, env: NodeJS.ProcessEnv): Promise<number> {
-  const port = 41000 + Math.floor(Math.random() * 20000);
   const started = performance.now();
-  const server = await spawnUntil("node", args(port), /listening on/, { LOG_LEVEL: "silent", ...env });
+  // Port 0: the system picks a free one and the server prints it (a random fixed port could be taken).
+  const server = await spawnUntil("node", args(0), /listening on/, { LOG_LEVEL: "silent", ...env });
+  const base = /http:\/\/\S+/.exec(server.line)![0];
   let status = 0;
   while (status !== 200) {
-    status = await fetch(`http://127.0.0.1:${port}${path}`, { headers }).then((r) => r.status, () => 0);
+    status = await fetch(`${base}${path}`, { headers }).then((r) => r.status, () => 0);
   }
   const elapsed = performance.now() - started;
   await stop(server.child);
@@ -176,7 +177,7 @@ async function coldStart(args: (port: number) => string[], path: string, headers
 /** A bare node:http server answering 200 at once: how long Node itself takes to start here. */
 const BARE_SERVER = (port: number) => [
   "-e",
-  `require("node:http").createServer((q, s) => s.end("{}")).listen(${port}, "127.0.0.1", () => console.log("listening on ${port}"))`,
+  `const server = require("node:http").createServer((q, s) => s.end("{}")).listen(${port}, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + server.address().port))`,
 ];
 
 export interface ColdStart {
