@@ -32,10 +32,22 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once the server answers a request, i.e. once what was queued before it is done. */
+/**
+ * Resolves once the server answers a request, i.e. once what was queued before it is done. Refused
+ * connections are retried: json-server prints its address before it is listening.
+ */
 async function untilIdle(url: string): Promise<void> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(120_000) });
-  await response.arrayBuffer();
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+      await response.arrayBuffer();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 /** Serves the data folder with json-server and loads a page of 25 and a get-one. */
