@@ -8,7 +8,7 @@ import { measureJsonServer } from "./bench/json-server-step.js";
 import { spawnUntil, stop } from "./bench/processes.js";
 import { formatTable, type SizeReport } from "./bench/report.js";
 import { measureResponseSizes } from "./bench/response-size.js";
-import { SERVER_BUNDLE, collectScenarios, compareWithCeiling, measureColdStart, measureFunctionColdStart, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
+import { SERVER_BUNDLE, SERVER_NODE_ARGS, collectScenarios, compareWithCeiling, measureColdStart, measureFunctionColdStart, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
 
 const USAGE = "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve]";
 
@@ -50,7 +50,7 @@ async function bundle(): Promise<number> {
 
 async function measureServing(snapshotDir: string, work: string, seconds: number, functionBytes: number, snapshotMb: number) {
   const accessFile = writeBenchAccess(work);
-  const server = await spawnUntil("node", [SERVER_BUNDLE, "--snapshot", snapshotDir, "--access", accessFile, "--port", "0"], /listening on/, { LOG_LEVEL: "silent" });
+  const server = await spawnUntil("node", [...SERVER_NODE_ARGS, "--snapshot", snapshotDir, "--access", accessFile, "--port", "0"], /listening on/, { LOG_LEVEL: "silent" });
   const url = /http:\/\/\S+/.exec(server.line)![0];
   try {
     const scenarios = await collectScenarios(url);
