@@ -78,7 +78,8 @@ export function sendComposed(compose: () => Buffer, conditions: Conditions, know
   const identity = compose();
   const tag = known?.tag ?? etagOf(identity);
   const coding = codingFor(identity.length);
-  if (matchesIfNoneMatch(conditions.ifNoneMatch, tag)) return notModified(tag, coding);
+  // A known tag was checked against If-None-Match above, before composing.
+  if (!known && matchesIfNoneMatch(conditions.ifNoneMatch, tag)) return notModified(tag, coding);
   const body = coding === "gzip" ? gzipSync(identity, { level: 1 }) : coding === "br" ? brotli(identity) : identity;
   return { status: 200, headers: okHeaders(tag, coding), body, cache: "composed", composed: { tag, length: identity.length } };
 }

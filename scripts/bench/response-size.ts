@@ -1,12 +1,11 @@
 /** The Vercel-fit figure "largest response": measured for precomputed bodies, bounded for composed ones. */
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
-import { BODY_PACK, packFiles } from "../../api/_core/layout.js";
+import { BODY_PACK, LIST_RESOURCES, packFiles } from "../../api/_core/layout.js";
 import { listPackIndex } from "../../api/_core/keyed-pack.js";
+import { MAX_LIMIT } from "../../api/_core/route.js";
 
 const MB = 2 ** 20;
-/** A composed page holds at most this many records (the spec's limit bound). */
-const MAX_LIMIT = 100;
 /** Envelope of a page beyond its records: brackets, separators, pagination, freshness. */
 const ENVELOPE_BOUND = 1024;
 
@@ -14,7 +13,7 @@ export interface ResponseSizes {
   /** The largest precomputed body as sent to a client without gzip, and as stored (gzip). */
   precomputedIdentityMb: number;
   precomputedGzipMb: number;
-  /** No composed page can be larger: MAX_LIMIT of the largest record, plus the envelope. */
+  /** No composed page can be larger: MAX_LIMIT (the spec's limit bound) of the largest record, plus the envelope. */
   composedBoundMb: number;
 }
 
@@ -42,7 +41,7 @@ function largestPrecomputed(snapshotDir: string): { identity: number; gzip: numb
 
 function largestRecord(snapshotDir: string): number {
   let largest = 0;
-  for (const resource of ["showtimes", "cinemas", "films", "attributes"] as const) {
+  for (const resource of LIST_RESOURCES) {
     const index = readFileSync(path.join(snapshotDir, packFiles(resource).recordsIndex));
     for (let i = 8; i < index.length; i += 8) largest = Math.max(largest, index.readDoubleLE(i) - index.readDoubleLE(i - 8));
   }
