@@ -43,7 +43,9 @@ export class BlockCache {
   /** Reads `length` bytes at `offset` straight from the file, bypassing the cache. */
   readDirect(path: string, offset: number, length: number): Buffer {
     const { fd } = this.file(path);
-    const out = Buffer.allocUnsafe(length);
+    // Never from Buffer's shared 8 kB pool: a cached small read would pin the whole slab, so the
+    // caches' byte bounds would undercount what they hold.
+    const out = Buffer.allocUnsafeSlow(length);
     let done = 0;
     while (done < length) {
       const n = readSync(fd, out, done, length - done, offset + done);
@@ -75,6 +77,11 @@ export class BlockCache {
       this.blocks.set(key, block, block.length);
     }
     return block;
+  }
+
+  /** Bytes of blocks held now. */
+  get cachedBytes(): number {
+    return this.blocks.size;
   }
 
   /** Forgets every block and closes every file (the snapshot was replaced). */

@@ -91,8 +91,8 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
 export function createHandler(options: CoreOptions): (request: CoreRequest) => Promise<CoreResponse> {
   const limiter = options.limiter ?? memoryRateLimiter();
   const now = options.now ?? (() => new Date());
-  /** Request URL → key of the stored body it was answered with, bounded by URL characters. */
-  const storedKeys = new LruCache<string, Buffer>(STORED_KEY_MEMO_CHARS);
+  /** Request URL → key (as latin1) of the stored body it was answered with, bounded by URL characters. */
+  const storedKeys = new LruCache<string, string>(STORED_KEY_MEMO_CHARS);
   /** Request URL → entity tag and length of the page composed for it, and the snapshot it came from. */
   const composedTags = new LruCache<string, ComposedTag & { snapshotId: string }>(COMPOSED_TAG_MEMO_CHARS);
 
@@ -134,7 +134,7 @@ export function createHandler(options: CoreOptions): (request: CoreRequest) => P
       const stored = reader.bodyAt(key);
       const singular = route.resource === "cinemas" ? "cinema" : "film";
       if (!stored) throw new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(id).slice(0, 200)}.`);
-      storedKeys.set(request.url, key, request.url.length + MEMO_ENTRY_OVERHEAD);
+      storedKeys.set(request.url, stored.cacheKey, request.url.length + MEMO_ENTRY_OVERHEAD);
       return sendStored(stored, conditions, remember);
     }
     const list = parseListRequest(route.resource, rawQuery);
@@ -143,7 +143,7 @@ export function createHandler(options: CoreOptions): (request: CoreRequest) => P
       const key = bodyKeyOf({ kind: "page", resource: list.resource, filters: list.filters, after: list.after ?? null });
       const stored = reader.bodyAt(key);
       if (stored) {
-        storedKeys.set(request.url, key, request.url.length + MEMO_ENTRY_OVERHEAD);
+        storedKeys.set(request.url, stored.cacheKey, request.url.length + MEMO_ENTRY_OVERHEAD);
         return sendStored(stored, conditions, remember);
       }
     }

@@ -117,17 +117,26 @@ export class SnapshotReader {
     return this.bodyAt(bodyKeyOf(key));
   }
 
-  /** A precomputed body by its pack key (layout's bodyKeyOf), which callers may memoize. */
-  bodyAt(packKey: Buffer): CachedBody | undefined {
-    const cacheKey = packKey.toString("latin1");
+  /**
+   * A precomputed body by its pack key (layout's bodyKeyOf), which callers may memoize as the
+   * key's latin1 string: a string costs the heap ~40 bytes, a Buffer ~200 and a native allocation.
+   */
+  bodyAt(packKey: Buffer | string): CachedBody | undefined {
+    const cacheKey = typeof packKey === "string" ? packKey : packKey.toString("latin1");
     const hit = this.bodies.get(cacheKey);
     if (hit) return hit;
-    const { data, slot } = this.guard(() => this.findInPack(BODY_PACK, packKey));
+    const key = typeof packKey === "string" ? Buffer.from(packKey, "latin1") : packKey;
+    const { data, slot } = this.guard(() => this.findInPack(BODY_PACK, key));
     if (!slot) return undefined;
     const file = this.guard(() => this.blocks.readDirect(data, slot.offset, slot.length));
     const body: CachedBody = { ...this.guard(() => decodeBodyFile(file)), cacheKey };
     this.bodies.set(cacheKey, body, file.length);
     return body;
+  }
+
+  /** Bytes each cache holds now, as counted against its bound (tests and diagnostics). */
+  cachedBytes(): { blocks: number; bodies: number; records: number } {
+    return { blocks: this.blocks.cachedBytes, bodies: this.bodies.size, records: this.recordCache.size };
   }
 
   /** Counts what was derived from a cached body (identity, brotli) against the cache's bound. */
@@ -249,7 +258,9 @@ export class SnapshotReader {
   }
 
   private offsets(indexFile: string, position: number, count: number): number[] {
-    const raw = this.blocks.read(indexFile, position * 8, (count + 1) * 8);
+    // Read directly, not through the block cache: a walk through a list reads each offset once,
+    // and would otherwise push the keyed packs' hot index blocks out.
+    const raw = this.blocks.readDirect(indexFile, position * 8, (count + 1) * 8);
     return Array.from({ length: count + 1 }, (_, i) => raw.readDoubleLE(i * 8));
   }
 
