@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { fileAccess } from "../api/_core/access.js";
 import { etagOf } from "../api/_core/body-file.js";
 import { composePage } from "../api/_core/compose-page.js";
@@ -175,6 +175,25 @@ describe("a composed page's entity tag", () => {
     const revalidated = await request(url, { "accept-encoding": "gzip", "if-none-match": first.headers.etag! });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.etag).toBe(first.headers.etag);
+  });
+
+  test("a repeat is served from the composed-page cache, in any coding, without reading a record again", async () => {
+    const reader = new SnapshotReader(snapshotDir());
+    const cached = createHandler({ reader, access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
+    const get = (headers: Record<string, string> = {}) =>
+      cached({ method: "GET", url: "/v1/showtimes?limit=20", headers: { authorization: `Bearer ${KEYS.bulk}`, ...headers } });
+    const reads = vi.spyOn(reader, "items");
+    const first = await get();
+    expect(first.body.length).toBeGreaterThan(1024);
+    expect(reads).toHaveBeenCalled();
+    reads.mockClear();
+    const again = await get();
+    const gzipped = await get({ "accept-encoding": "gzip" });
+    expect(reads).not.toHaveBeenCalled();
+    expect(again.body.equals(first.body)).toBe(true);
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzipped.body).equals(first.body)).toBe(true);
+    expect(gzipped.headers.etag).toBe(`"${etagOf(first.body)}-gzip"`);
   });
 
   test("changes when a rebuild changes the page, though the URL was seen before", async () => {

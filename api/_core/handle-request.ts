@@ -9,7 +9,8 @@ import type { Organization } from "./access-file.js";
 import { composePage } from "./compose-page.js";
 import { ApiError, toApiError } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
-import { sendComposed, sendStored, JSON_TYPE, type ComposedTag, type Conditions, type Outgoing } from "./respond.js";
+import { etagOf } from "./body-file.js";
+import { sendComposed, sendStored, JSON_TYPE, type ComposedBody, type Conditions, type Outgoing } from "./respond.js";
 import { decodeId, matchRoute, parseListRequest, parseQuery, type Route } from "./route.js";
 import { bodyKeyOf } from "./layout.js";
 import { LruCache } from "./lru.js";
@@ -51,9 +52,18 @@ export interface CoreOptions {
 
 const ALLOWED_METHODS = "GET, HEAD";
 const STORED_KEY_MEMO_CHARS = 4 * 2 ** 20;
-const COMPOSED_TAG_MEMO_CHARS = 2 * 2 ** 20;
-/** A memo entry's cost beyond its URL: the 20-byte key and the map's bookkeeping. */
+/** Bytes of composed pages kept: ~200 pages of 100 showtimes. */
+const COMPOSED_PAGE_CACHE_BYTES = 8 * 2 ** 20;
+/** A memo entry's cost beyond its URL and bytes: the key or tag and the map's bookkeeping. */
 const MEMO_ENTRY_OVERHEAD = 100;
+
+/** A page composed for a URL, and the snapshot it was composed from. */
+type ComposedPage = ComposedBody & { snapshotId: string };
+
+/** What a composed page costs the cache: its URL, its bytes in every coding made, bookkeeping. */
+function composedPageSize(url: string, page: ComposedPage): number {
+  return url.length + MEMO_ENTRY_OVERHEAD + page.identity.length + (page.gzip?.length ?? 0) + (page.br?.length ?? 0);
+}
 
 /** Milliseconds since `started`, to the microsecond. process.hrtime rather than performance.now: the
  * `performance` global loads perf_hooks on first use, ~1.5 ms of a cold start. */
@@ -93,8 +103,8 @@ export function createHandler(options: CoreOptions): (request: CoreRequest) => P
   const now = options.now ?? (() => new Date());
   /** Request URL → key (as latin1) of the stored body it was answered with, bounded by URL characters. */
   const storedKeys = new LruCache<string, string>(STORED_KEY_MEMO_CHARS);
-  /** Request URL → entity tag and length of the page composed for it, and the snapshot it came from. */
-  const composedTags = new LruCache<string, ComposedTag & { snapshotId: string }>(COMPOSED_TAG_MEMO_CHARS);
+  /** Request URL → the page composed for it: a hot composed page costs what a stored one does. */
+  const composedPages = new LruCache<string, ComposedPage>(COMPOSED_PAGE_CACHE_BYTES);
 
   async function admit(request: CoreRequest, state: { organization?: Organization; rate?: RateDecision }): Promise<void> {
     const authorization = header(request, "authorization");
@@ -125,6 +135,9 @@ export function createHandler(options: CoreOptions): (request: CoreRequest) => P
       const stored = reader.bodyAt(memo);
       if (stored) return sendStored(stored, conditions, remember);
     }
+    // Likewise a composed page: on the same snapshot, the same URL composes the same bytes.
+    const composed = composedPages.get(request.url);
+    if (composed && composed.snapshotId === reader.manifest().snapshotId) return sendComposedPage(request.url, composed, conditions);
     if (route.kind === "one") {
       parseQuery(rawQuery, []);
       const id = decodeId(route);
@@ -147,15 +160,17 @@ export function createHandler(options: CoreOptions): (request: CoreRequest) => P
         return sendStored(stored, conditions, remember);
       }
     }
-    // A URL names the same composed bytes for as long as the snapshot stays: its tag is kept, not
-    // hashed again (a SHA-256 of ~40 kB was a fifth of a composed page's time).
-    const known = composedTags.get(request.url);
-    const current = known?.snapshotId === manifest.snapshotId ? known : undefined;
-    const outgoing = sendComposed(() => composePage(reader, list), conditions, current);
-    if (!current && outgoing.composed) {
-      composedTags.set(request.url, { ...outgoing.composed, snapshotId: manifest.snapshotId }, request.url.length + MEMO_ENTRY_OVERHEAD);
-    }
-    return outgoing;
+    const identity = composePage(reader, list);
+    const page: ComposedPage = { etag: etagOf(identity), identity, snapshotId: manifest.snapshotId };
+    composedPages.set(request.url, page, composedPageSize(request.url, page));
+    return sendComposedPage(request.url, page, conditions);
+  }
+
+  /** Sends a cached composed page; a coding made for it now is counted against the cache's bound. */
+  function sendComposedPage(url: string, page: ComposedPage, conditions: Conditions): Outgoing {
+    return sendComposed(page, conditions, () => {
+      if (composedPages.get(url) === page) composedPages.set(url, page, composedPageSize(url, page));
+    });
   }
 
   async function respond(request: CoreRequest, state: { organization?: Organization; rate?: RateDecision }): Promise<Outgoing> {

@@ -77,7 +77,8 @@ export function oneBodyParts<R>(record: R, freshness: Freshness): Array<R | stri
 export function joinBodyParts(parts: ReadonlyArray<Buffer | string>): Buffer {
   let length = 0;
   for (const part of parts) length += typeof part === "string" ? (part === "," ? 1 : Buffer.byteLength(part)) : part.length;
-  const out = Buffer.allocUnsafe(length);
+  // Its own memory, never a slice of Buffer's shared pool: the core keeps composed pages cached.
+  const out = Buffer.allocUnsafeSlow(length);
   let at = 0;
   for (const part of parts) {
     // The separators between records are most of the parts: a byte each, without a call.

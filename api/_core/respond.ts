@@ -62,24 +62,25 @@ export function sendStored(stored: CachedBody, conditions: Conditions, remember:
   return { status: 200, headers: okHeaders(stored.etag, coding), body, cache: "precomputed" };
 }
 
-/** What is known of a composed body from an earlier request for the same URL on the same snapshot. */
-export interface ComposedTag {
-  tag: string;
-  length: number;
+/** A page composed for a request URL, with the codings requests have needed (kept with it, like a stored body). */
+export interface ComposedBody {
+  etag: string;
+  identity: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
 }
 
 /**
- * A body composed for this request, compressed here when the client accepts it. With `known`, the
- * body is not hashed again, and a matching If-None-Match is answered without composing at all.
+ * A composed body, compressed when the client accepts a coding and the body is worth it; a coding
+ * made once is kept on the body (`remember` counts it against the cache's bound).
  */
-export function sendComposed(compose: () => Buffer, conditions: Conditions, known?: ComposedTag): Outgoing & { composed?: ComposedTag } {
-  const codingFor = (length: number) => (length < COMPRESS_MIN_BYTES ? "identity" : chooseCoding(conditions.acceptEncoding));
-  if (known && matchesIfNoneMatch(conditions.ifNoneMatch, known.tag)) return notModified(known.tag, codingFor(known.length));
-  const identity = compose();
-  const tag = known?.tag ?? etagOf(identity);
-  const coding = codingFor(identity.length);
-  // A known tag was checked against If-None-Match above, before composing.
-  if (!known && matchesIfNoneMatch(conditions.ifNoneMatch, tag)) return notModified(tag, coding);
-  const body = coding === "gzip" ? gzipSync(identity, { level: 1 }) : coding === "br" ? brotli(identity) : identity;
-  return { status: 200, headers: okHeaders(tag, coding), body, cache: "composed", composed: { tag, length: identity.length } };
+export function sendComposed<B extends ComposedBody>(body: B, conditions: Conditions, remember: (body: B) => void): Outgoing {
+  const coding = body.identity.length < COMPRESS_MIN_BYTES ? "identity" : chooseCoding(conditions.acceptEncoding);
+  if (matchesIfNoneMatch(conditions.ifNoneMatch, body.etag)) return notModified(body.etag, coding);
+  if (coding !== "identity" && !body[coding]) {
+    if (coding === "gzip") body.gzip = gzipSync(body.identity, { level: 1 });
+    else body.br = brotli(body.identity);
+    remember(body);
+  }
+  return { status: 200, headers: okHeaders(body.etag, coding), body: body[coding]!, cache: "composed" };
 }
