@@ -1,4 +1,5 @@
 /** The bounded LRU behind every server-side cache and memo: the bound holds, the oldest goes first. */
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { LruCache } from "../api/_core/lru.js";
 
@@ -47,5 +48,65 @@ describe("LruCache", () => {
     expect(cache.size).toBe(0);
     expect(cache.get("a")).toBeUndefined();
     expect(evicted).toEqual(["a", "b"]);
+  });
+
+  /** The cache's rules on a plain array, oldest first: slow, and obviously right. */
+  class ArrayModel {
+    entries: Array<{ key: number; value: number; size: number; tick: number }> = [];
+    tick = 0;
+    evicted: number[] = [];
+    constructor(readonly bound: number) {}
+    get(key: number): number | undefined {
+      const at = this.entries.findIndex((e) => e.key === key);
+      if (at === -1) return undefined;
+      const entry = this.entries[at]!;
+      if (this.tick - entry.tick > this.entries.length / 2) {
+        this.entries.splice(at, 1);
+        this.entries.push(entry);
+        entry.tick = ++this.tick;
+      }
+      return entry.value;
+    }
+    clear(): void {
+      this.evicted.push(...this.entries.map((e) => e.key));
+      this.entries = [];
+    }
+    set(key: number, value: number, size: number): void {
+      const at = this.entries.findIndex((e) => e.key === key);
+      if (at !== -1) this.entries.splice(at, 1);
+      this.entries.push({ key, value, size, tick: ++this.tick });
+      const total = () => this.entries.reduce((sum, e) => sum + e.size, 0);
+      while (total() > this.bound && this.entries.length > 1) this.evicted.push(this.entries.shift()!.key);
+    }
+  }
+
+  test("behaves as the array model under any sequence of sets, gets and clears", () => {
+    // Clears are rare, or the map would seldom hold enough entries to evict in interesting orders.
+    const operation = fc.oneof(
+      { weight: 20, arbitrary: fc.record({ op: fc.constant("set" as const), key: fc.integer({ min: 0, max: 30 }), size: fc.integer({ min: 1, max: 12 }) }) },
+      { weight: 20, arbitrary: fc.record({ op: fc.constant("get" as const), key: fc.integer({ min: 0, max: 30 }) }) },
+      { weight: 1, arbitrary: fc.record({ op: fc.constant("clear" as const) }) },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.array(operation, { maxLength: 400 }), (bound, operations) => {
+        const evicted: number[] = [];
+        const cache = new LruCache<number, number>(bound, (key) => evicted.push(key));
+        const model = new ArrayModel(bound);
+        operations.forEach((operation, i) => {
+          if (operation.op === "set") {
+            cache.set(operation.key, i, operation.size);
+            model.set(operation.key, i, operation.size);
+          } else if (operation.op === "get") {
+            expect(cache.get(operation.key)).toBe(model.get(operation.key));
+          } else {
+            cache.clear();
+            model.clear();
+          }
+          expect(evicted).toEqual(model.evicted);
+          expect(cache.size).toBe(model.entries.reduce((sum, e) => sum + e.size, 0));
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
