@@ -1,6 +1,7 @@
 /**
  * What the reader's caches hold: reads own exactly their bytes, and walking a list does not fill
- * the block cache that keyed-pack lookups depend on (memory after a sweep, issue 3).
+ * the block cache that keyed-pack lookups depend on (memory after a sweep, issue 3), while short
+ * runs of records, as a view's page reads them, do use it.
  */
 import path from "node:path";
 import { writeFileSync } from "node:fs";
@@ -46,6 +47,19 @@ describe("walking a whole list", () => {
     expect(reader.cachedBytes().blocks).toBe(0);
     expect(reader.cachedBytes().records).toBeGreaterThan(0);
     expect(reader.cachedBytes().records).toBeLessThanOrEqual(recordCacheBytes);
+  });
+
+  // 64 consecutive records are taken for a walk; fewer (a view's scattered records) are cached.
+  test.each([
+    { count: 1, cached: true },
+    { count: 63, cached: true },
+    { count: 64, cached: false },
+    { count: 100, cached: false },
+  ])("a run of $count records read at once caches its offsets' blocks: $cached", ({ count, cached }) => {
+    const reader = new SnapshotReader(snapshotDir());
+    const items = reader.items("showtimes", Array.from({ length: count }, (_, i) => 10 + i));
+    expect(items).toHaveLength(count);
+    expect(reader.cachedBytes().blocks > 0).toBe(cached);
   });
 
   test("a keyed-pack lookup does cache its index blocks", () => {

@@ -40,12 +40,14 @@ export class BlockCache {
     return file;
   }
 
-  /** Reads `length` bytes at `offset` straight from the file, bypassing the cache. */
-  readDirect(path: string, offset: number, length: number): Buffer {
+  /**
+   * Reads `length` bytes at `offset` straight from the file, bypassing the cache. Not from Buffer's
+   * shared 8 kB pool unless `pooled` (a read dropped at once): a small read kept in a cache would
+   * pin the whole slab, so the caches' byte bounds would undercount what they hold.
+   */
+  readDirect(path: string, offset: number, length: number, { pooled = false } = {}): Buffer {
     const { fd } = this.file(path);
-    // Never from Buffer's shared 8 kB pool: a cached small read would pin the whole slab, so the
-    // caches' byte bounds would undercount what they hold.
-    const out = Buffer.allocUnsafeSlow(length);
+    const out = pooled ? Buffer.allocUnsafe(length) : Buffer.allocUnsafeSlow(length);
     let done = 0;
     while (done < length) {
       const n = readSync(fd, out, done, length - done, offset + done);

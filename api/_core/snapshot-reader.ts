@@ -41,6 +41,8 @@ function recordKey(kind: number, position: number): number {
 }
 
 const VIEW_SLOT_ENTRIES = 4_096;
+/** Consecutive records read at once from which a read is taken for a walk through a list. */
+const WALK_RUN = 64;
 
 /** Bytes a cached record costs beyond its JSON: its decoded meta and the cache's bookkeeping. */
 const RECORD_ITEM_OVERHEAD = 300;
@@ -71,6 +73,7 @@ export class SnapshotReader {
   private readonly viewSlots = new LruCache<string, { data: string; slot: PackSlot | undefined }>(VIEW_SLOT_ENTRIES);
   private current: { manifest: SnapshotManifest; stamp: string } | undefined;
   private readonly paths = new Map<string, string>();
+  private readonly packs = new Map<ListResource, PackFiles>();
   private checkedAt = 0;
 
   constructor(
@@ -223,7 +226,8 @@ export class SnapshotReader {
     return this.guard(() => {
       const offsets = this.offsets(files.metaIndex, first, count);
       const base = offsets[0]!;
-      const bytes = this.blocks.readDirect(files.meta, base, offsets[count]! - base);
+      // Decoded at once and dropped: a transient read may come from Buffer's shared pool.
+      const bytes = this.blocks.readDirect(files.meta, base, offsets[count]! - base, { pooled: true });
       return Array.from({ length: count }, (_, i) => decodeMeta(bytes.toString("utf8", offsets[i]! - base, offsets[i + 1]! - base)));
     });
   }
@@ -246,21 +250,28 @@ export class SnapshotReader {
     return full;
   }
 
-  /** A resource's record pack, as absolute paths. */
+  /** A resource's record pack, as absolute paths, made once per resource (read for every record missed). */
   private packOf(resource: ListResource): PackFiles {
-    const relative = packFiles(resource);
-    return {
-      records: this.resolved(relative.records),
-      recordsIndex: this.resolved(relative.recordsIndex),
-      meta: this.resolved(relative.meta),
-      metaIndex: this.resolved(relative.metaIndex),
-    };
+    let files = this.packs.get(resource);
+    if (!files) {
+      const relative = packFiles(resource);
+      files = {
+        records: this.resolved(relative.records),
+        recordsIndex: this.resolved(relative.recordsIndex),
+        meta: this.resolved(relative.meta),
+        metaIndex: this.resolved(relative.metaIndex),
+      };
+      this.packs.set(resource, files);
+    }
+    return files;
   }
 
   private offsets(indexFile: string, position: number, count: number): number[] {
-    // Read directly, not through the block cache: a walk through a list reads each offset once,
-    // and would otherwise push the keyed packs' hot index blocks out.
-    const raw = this.blocks.readDirect(indexFile, position * 8, (count + 1) * 8);
+    // A long run is a walk through a list, which reads each offset once: read directly, or it would
+    // push the keyed packs' hot index blocks out. Short runs (a view's scattered records) go
+    // through the cache, as their neighbours are read again by the next page of the same view.
+    const [offset, length] = [position * 8, (count + 1) * 8];
+    const raw = count >= WALK_RUN ? this.blocks.readDirect(indexFile, offset, length, { pooled: true }) : this.blocks.read(indexFile, offset, length);
     return Array.from({ length: count + 1 }, (_, i) => raw.readDoubleLE(i * 8));
   }
 
