@@ -52,8 +52,8 @@ export interface CoreOptions {
 
 const ALLOWED_METHODS = "GET, HEAD";
 const STORED_KEY_MEMO_CHARS = 4 * 2 ** 20;
-/** Bytes of composed pages kept: ~200 pages of 100 showtimes. */
-const COMPOSED_PAGE_CACHE_BYTES = 8 * 2 ** 20;
+/** Bytes of composed pages kept: ~150 pages of 100 showtimes. */
+const COMPOSED_PAGE_CACHE_BYTES = 6 * 2 ** 20;
 /** A memo entry's cost beyond its URL and bytes: the key or tag and the map's bookkeeping. */
 const MEMO_ENTRY_OVERHEAD = 100;
 

@@ -80,9 +80,9 @@ export class SnapshotReader {
     readonly root: string,
     private readonly options: ReaderOptions = {},
   ) {
-    this.blocks = new BlockCache(options.blockCacheBytes ?? 16 * 1024 * 1024);
-    this.bodies = new LruCache(options.bodyCacheBytes ?? 24 * 1024 * 1024);
-    this.recordCache = new LruCache(options.recordCacheBytes ?? 12 * 1024 * 1024);
+    this.blocks = new BlockCache(options.blockCacheBytes ?? 8 * 1024 * 1024);
+    this.bodies = new LruCache(options.bodyCacheBytes ?? 16 * 1024 * 1024);
+    this.recordCache = new LruCache(options.recordCacheBytes ?? 8 * 1024 * 1024);
   }
 
   /** The manifest of the snapshot being served; throws SnapshotUnavailableError when there is none. */

@@ -42,7 +42,7 @@ export function writeBenchAccess(dir: string): string {
 
 /** The composed-page scenario whose URLs never repeat within the cache's reach. */
 const UNCACHED_COMPOSED = "composed page, uncached";
-/** ~40 kB each: 1,000 pages are five times what the core's 8 MB composed-page cache holds. */
+/** ~40 kB each: 1,000 pages are over six times what the core's 6 MB composed-page cache holds. */
 const UNCACHED_COMPOSED_PAGES = 1_000;
 
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
