@@ -41,7 +41,7 @@ function recordKey(kind: number, position: number): number {
 }
 
 const VIEW_SLOT_ENTRIES = 4_096;
-/** Consecutive records read at once from which a read is taken for a walk through a list. */
+/** Consecutive records read at once that make a walk through a list (its offsets bypass the block cache). */
 const WALK_RUN = 64;
 
 /** Bytes a cached record costs beyond its JSON: its decoded meta and the cache's bookkeeping. */
