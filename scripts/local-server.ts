@@ -36,9 +36,13 @@ const PUBLIC_FILES: Record<string, { file: string; type: string }> = {
   "/redoc.standalone.js.LICENSE.txt": { file: "redoc.standalone.js.LICENSE.txt", type: "text/plain; charset=utf-8" },
 };
 
-async function servePublic(publicDir: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+/** The public file a request asks for, if it is a GET or HEAD of one. */
+function publicFileOf(req: IncomingMessage): { file: string; type: string } | undefined {
   const entry = PUBLIC_FILES[(req.url ?? "/").split("?")[0]!];
-  if (!entry || (req.method !== "GET" && req.method !== "HEAD")) return false;
+  return entry && (req.method === "GET" || req.method === "HEAD") ? entry : undefined;
+}
+
+async function servePublic(publicDir: string, entry: { file: string; type: string }, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   try {
     const body = await new Promise<Buffer>((resolve, reject) =>
       readFile(path.join(publicDir, entry.file), (error, data) => (error ? reject(error) : resolve(data))),
@@ -66,13 +70,14 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
   const listener = toNodeListener(handle);
   const publicDir = options.publicDir ?? path.resolve("public");
   const server = createServer((req, res) => {
-    servePublic(publicDir, req, res)
-      .then((served) => (served ? undefined : listener(req, res)))
-      .catch(() => {
-        // The core turns every error into a response; reaching here means the socket itself failed.
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
-        res.end('{"error":{"code":"internal_error","message":"An unexpected error occurred."}}');
-      });
+    // An API request goes straight to the core: no promise spent on the public-file check.
+    const entry = publicFileOf(req);
+    const answered = entry ? servePublic(publicDir, entry, req, res).then((served) => (served ? undefined : listener(req, res))) : listener(req, res);
+    answered.catch(() => {
+      // The core turns every error into a response; reaching here means the socket itself failed.
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
+      res.end('{"error":{"code":"internal_error","message":"An unexpected error occurred."}}');
+    });
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
