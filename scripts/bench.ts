@@ -8,7 +8,7 @@ import { measureJsonServer } from "./bench/json-server-step.js";
 import { spawnUntil, stop } from "./bench/processes.js";
 import { formatTable, type SizeReport } from "./bench/report.js";
 import { measureResponseSizes } from "./bench/response-size.js";
-import { SERVER_BUNDLE, SERVER_NODE_ARGS, collectScenarios, compareWithCeiling, measureColdStart, measureFunctionColdStart, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
+import { SERVER_BUNDLE, collectScenarios, compareWithCeiling, measureColdStart, measureFunctionColdStart, serverArgs, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
 
 const USAGE = "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve]";
 
@@ -48,7 +48,7 @@ async function bundle(): Promise<number> {
   return statSync("dist/v1.mjs").size;
 }
 
-async function measureServing(snapshotDir: string, work: string, seconds: number, functionBytes: number, snapshotMb: number) {
+async function measureServing(snapshotDir: string, work: string, seconds: number) {
   const accessFile = writeBenchAccess(work);
   const { figures, sweepAfterLoad, cinemaIds } = await withServer(snapshotDir, accessFile, async (url, pid) => {
     const scenarios = await collectScenarios(url);
@@ -65,7 +65,7 @@ async function measureServing(snapshotDir: string, work: string, seconds: number
 
 /** Runs `work` against a fresh server process, stopped afterwards. */
 async function withServer<T>(snapshotDir: string, accessFile: string, work: (url: string, pid: number) => Promise<T>): Promise<T> {
-  const server = await spawnUntil("node", [...SERVER_NODE_ARGS, "--snapshot", snapshotDir, "--access", accessFile, "--port", "0"], /listening on/, { LOG_LEVEL: "silent" });
+  const server = await spawnUntil("node", serverArgs(snapshotDir, accessFile, 0), /listening on/, { LOG_LEVEL: "silent" });
   try {
     return await work(/http:\/\/\S+/.exec(server.line)![0], server.child.pid!);
   } finally {
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     const buildFigures = await measureBuild(dataDir, snapshotDir, showtimes);
     const report: SizeReport = { showtimes, build: buildFigures };
     if (options.serve) {
-      const served = await measureServing(snapshotDir, options.work, options.seconds, functionBytes, buildFigures.snapshotMb);
+      const served = await measureServing(snapshotDir, options.work, options.seconds);
       const accessJson = readFileSync(served.accessFile, "utf8");
       const fn = await measureFunctionColdStart(snapshotDir, accessJson);
       const cold = await measureColdStart(snapshotDir, served.accessFile);

@@ -28,7 +28,12 @@ export interface ServerOptions {
 const SNAPSHOT_RECHECK_MS = 1000;
 
 /** Public files served without a key, as Vercel serves public/ (documentation only). */
-const PUBLIC_FILES: Record<string, { file: string; type: string }> = {
+interface PublicFile {
+  file: string;
+  type: string;
+}
+
+const PUBLIC_FILES: Record<string, PublicFile> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
   "/index.html": { file: "index.html", type: "text/html; charset=utf-8" },
   "/openapi.json": { file: "openapi.json", type: "application/json; charset=utf-8" },
@@ -37,12 +42,12 @@ const PUBLIC_FILES: Record<string, { file: string; type: string }> = {
 };
 
 /** The public file a request asks for, if it is a GET or HEAD of one. */
-function publicFileOf(req: IncomingMessage): { file: string; type: string } | undefined {
+function publicFileOf(req: IncomingMessage): PublicFile | undefined {
   const entry = PUBLIC_FILES[(req.url ?? "/").split("?")[0]!];
   return entry && (req.method === "GET" || req.method === "HEAD") ? entry : undefined;
 }
 
-async function servePublic(publicDir: string, entry: { file: string; type: string }, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+async function servePublic(publicDir: string, entry: PublicFile, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   try {
     const body = await new Promise<Buffer>((resolve, reject) =>
       readFile(path.join(publicDir, entry.file), (error, data) => (error ? reject(error) : resolve(data))),

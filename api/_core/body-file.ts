@@ -28,6 +28,11 @@ export interface StoredBody {
   gzip: Buffer;
 }
 
+/** Bytes of a body in every coding held for it: what a cache of bodies counts it as. */
+export function codingBytes(body: { identity?: Buffer; gzip?: Buffer; br?: Buffer }): number {
+  return (body.identity?.length ?? 0) + (body.gzip?.length ?? 0) + (body.br?.length ?? 0);
+}
+
 /** Splits a body file into its tag and gzip bytes. */
 export function decodeBodyFile(file: Buffer): StoredBody {
   if (file.length <= ETAG_LENGTH) throw new Error("body file is truncated");

@@ -9,7 +9,7 @@ import type { Organization } from "./access-file.js";
 import { composePage } from "./compose-page.js";
 import { ApiError, toApiError } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
-import { etagOf } from "./body-file.js";
+import { codingBytes, etagOf } from "./body-file.js";
 import { sendComposed, sendStored, JSON_TYPE, type ComposedBody, type Conditions, type Outgoing } from "./respond.js";
 import { decodeId, matchRoute, parseListRequest, parseQuery, type Route } from "./route.js";
 import { bodyKeyOf } from "./layout.js";
@@ -62,7 +62,7 @@ type ComposedPage = ComposedBody & { snapshotId: string };
 
 /** What a composed page costs the cache: its URL, its bytes in every coding made, bookkeeping. */
 function composedPageSize(url: string, page: ComposedPage): number {
-  return url.length + MEMO_ENTRY_OVERHEAD + page.identity.length + (page.gzip?.length ?? 0) + (page.br?.length ?? 0);
+  return url.length + MEMO_ENTRY_OVERHEAD + codingBytes(page);
 }
 
 /** Milliseconds since `started`, to the microsecond. process.hrtime rather than performance.now: the

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { BlockCache } from "./block-cache.js";
-import { decodeBodyFile, ETAG_LENGTH, type StoredBody } from "./body-file.js";
+import { codingBytes, decodeBodyFile, ETAG_LENGTH, type StoredBody } from "./body-file.js";
 import { SnapshotUnavailableError } from "./errors.js";
 import { findInPackIndex, type PackSlot } from "./keyed-pack.js";
 import { BODY_PACK, bodyKeyOf, LIST_RESOURCES, MANIFEST_FILE, packFiles, resolveInside, SNAPSHOT_FORMAT, VIEW_PACK, viewKeyOf } from "./layout.js";
@@ -144,7 +144,7 @@ export class SnapshotReader {
 
   /** Counts what was derived from a cached body (identity, brotli) against the cache's bound. */
   remember(body: CachedBody): void {
-    const size = ETAG_LENGTH + body.gzip.length + (body.identity?.length ?? 0) + (body.br?.length ?? 0);
+    const size = ETAG_LENGTH + codingBytes(body);
     if (this.bodies.get(body.cacheKey) === body) this.bodies.set(body.cacheKey, body, size);
   }
 
@@ -270,7 +270,8 @@ export class SnapshotReader {
     // A long run is a walk through a list, which reads each offset once: read directly, or it would
     // push the keyed packs' hot index blocks out. Short runs (a view's scattered records) go
     // through the cache, as their neighbours are read again by the next page of the same view.
-    const [offset, length] = [position * 8, (count + 1) * 8];
+    const offset = position * 8;
+    const length = (count + 1) * 8;
     const raw = count >= WALK_RUN ? this.blocks.readDirect(indexFile, offset, length, { pooled: true }) : this.blocks.read(indexFile, offset, length);
     return Array.from({ length: count + 1 }, (_, i) => raw.readDoubleLE(i * 8));
   }

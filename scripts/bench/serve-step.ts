@@ -12,7 +12,12 @@ export const SERVER_BUNDLE = "dist/serve.cjs";
  * And as `npm run serve` starts it: young generation capped at 4 MB per semi-space (V8's default
  * grows it to 16 MB under load, which after a sweep of the snapshot is ~25 MB of RSS kept).
  */
-export const SERVER_NODE_ARGS = ["--max-semi-space-size=4", SERVER_BUNDLE];
+const SERVER_NODE_ARGS = ["--max-semi-space-size=4", SERVER_BUNDLE];
+
+/** The node arguments that start the bundled server on a snapshot (port 0: the system picks one). */
+export function serverArgs(snapshotDir: string, accessFile: string, port: number): string[] {
+  return [...SERVER_NODE_ARGS, "--snapshot", snapshotDir, "--access", accessFile, "--port", String(port)];
+}
 export const BENCH_KEY = "cl_bench_0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 
 export interface Scenario {
@@ -201,7 +206,7 @@ export interface ColdStart {
 
 /** Median cold start of the bundled server, and of a bare Node server measured alternately with it. */
 async function medianColdStarts(snapshotDir: string, accessFile: string, env: NodeJS.ProcessEnv, runs: number): Promise<ColdStart> {
-  const ours = (port: number) => [...SERVER_NODE_ARGS, "--snapshot", snapshotDir, "--access", accessFile, "--port", String(port)];
+  const ours = (port: number) => serverArgs(snapshotDir, accessFile, port);
   const oursTimes: number[] = [];
   const bareTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
