@@ -1,51 +1,45 @@
 /**
- * Body files made on worker threads: assembling, gzip and the entity tag are most of the render
- * stage's work. The main thread sends each body as parts (text and record handles into the
- * shared RecordArena), so it allocates no body bytes of its own: at 2M showtimes those
- * allocations drove the garbage collector through a heap of millions of entries every few
- * seconds. Results resolve in submission order, so what the caller writes stays deterministic.
+ * Stored bodies made on worker threads: gzip and the entity tag are most of the render stage's
+ * work. The main thread renders each body and hands its bytes over (transferred, not copied);
+ * results resolve in submission order, so what the caller writes stays deterministic.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { encodeParts, type BodyPart } from "./body-parts.js";
-import type { RecordArena } from "./record-arena.js";
+import type { StoredBody } from "../api/_core/format/stored-bodies.js";
+import { encodeStoredBody } from "./encode-body.js";
 import { bundleWorkerModule, removeWorkerModule } from "./worker-module.js";
 
 const BATCH_SIZE = 32;
 
-export type { BodyPart } from "./body-parts.js";
-
 export interface BodyPool {
-  /** The body file (entity tag, then gzip) of the body the parts spell. */
-  encode(parts: BodyPart[]): Promise<Buffer>;
+  encode(body: Uint8Array): Promise<StoredBody>;
   /** Sends a partly filled batch now (before awaiting a result that may be in it). */
   flush(): void;
   close(): Promise<void>;
 }
 
-type Pending = { resolve: (out: Buffer) => void; reject: (error: Error) => void };
+type Pending = { resolve: (out: StoredBody) => void; reject: (error: Error) => void };
 
 /** Encodes on the calling thread: when asked (0 workers), or when the worker cannot be bundled. */
-function inlinePool(level: number, arena: RecordArena): BodyPool {
-  return { encode: async (parts) => encodeParts(parts, arena, level), flush: () => {}, close: async () => {} };
+function inlinePool(level: number): BodyPool {
+  return { encode: async (body) => encodeStoredBody(body, level), flush: () => {}, close: async () => {} };
 }
 
-/** A pool of `size` workers over the arena as it is now (call it once every record is stored). */
-export async function createBodyPool(level: number, arena: RecordArena, size = availableParallelism()): Promise<BodyPool> {
+export async function createBodyPool(level: number, size = availableParallelism()): Promise<BodyPool> {
   const script = size > 0 ? await bundleWorkerModule(new URL("./body-worker.ts", import.meta.url)) : undefined;
-  if (!script) return inlinePool(level, arena);
-  const workerData = { level, chunks: arena.sharedChunks() };
-  const workers = Array.from({ length: size }, () => new Worker(script, { workerData }));
+  if (!script) return inlinePool(level);
+  const workers = Array.from({ length: size }, () => new Worker(script, { workerData: { level } }));
   const batches = new Map<number, Pending[]>();
-  let batch: BodyPart[][] = [];
+  let batch: Uint8Array[] = [];
   let waiting: Pending[] = [];
   let nextId = 0;
 
   for (const worker of workers) {
-    worker.on("message", ({ id, out }: { id: number; out: Uint8Array[] }) => {
+    worker.on("message", ({ id, out }: { id: number; out: StoredBody[] }) => {
       const pending = batches.get(id)!;
       batches.delete(id);
-      out.forEach((bytes, i) => pending[i]!.resolve(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+      // Transferred buffers arrive as Uint8Arrays: view them as Buffers again.
+      out.forEach((body, i) => pending[i]!.resolve({ etag: body.etag, gzip: Buffer.from(body.gzip.buffer, body.gzip.byteOffset, body.gzip.byteLength) }));
     });
     worker.on("error", (error) => {
       for (const pending of batches.values()) for (const p of pending) p.reject(error);
@@ -57,15 +51,15 @@ export async function createBodyPool(level: number, arena: RecordArena, size = a
     if (batch.length === 0) return;
     const id = nextId++;
     batches.set(id, waiting);
-    workers[id % workers.length]!.postMessage({ id, bodies: batch });
+    workers[id % workers.length]!.postMessage({ id, bodies: batch }, batch.map((b) => b.buffer as ArrayBuffer));
     batch = [];
     waiting = [];
   }
 
   return {
-    encode(parts) {
+    encode(body) {
       return new Promise((resolve, reject) => {
-        batch.push(parts);
+        batch.push(body);
         waiting.push({ resolve, reject });
         if (batch.length >= BATCH_SIZE) send();
       });

@@ -1,22 +1,13 @@
 /**
- * A body worker: assembles, compresses and tags precomputed bodies off the main thread. A body
- * arrives as parts (body-pool.ts); its records are read where they lie in the build's
- * RecordArena, whose chunks this worker shares. Bundled and started by body-pool.ts.
+ * A body worker: compresses and tags stored bodies off the main thread (gzip is most of a build's
+ * render time). Bundled and started by body-pool.ts.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { encodeParts, type BodyPart } from "./body-parts.js";
-import { RecordArena } from "./record-arena.js";
+import { encodeStoredBody } from "./encode-body.js";
 
-const { level, chunks } = workerData as { level: number; chunks: SharedArrayBuffer[] };
-const arena = RecordArena.over(chunks);
+const { level } = workerData as { level: number };
 
-parentPort!.on("message", ({ id, bodies }: { id: number; bodies: BodyPart[][] }) => {
-  // Each file in an ArrayBuffer of its own, so it can be transferred back rather than copied.
-  const out = bodies.map((parts) => {
-    const file = encodeParts(parts, arena, level);
-    const own = Buffer.from(new ArrayBuffer(file.length));
-    file.copy(own);
-    return own;
-  });
-  parentPort!.postMessage({ id, out }, out.map((file) => file.buffer as ArrayBuffer));
+parentPort!.on("message", ({ id, bodies }: { id: number; bodies: Uint8Array[] }) => {
+  const out = bodies.map((body) => encodeStoredBody(body, level));
+  parentPort!.postMessage({ id, out }, out.map((b) => b.gzip.buffer as ArrayBuffer));
 });

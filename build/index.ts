@@ -60,9 +60,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${formatReport(result.problems)}\n`);
     process.exit(1);
   }
-  // Issue 4: the OpenAPI document is generated at build time, so a deploy ships a current one.
+  // The OpenAPI document is generated at build time, so a deploy ships a current one.
   refreshPublicDocs((message) => process.stderr.write(message));
-  const { counts } = result.ctx.manifest!;
+  const { counts } = result.manifest;
   const { files, bytes } = writer.stats();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(

@@ -1,11 +1,15 @@
-/** Stage 1: find the source files and read their records lazily, file by file. */
+/** Stage 1: find the source files, in a fixed order; their records are read by validation. */
 import path from "node:path";
 import fg from "fast-glob";
-import type { BuildContext, SourceRecord } from "./context.js";
 import type { Problem } from "./problems.js";
-import { recordsOfFile, type SourceFile } from "./read-source-file.js";
+import type { SourceFile } from "./read-source-file.js";
 import { RESOURCES, type Resource } from "./schemas.js";
 
+export interface LoadedSources {
+  dataDir: string;
+  /** Every source file, in the fixed order reports and output follow. */
+  files: SourceFile[];
+}
 
 /** Lists a resource's source files in a fixed order, so reports and output never depend on the disk. */
 async function listSourceFiles(dataDir: string, resource: Resource): Promise<string[]> {
@@ -14,24 +18,18 @@ async function listSourceFiles(dataDir: string, resource: Resource): Promise<str
   return files.sort().map((file) => path.join(dir, file));
 }
 
-async function* readSources(files: SourceFile[], problems: Problem[]): AsyncGenerator<SourceRecord> {
-  for (const file of files) yield* recordsOfFile(file, problems);
-}
-
-/** Lists the source files and sets up the lazy record stream: the input is never held whole. */
-export async function loadSources(ctx: BuildContext): Promise<void> {
+export async function loadSources(dataDir: string, problems: Problem[]): Promise<LoadedSources> {
   const files: SourceFile[] = [];
   for (const resource of RESOURCES) {
-    for (const file of await listSourceFiles(ctx.dataDir, resource)) files.push({ resource, file });
+    for (const file of await listSourceFiles(dataDir, resource)) files.push({ resource, file });
   }
   if (files.length === 0) {
-    ctx.problems.push({
+    problems.push({
       code: "no_sources",
-      file: ctx.dataDir,
+      file: dataDir,
       path: "",
       message: `has no source files: expected ${RESOURCES.map((r) => `${r}/**/*.json`).join(", ")} (or .ndjson)`,
     });
   }
-  ctx.sourceFiles = files;
-  ctx.sources = readSources(files, ctx.problems);
+  return { dataDir, files };
 }

@@ -7,8 +7,22 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { resolveInside } from "../api/_core/layout.js";
-import type { OutputWriter } from "./context.js";
+import { resolveInside } from "../api/_core/format/files.js";
+
+/** Where the snapshot's files go; the disk writer stages them and swaps them in on commit. */
+export interface OutputWriter {
+  /** The folder files are written into until commit (the build reads back what it wrote). */
+  readonly root: string;
+  write(relativePath: string, bytes: Buffer): void;
+  /** Opens a file written in pieces. */
+  openAppend(relativePath: string): { append(bytes: Buffer): void; close(): void };
+  /** Makes the written files the snapshot, atomically replacing any previous one. */
+  commit(): Promise<void>;
+  /** A digest of every path and its bytes written so far, independent of write order: the snapshot's identity. */
+  digest(): string;
+  /** Throws away everything written. */
+  abort(): Promise<void>;
+}
 
 export interface DiskWriter extends OutputWriter {
   /** Files and bytes written so far. */
@@ -59,7 +73,9 @@ export function createDiskWriter(outDir: string): DiskWriter {
     for (let i = 0; i < 32; i++) identity[i]! ^= digest[i]!;
   }
 
+  mkdirSync(staging, { recursive: true });
   return {
+    root: staging,
     write(relativePath, chunk) {
       const fd = openSync(prepare(relativePath), "wx");
       try {

@@ -3,9 +3,27 @@
  * apart from the file listing (fast-glob) so validation workers can bundle it alone.
  */
 import { readFileSync } from "node:fs";
-import type { SourceRecord } from "./context.js";
 import type { Problem } from "./problems.js";
 import type { Resource } from "./schemas.js";
+
+/** A source file to read: the resource its records belong to, and its path. */
+export interface SourceFile {
+  resource: Resource;
+  file: string;
+}
+
+/** Where a record was read: a file and either an NDJSON line (1-based) or a JSON array index (0-based). */
+export interface Location {
+  file: string;
+  line?: number;
+  index?: number;
+}
+
+/** One record as read from a source file, before validation. */
+export interface SourceRecord extends Location {
+  resource: Resource;
+  value: unknown;
+}
 
 /** Turns a JSON.parse message's character position into a 1-based line, when it gives one. */
 function lineOfPosition(text: string, message: string): number | undefined {
@@ -41,12 +59,6 @@ function* parseNdjson(resource: Resource, file: string, text: string, problems: 
       problems.push({ code: "invalid_json", file, line: i + 1, path: "", message: `is not valid JSON (${(error as Error).message})` });
     }
   }
-}
-
-/** A source file to read: the resource its records belong to, and its path. */
-export interface SourceFile {
-  resource: Resource;
-  file: string;
 }
 
 /** The records of one source file, in file order; read and parse problems go to `problems`. */

@@ -1,29 +1,22 @@
-/** The build: an ordered list of stages, each its own module; no stage knows the next. */
-import type { BuildContext, OutputWriter } from "./context.js";
-import { indexViews } from "./index-views.js";
+/**
+ * The build: each stage a function from the previous stage's output to its own, so the types
+ * enforce the order (load → validate → link → index → render → write). Problems are data,
+ * collected from every stage that can find them and printed once by the caller.
+ */
+import type { BlockLayout } from "../api/_core/format/encode-showtimes.js";
+import type { Manifest } from "../api/_core/format/manifest.js";
+import { Interner } from "./entries.js";
+import { indexRecords } from "./index-records.js";
 import { linkRecords } from "./link-records.js";
 import { loadSources } from "./load-sources.js";
+import type { OutputWriter } from "./output-writer.js";
 import type { Problem } from "./problems.js";
-import { RecordArena } from "./record-arena.js";
 import { renderSnapshot } from "./render-snapshot.js";
 import { validateRecords } from "./validate-records.js";
 import { writeSnapshot } from "./write-snapshot.js";
 
-interface Stage {
-  name: string;
-  run: (ctx: BuildContext) => Promise<void>;
-  /** Stages that produce output refuse to run once any problem has been found. */
-  needsValidInput?: boolean;
-}
-
-export const STAGES: readonly Stage[] = [
-  { name: "load", run: loadSources },
-  { name: "validate", run: validateRecords },
-  { name: "link", run: linkRecords },
-  { name: "index", run: indexViews, needsValidInput: true },
-  { name: "render", run: renderSnapshot, needsValidInput: true },
-  { name: "write", run: writeSnapshot, needsValidInput: true },
-];
+export const STAGES = ["load", "validate", "link", "index", "render", "write"] as const;
+export type StageName = (typeof STAGES)[number];
 
 export interface BuildOptions {
   dataDir: string;
@@ -31,39 +24,49 @@ export interface BuildOptions {
   gzipLevel?: number;
   gzipWorkers?: number;
   validateWorkers?: number;
-  onProgress?: BuildContext["onProgress"];
-  onStage?: (name: string) => void;
+  layout?: BlockLayout;
+  onStage?: (name: StageName) => void;
+  /** Told how many worker threads validation used (0: the main thread). */
+  onValidationWorkers?: (count: number) => void;
+  onProgress?: (stage: StageName, done: number, total?: number) => void;
 }
 
-export type BuildResult = { ok: true; ctx: BuildContext } | { ok: false; problems: Problem[] };
+export type BuildResult = { ok: true; manifest: Manifest } | { ok: false; problems: Problem[] };
 
-/** Runs every stage in order; returns all problems found, or the finished context. */
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
-  const ctx: BuildContext = {
-    dataDir: options.dataDir,
-    gzipLevel: options.gzipLevel ?? 6,
-    gzipWorkers: options.gzipWorkers,
-    validateWorkers: options.validateWorkers,
-    output: options.output,
-    problems: [],
-    entries: { cinemas: [], films: [], showtimes: [], attributes: [] },
-    arena: new RecordArena(),
-    views: [],
-    onProgress: options.onProgress,
+  const problems: Problem[] = [];
+  const interner = new Interner();
+  const stage = <T>(name: StageName, run: () => T): T => {
+    options.onStage?.(name);
+    return run();
   };
   try {
-    for (const stage of STAGES) {
-      if (stage.needsValidInput && ctx.problems.length > 0) break;
-      options.onStage?.(stage.name);
-      await stage.run(ctx);
+    const sources = await stage("load", () => loadSources(options.dataDir, problems));
+    const valid = await stage("validate", () =>
+      validateRecords(
+        sources,
+        { workers: options.validateWorkers, onProgress: (n) => options.onProgress?.("validate", n), onWorkers: options.onValidationWorkers },
+        problems,
+        interner,
+      ),
+    );
+    const linked = stage("link", () => linkRecords(valid, problems));
+    // Output is made only from data without a single problem: nothing half-valid is ever served.
+    if (problems.length > 0) {
+      await options.output.abort();
+      return { ok: false, problems };
     }
+    const content = stage("index", () => indexRecords(linked));
+    const rendered = await stage("render", () =>
+      renderSnapshot(content, options.output, {
+        gzipLevel: options.gzipLevel ?? 6, gzipWorkers: options.gzipWorkers, layout: options.layout,
+        onProgress: (done, total) => options.onProgress?.("render", done, total),
+      }),
+    );
+    const manifest = await stage("write", () => writeSnapshot(rendered, options.output));
+    return { ok: true, manifest };
   } catch (error) {
     await options.output.abort();
     throw error;
   }
-  if (ctx.problems.length > 0) {
-    await options.output.abort();
-    return { ok: false, problems: ctx.problems };
-  }
-  return { ok: true, ctx };
 }

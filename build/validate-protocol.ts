@@ -1,31 +1,31 @@
 /**
- * What validation workers send back per source file (validate-worker.ts → validate-parallel.ts).
- * Repeated values (instants, provenance times, cinema and film ids, attribute sets) travel once,
- * as table rows; records refer to them by number. The main thread then does no more per record
- * than build its entry: at 2M showtimes, parsing per-record strings and objects there cost as
- * much as validating them had.
+ * What a validation worker sends back per source file (validate-worker.ts → validate-parallel.ts).
+ * Repeated values (cinema and film ids, date-times, providers, screens, attribute lists) travel
+ * once, as rows of the worker's tables; a showtime travels as numbers plus its three strings of
+ * its own. The main thread then does no more per record than build its entry.
  */
+import type { PlainFacts } from "./check-record.js";
 import type { Problem } from "./problems.js";
 
-/** Per record, in `numbers`: these fields in this order; -1 for an absent one. */
-export const RECORD_NUMBERS = ["handle", "startsAt", "observedAt", "sourceUpdatedAt", "line", "index", "cinemaId", "filmId", "attributeIds"] as const;
-export const NUMBERS_PER_RECORD = RECORD_NUMBERS.length;
+/** Per showtime, in `numbers`: these in this order; ABSENT for an absent optional value. */
+export const SHOWTIME_NUMBERS = ["line", "index", "cinemaId", "filmId", "startsAt", "observedAt", "sourceUpdatedAt", "provider", "screenName", "attributeIds"] as const;
+export const NUMBERS_PER_SHOWTIME = SHOWTIME_NUMBERS.length;
+/** Per showtime, in `strings`: id, externalId, bookingUrl ("" when absent). */
+export const STRINGS_PER_SHOWTIME = 3;
 export const ABSENT = -1;
 
 export interface FileResult {
   /** The file's place in the build's source list. */
   at: number;
   problems: Problem[];
-  /** Each valid record's id, in file order. */
-  ids: string[];
-  /** NUMBERS_PER_RECORD numbers a record: an arena handle, table rows, line and index. */
+  /** Valid cinemas, films or attributes, in file order. */
+  plain: Array<PlainFacts & { line?: number; index?: number }>;
+  /** Valid showtimes, in file order. */
   numbers: Float64Array;
-  /** Rows the worker's tables gained with this file: date-time texts, strings, lists of strings rows. */
-  newTimes: string[];
+  strings: string[];
+  /** Rows the worker's tables gained with this file. */
   newStrings: string[];
   newLists: number[][];
-  /** Arena chunks the worker started while reading this file, in its own order. */
-  chunks: SharedArrayBuffer[];
 }
 
 /** Numbers rows for repeated values, in first-seen order (a worker's side of the tables). */

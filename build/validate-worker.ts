@@ -1,44 +1,40 @@
 /**
  * A validation worker: reads, parses and validates the source files it is given, in order, and
- * stores each valid record's canonical JSON in its own arena of shared memory. Per file it sends
- * the problems, the records (validate-protocol.ts) and any arena chunks it started. Bundled and
- * started by validate-parallel.ts.
+ * sends per file its problems and valid records (validate-protocol.ts). Bundled and started by
+ * validate-parallel.ts.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { checkRecord, type PlainFacts } from "./check-record.js";
 import type { Problem } from "./problems.js";
 import { recordsOfFile, type SourceFile } from "./read-source-file.js";
-import { RecordArena } from "./record-arena.js";
-import { ABSENT, NUMBERS_PER_RECORD, RowTable, type FileResult } from "./validate-protocol.js";
-import { checkRecord, factsOf } from "./validate-records.js";
+import { ABSENT, NUMBERS_PER_SHOWTIME, RowTable, type FileResult } from "./validate-protocol.js";
 
 const { files } = workerData as { files: Array<{ at: number } & SourceFile> };
-const arena = new RecordArena();
-const times = new RowTable<string>((text) => text);
 const strings = new RowTable<string>((text) => text);
 const lists = new RowTable<number[]>((rows) => rows.join(","));
-let chunksSent = 0;
 
 for (const source of files) {
   const problems: Problem[] = [];
-  const ids: string[] = [];
+  const plain: FileResult["plain"] = [];
   const numbers: number[] = [];
+  const own: string[] = [];
   for (const record of recordsOfFile(source, problems)) {
-    const checked = checkRecord(record, problems);
-    if (!checked) continue;
-    const facts = factsOf(record, checked.record, arena.add(checked.json));
-    ids.push(facts.id);
-    const attributes = facts.attributeIds && lists.row(facts.attributeIds.map((id) => strings.row(id)));
+    const facts = checkRecord(record, problems);
+    if (!facts) continue;
+    if (facts.kind === "plain") {
+      plain.push({ ...(facts as PlainFacts), line: record.line, index: record.index });
+      continue;
+    }
+    own.push(facts.id, facts.externalId, facts.bookingUrl ?? "");
     numbers.push(
-      facts.handle, times.row(facts.startsAt), times.row(facts.observedAt), times.row(facts.sourceUpdatedAt),
-      facts.line ?? ABSENT, facts.index ?? ABSENT, strings.row(facts.cinemaId), strings.row(facts.filmId), attributes ?? ABSENT,
+      record.line ?? ABSENT, record.index ?? ABSENT, strings.row(facts.cinemaId), strings.row(facts.filmId), strings.row(facts.startsAt),
+      strings.row(facts.observedAt), strings.row(facts.sourceUpdatedAt), strings.row(facts.provider), strings.row(facts.screenName),
+      lists.row(facts.attributeIds.map((id) => strings.row(id))),
     );
   }
-  if (numbers.length !== ids.length * NUMBERS_PER_RECORD) throw new Error("validation worker: record numbers out of step");
-  const chunks = arena.sharedChunks().slice(chunksSent);
-  chunksSent += chunks.length;
+  if (numbers.length !== (own.length / 3) * NUMBERS_PER_SHOWTIME) throw new Error("validation worker: record numbers out of step");
   const result: FileResult = {
-    at: source.at, problems, ids, numbers: Float64Array.from(numbers),
-    newTimes: times.takeNew(), newStrings: strings.takeNew(), newLists: lists.takeNew(), chunks,
+    at: source.at, problems, plain, numbers: Float64Array.from(numbers), strings: own, newStrings: strings.takeNew(), newLists: lists.takeNew(),
   };
   parentPort!.postMessage(result, [result.numbers.buffer as ArrayBuffer]);
 }

@@ -1,10 +1,21 @@
 /** Stage 6: write the manifest last (it marks a complete snapshot) and swap the snapshot in. */
-import { MANIFEST_FILE } from "../api/_core/layout.js";
-import type { BuildContext } from "./context.js";
+import { SNAPSHOT_FORMAT, type Manifest } from "../api/_core/format/manifest.js";
+import { writeManifest } from "../api/_core/format/write-snapshot.js";
+import { DEFAULT_LIMIT } from "../api/_core/route.js";
+import type { OutputWriter } from "./output-writer.js";
+import type { RenderedSnapshot } from "./render-snapshot.js";
 
-export async function writeSnapshot(ctx: BuildContext): Promise<void> {
-  if (!ctx.manifest) throw new Error("writeSnapshot runs after renderSnapshot");
-  ctx.manifest.snapshotId = ctx.output.digest();
-  ctx.output.write(MANIFEST_FILE, Buffer.from(`${JSON.stringify(ctx.manifest, null, 2)}\n`));
-  await ctx.output.commit();
+export async function writeSnapshot(rendered: RenderedSnapshot, output: OutputWriter): Promise<Manifest> {
+  const manifest: Manifest = {
+    format: SNAPSHOT_FORMAT,
+    // A digest of every byte written: equal ids, equal snapshots (cursors and tags stay valid).
+    snapshotId: output.digest(),
+    defaultLimit: DEFAULT_LIMIT,
+    counts: rendered.counts,
+    freshness: rendered.freshness,
+    files: rendered.files,
+  };
+  writeManifest(output, manifest);
+  await output.commit();
+  return manifest;
 }

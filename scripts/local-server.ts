@@ -8,7 +8,7 @@ import { fileAccess } from "../api/_core/access.js";
 import { createHandler, type CoreOptions, type RequestLog } from "../api/_core/handle-request.js";
 import { toNodeListener } from "../api/_core/node-adapter.js";
 import type { RateLimiter } from "../api/_core/rate-limit.js";
-import { SnapshotReader } from "../api/_core/snapshot-reader.js";
+import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 
 export interface ServerOptions {
   snapshotDir: string;
@@ -18,9 +18,9 @@ export interface ServerOptions {
   publicDir?: string;
   limiter?: RateLimiter;
   onLog?: (entry: RequestLog) => void;
-  /** Test overrides passed through to the core: a fixed clock, a reader, a quiet error sink. */
+  /** Test overrides passed through to the core: a fixed clock, a snapshot source, a quiet error sink. */
   now?: CoreOptions["now"];
-  reader?: CoreOptions["reader"];
+  snapshots?: CoreOptions["snapshots"];
   onError?: CoreOptions["onError"];
 }
 
@@ -63,9 +63,9 @@ async function servePublic(publicDir: string, entry: PublicFile, req: IncomingMe
 /** Starts the server; throws (before listening) when the access file is missing or malformed. */
 export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
   const access = fileAccess(options.accessFile, (message) => process.stderr.write(`access file not reloaded: ${message}\n`));
-  const reader = options.reader ?? new SnapshotReader(options.snapshotDir, { recheckMs: SNAPSHOT_RECHECK_MS });
+  const snapshots = options.snapshots ?? new SnapshotSource(options.snapshotDir, { recheckMs: SNAPSHOT_RECHECK_MS });
   const handle = createHandler({
-    reader,
+    snapshots,
     access,
     limiter: options.limiter,
     now: options.now,
@@ -75,14 +75,11 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
   const listener = toNodeListener(handle);
   const publicDir = options.publicDir ?? path.resolve("public");
   const server = createServer((req, res) => {
-    // An API request goes straight to the core: no promise spent on the public-file check.
+    // An API request goes straight to the core: no promise spent on the public-file check. Neither
+    // path rejects: the core and the adapter turn every failure into a response.
     const entry = publicFileOf(req);
-    const answered = entry ? servePublic(publicDir, entry, req, res).then((served) => (served ? undefined : listener(req, res))) : listener(req, res);
-    answered.catch(() => {
-      // The core turns every error into a response; reaching here means the socket itself failed.
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
-      res.end('{"error":{"code":"internal_error","message":"An unexpected error occurred."}}');
-    });
+    if (entry) void servePublic(publicDir, entry, req, res).then((served) => (served ? undefined : listener(req, res)));
+    else void listener(req, res);
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -93,7 +90,7 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
   // broken snapshot is not an error here: requests answer 503 until one is built.
   setImmediate(() => {
     try {
-      reader.manifest();
+      snapshots.current();
     } catch {}
   });
   const { port } = server.address() as AddressInfo;

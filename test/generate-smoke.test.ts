@@ -9,9 +9,7 @@ import { get } from "node:http";
 import path from "node:path";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { decodeBodyFile } from "../api/_core/body-file.js";
-import { listPackIndex } from "../api/_core/keyed-pack.js";
-import { BODY_PACK } from "../api/_core/layout.js";
+import { readManifest, Snapshot } from "../api/_core/format/snapshot.js";
 import { measureResponseSizes } from "../scripts/bench/response-size.js";
 import { startServer } from "../scripts/local-server.js";
 import { hashTree, listFiles, makeTempDir, readRecords, removeDir, ROOT, runBuildCli, runTsxScript, type CliResult } from "./helpers/build-helpers.js";
@@ -88,13 +86,15 @@ describe("generate → build → serve", () => {
 
   test("the bench's largest precomputed response is the largest body decompressed, read from gzip trailers", () => {
     const snapshotDir = path.join(work, "snapshot");
-    const pack = readFileSync(path.join(snapshotDir, BODY_PACK.data));
+    const snapshot = new Snapshot(readManifest(snapshotDir), snapshotDir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
     let identity = 0;
     let gzip = 0;
-    for (const { offset, length } of listPackIndex(readFileSync(path.join(snapshotDir, BODY_PACK.index)))) {
-      identity = Math.max(identity, gunzipSync(decodeBodyFile(pack.subarray(offset, offset + length)).gzip).length);
-      gzip = Math.max(gzip, length);
+    for (const address of snapshot.bodies.entries()) {
+      const body = snapshot.bodies.read(address);
+      identity = Math.max(identity, gunzipSync(body.gzip).length);
+      gzip = Math.max(gzip, body.gzip.length);
     }
+    snapshot.close();
     const sizes = measureResponseSizes(snapshotDir);
     expect(sizes.precomputedIdentityMb * 2 ** 20).toBe(identity);
     expect(sizes.precomputedGzipMb * 2 ** 20).toBe(gzip);

@@ -1,176 +1,181 @@
 /**
- * Golden snapshot of the build output for test/fixtures/golden (v1 issue §4, STYLE 11).
+ * Golden snapshot of the build output for test/fixtures/golden (STYLE: golden tests of the build).
  *
  * After an intended change to the output, re-record with
  *     npx vitest run -u test/golden.test.ts
  * and review the diff of test/golden/ like any other code change.
  *
  * Bodies are stored pretty-printed for readable diffs; the test also checks each raw body is
- * compact canonical JSON, so the pretty form pins the bytes, and files.txt pins each body's
- * ETag (a hash of its identity bytes). Gzip bytes are not pinned: zlib's output may differ by
- * CPU and Node version, so body files are listed by identity size and the manifest's
- * snapshotId (a digest of every written byte) is masked.
+ * compact canonical JSON, so the pretty form pins the bytes, and bodies.txt pins each stored
+ * body's ETag (a hash of its identity bytes). Compressed bytes are not pinned: zlib's output may
+ * differ by CPU and Node version, so record blocks are listed by their decoded size, stored
+ * bodies by their identity size, and the manifest's snapshotId and file digests are masked.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { decodeBodyFile, etagOf } from "../api/_core/body-file.js";
-import { decodeCursor } from "../api/_core/cursor.js";
-import { findInPackIndex, listPackIndex } from "../api/_core/keyed-pack.js";
-import { BODY_PACK, bodyKeyOf, MANIFEST_FILE, packFiles, VIEW_PACK, viewKeyOf, type BodyKey, type KeyedPackFiles, type ListResource, type ViewFilters } from "../api/_core/layout.js";
+import { contentTag } from "../api/_core/body-tag.js";
+import { composePage } from "../api/_core/compose-page.js";
+import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
+import { BODIES_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "../api/_core/format/files.js";
+import type { ListResource } from "../api/_core/format/manifest.js";
+import { readManifest, Snapshot, type ShowtimeFilters } from "../api/_core/format/snapshot.js";
+import { bodyKeyOf, type BodyKey } from "../api/_core/format/stored-bodies.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { fixtureRecords, GOLDEN_FIXTURE, listFiles, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 
 let work: string;
-let snapshot: string;
+let snapshotDir: string;
+let snapshot: Snapshot;
 
 interface Body {
-  etag: string;
   raw: string;
   json: { data: unknown; pagination?: { nextCursor: string | null; hasMore: boolean } };
 }
 
-/** A value of a keyed pack by its key, read the way the server finds it. */
-function readPacked(files: KeyedPackFiles, key: Buffer): Buffer {
-  const index = readFileSync(path.join(snapshot, files.index));
-  const slot = findInPackIndex((offset, length) => index.subarray(offset, offset + length), key);
-  if (!slot) throw new Error(`no entry ${key.toString("hex")} in ${files.index}`);
-  return readFileSync(path.join(snapshot, files.data)).subarray(slot.offset, slot.offset + slot.length);
+function parse(bytes: Buffer): Body {
+  const raw = bytes.toString("utf8");
+  return { raw, json: JSON.parse(raw) };
 }
 
-function readBody(key: BodyKey): Body {
-  const stored = decodeBodyFile(readPacked(BODY_PACK, bodyKeyOf(key)));
-  const raw = gunzipSync(stored.gzip).toString("utf8");
-  return { etag: stored.etag, raw, json: JSON.parse(raw) };
+/** A stored body, read the way the server finds it. */
+function storedBody(key: BodyKey): Body & { etag: string } {
+  const address = snapshot.bodies.find(bodyKeyOf(key));
+  if (!address) throw new Error(`no stored body for ${JSON.stringify(key)}`);
+  const stored = snapshot.bodies.read(address);
+  return { ...parse(gunzipSync(stored.gzip)), etag: stored.etag };
+}
+
+/** A page the core composes (filtered lists are not stored). */
+function composedPage(resource: ListResource, filters: ShowtimeFilters, after?: string[]): Body {
+  const list = snapshot.lists.list(resource, filters);
+  return parse(composePage(snapshot.lists, list, { after, limit: 25, binding: bindingOf(resource, filters) }, snapshot.manifest.freshness));
 }
 
 const pretty = (body: Body) => `${JSON.stringify(body.json, null, 2)}\n`;
 
-/** Every list the build must precompute: four lists, then a view per cinema, film and pair (v1 issue §4). */
-function expectedLists(): Array<{ resource: ListResource; filters: ViewFilters; label: string }> {
-  const lists = (["cinemas", "films", "showtimes", "attributes"] as const).map((resource) => ({ resource, filters: {}, label: resource }));
-  const views = new Map<string, ViewFilters>();
-  for (const s of fixtureRecords("showtimes")) {
-    const [cinemaId, filmId] = [s.cinemaId as string, s.filmId as string];
-    views.set(JSON.stringify([cinemaId, null]), { cinemaId });
-    views.set(JSON.stringify([null, filmId]), { filmId });
-    views.set(JSON.stringify([cinemaId, filmId]), { cinemaId, filmId });
-  }
-  const labelOf = (f: ViewFilters) => ["showtimes", f.cinemaId && `cinemaId=${JSON.stringify(f.cinemaId)}`, f.filmId && `filmId=${JSON.stringify(f.filmId)}`].filter(Boolean).join(" ");
-  return [...lists, ...[...views.values()].map((filters) => ({ resource: "showtimes" as const, filters, label: labelOf(filters) }))];
-}
-
-/** Labels every entry the body and view packs should hold, following nextCursor from each first page. */
-function labelEntries(): { bodies: Map<string, string>; views: Map<string, string> } {
-  const bodies = new Map<string, string>();
-  const views = new Map<string, string>();
-  for (const { resource, filters, label } of expectedLists()) {
-    if (filters.cinemaId || filters.filmId) views.set(viewKeyOf(filters).toString("hex"), `view ${label}`);
+/** Labels every stored body the snapshot should hold, following nextCursor from each first page. */
+function expectedBodies(): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const resource of ["cinemas", "films", "showtimes", "attributes"] as const) {
     let after: string[] | null = null;
     for (let page = 1; ; page++) {
-      const key: BodyKey = { kind: "page", resource, filters, after };
-      bodies.set(bodyKeyOf(key).toString("hex"), `page ${page} of ${label}`);
-      const next: string | null = readBody(key).json.pagination!.nextCursor;
+      const key: BodyKey = { kind: "page", resource, after };
+      labels.set(bodyKeyOf(key).toString("hex"), `page ${page} of ${resource}`);
+      const next: string | null = storedBody(key).json.pagination!.nextCursor;
       if (next === null) break;
       after = decodeCursor(next)!.after;
     }
   }
   for (const resource of ["cinemas", "films"] as const) {
-    for (const record of fixtureRecords(resource)) bodies.set(bodyKeyOf({ kind: "one", resource, id: record.id as string }).toString("hex"), `one ${resource} ${JSON.stringify(record.id)}`);
-  }
-  return { bodies, views };
-}
-
-/** The files every snapshot holds, whatever its data. */
-function expectedFiles(): Map<string, string> {
-  const labels = new Map<string, string>([[MANIFEST_FILE, "manifest"]]);
-  for (const resource of ["cinemas", "films", "showtimes", "attributes"] as const) {
-    for (const [part, file] of Object.entries(packFiles(resource))) labels.set(file, `pack ${resource} ${part}`);
-  }
-  for (const [name, files] of [["bodies", BODY_PACK], ["views", VIEW_PACK]] as const) {
-    labels.set(files.data, `${name} data`);
-    labels.set(files.index, `${name} index`);
+    for (const record of fixtureRecords(resource)) labels.set(bodyKeyOf({ kind: "one", resource, id: record.id as string }).toString("hex"), `one ${resource} ${JSON.stringify(record.id)}`);
   }
   return labels;
 }
 
 beforeAll(async () => {
   work = makeTempDir("golden");
-  snapshot = path.join(work, "snapshot");
-  const result = await runBuild({ dataDir: GOLDEN_FIXTURE, output: createDiskWriter(snapshot) });
+  snapshotDir = path.join(work, "snapshot");
+  const result = await runBuild({ dataDir: GOLDEN_FIXTURE, output: createDiskWriter(snapshotDir) });
   if (!result.ok) throw new Error(`the golden fixture is invalid:\n${JSON.stringify(result.problems, null, 2)}`);
+  snapshot = new Snapshot(readManifest(snapshotDir), snapshotDir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
 });
-afterAll(() => removeDir(work));
+afterAll(() => {
+  snapshot?.close();
+  removeDir(work);
+});
 
 describe("golden build of test/fixtures/golden", () => {
-  test("the file list: every file accounted for, with sizes", async () => {
-    const labels = expectedFiles();
-    const files = listFiles(snapshot);
-    expect(files).toEqual([...labels.keys()].sort());
-    const lines = files.map((file) => {
-      // The body pack holds gzip bytes, which zlib may vary by CPU and version: its entries are pinned below.
-      const size = file === BODY_PACK.data ? "(gzip bytes, see bodies.txt)" : `${readFileSync(path.join(snapshot, file)).length} bytes`;
-      return `${file.padEnd(30)} ${size}  ${labels.get(file)}`;
-    });
+  test("the file list: four files, with sizes", async () => {
+    const files = listFiles(snapshotDir);
+    expect(files).toEqual([BODIES_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE].sort());
+    const sizes: Record<string, string> = {
+      [BODIES_FILE]: "(gzip bytes, see bodies.txt)",
+      [RECORDS_FILE]: "(may hold deflate bytes, see blocks.txt)",
+      [MANIFEST_FILE]: "(digests of the others, see manifest.json)",
+    };
+    const lines = files.map((file) => `${file.padEnd(16)} ${sizes[file] ?? `${readFileSync(path.join(snapshotDir, file)).length} bytes`}`);
     await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("golden/files.txt");
   });
 
-  test("the body and view packs: every entry accounted for, each body with its size and ETag", async () => {
-    const labels = labelEntries();
-    const describe = (files: KeyedPackFiles, expected: Map<string, string>, line: (value: Buffer) => string) => {
-      const entries = listPackIndex(readFileSync(path.join(snapshot, files.index)));
-      expect(entries.map((e) => e.key), `entries of ${files.index}`).toEqual([...expected.keys()].sort());
-      const data = readFileSync(path.join(snapshot, files.data));
-      const end = entries.reduce((max, e) => Math.max(max, e.offset + e.length), 0);
-      expect(end, `${files.data} holds exactly its entries`).toBe(data.length);
-      return entries.map((e) => `${e.key.slice(0, 12)}  ${line(data.subarray(e.offset, e.offset + e.length))}  ${expected.get(e.key)}`);
-    };
-    const bodies = describe(BODY_PACK, labels.bodies, (value) => {
-      const stored = decodeBodyFile(value);
-      const identity = gunzipSync(stored.gzip);
-      expect(stored.etag, "every body carries the ETag of its bytes").toBe(etagOf(identity));
-      return `${String(identity.length).padStart(5)} bytes identity, etag ${stored.etag}`;
-    });
-    const views = describe(VIEW_PACK, labels.views, (value) => `${String(value.length / 4).padStart(3)} showtimes`);
-    await expect(`${[...bodies, ...views].join("\n")}\n`).toMatchFileSnapshot("golden/bodies.txt");
+  test("index.pages: every section, with its size", async () => {
+    const sections = [...(snapshot.lists.cinemas as unknown as { index: { sections: Map<string, { length: number }> } }).index.sections];
+    const lines = sections.map(([name, { length }]) => `${name.padEnd(32)} ${String(length).padStart(6)} bytes`);
+    await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("golden/sections.txt");
   });
 
-  test("manifest.json (snapshotId masked: it digests gzip bytes)", async () => {
-    const manifest = JSON.parse(readFileSync(path.join(snapshot, MANIFEST_FILE), "utf8")) as { snapshotId: string };
+  test("records.blocks: every block, its cinema, records and decoded size; the records are the fixture's", async () => {
+    const cinemaIds = fixtureRecords("cinemas").map((c) => c.id as string).sort();
+    const lines = snapshot.lists.showtimes.describeBlocks().map((b) =>
+      `records ${String(b.firstRecord).padStart(2)}..${String(b.firstRecord + b.count - 1).padStart(2)}  ${String(b.bytes).padStart(5)} bytes  ` +
+      `${b.attributeSets.length} attribute sets  cinema ${JSON.stringify(cinemaIds[b.cinema])}`,
+    );
+    await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("golden/blocks.txt");
+    // Every showtime, rendered from the blocks, is the fixture's record in canonical form.
+    const rendered = composedPage("showtimes", {}).json.data as unknown[];
+    const all: unknown[] = [...rendered, ...(storedBody({ kind: "page", resource: "showtimes", after: decodeCursor(composedPage("showtimes", {}).json.pagination!.nextCursor!)!.after }).json.data as unknown[])];
+    expect(new Set(all.map((s) => JSON.stringify(s)))).toEqual(new Set(fixtureRecords("showtimes").map((s) => JSON.stringify(s))));
+  });
+
+  test("bodies.blocks: every stored body accounted for, with its size and ETag", async () => {
+    const labels = expectedBodies();
+    const entries = snapshot.bodies.entries();
+    expect(entries.map((e) => e.key)).toEqual([...labels.keys()].sort());
+    const lines = entries.map((entry) => {
+      const stored = snapshot.bodies.read(entry);
+      const identity = gunzipSync(stored.gzip);
+      expect(stored.etag, "every body carries the ETag of its bytes").toBe(contentTag(identity));
+      return `${entry.key.slice(0, 12)}  ${String(identity.length).padStart(5)} bytes identity, etag ${stored.etag}  ${labels.get(entry.key)}`;
+    });
+    await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("golden/bodies.txt");
+  });
+
+  test("manifest.json (snapshotId and digests masked: they digest compressed bytes)", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(snapshotDir, MANIFEST_FILE), "utf8"));
     expect(manifest.snapshotId).toMatch(/^[0-9a-f]{32}$/);
     manifest.snapshotId = "<digest>";
+    manifest.checksum = "<checksum>";
+    for (const file of Object.values(manifest.files) as Array<{ digest: unknown }>) file.digest = "<digest>";
+    manifest.files[BODIES_FILE].bytes = "<bytes>";
+    manifest.files[RECORDS_FILE].bytes = "<bytes>";
     await expect(`${JSON.stringify(manifest, null, 2)}\n`).toMatchFileSnapshot("golden/manifest.json");
   });
 
-  const FIRST_PAGES: Array<[string, ListResource, ViewFilters]> = [
-    ["cinemas-page-1", "cinemas", {}],
-    ["films-page-1", "films", {}],
-    ["attributes-page-1", "attributes", {}],
-    ["showtimes-page-1", "showtimes", {}],
-    ["showtimes-grand-rex-page-1", "showtimes", { cinemaId: "fr/paris/Le Grand Rex ★" }],
+  const FIRST_PAGES: Array<[string, ListResource]> = [
+    ["cinemas-page-1", "cinemas"],
+    ["films-page-1", "films"],
+    ["attributes-page-1", "attributes"],
+    ["showtimes-page-1", "showtimes"],
   ];
 
-  test.each(FIRST_PAGES)("%s", async (name, resource, filters) => {
-    const body = readBody({ kind: "page", resource, filters, after: null });
+  test.each(FIRST_PAGES)("%s: stored, and the same bytes as the page the core composes", async (name, resource) => {
+    const body = storedBody({ kind: "page", resource, after: null });
     expect(JSON.stringify(body.json), "bodies are compact canonical JSON").toBe(body.raw);
+    expect(composedPage(resource, {}).raw).toBe(body.raw);
     await expect(pretty(body)).toMatchFileSnapshot(`golden/${name}.json`);
   });
 
+  test("showtimes-grand-rex-page-1: a cinema's page, composed from its cluster", async () => {
+    const body = composedPage("showtimes", { cinemaId: "fr/paris/Le Grand Rex ★" });
+    expect(JSON.stringify(body.json)).toBe(body.raw);
+    await expect(pretty(body)).toMatchFileSnapshot("golden/showtimes-grand-rex-page-1.json");
+  });
+
   test("showtimes-page-2: reached through page 1's cursor, starting after the tie-break by id", async () => {
-    const first = readBody({ kind: "page", resource: "showtimes", filters: {}, after: null });
+    const first = storedBody({ kind: "page", resource: "showtimes", after: null });
     const cursor = decodeCursor(first.json.pagination!.nextCursor!)!;
     // st-tie-a and st-tie-b share an instant; the page boundary falls between them, by id.
     expect(cursor.after[1]).toBe("st-tie-a");
-    const second = readBody({ kind: "page", resource: "showtimes", filters: {}, after: cursor.after });
+    const second = storedBody({ kind: "page", resource: "showtimes", after: cursor.after });
     expect(JSON.stringify(second.json)).toBe(second.raw);
     expect(second.json.pagination).toEqual({ nextCursor: null, hasMore: false });
     await expect(pretty(second)).toMatchFileSnapshot("golden/showtimes-page-2.json");
   });
 
   test("cinema-grand-rex: a get-one whose id holds '/', spaces and Unicode", async () => {
-    const body = readBody({ kind: "one", resource: "cinemas", id: "fr/paris/Le Grand Rex ★" });
+    const body = storedBody({ kind: "one", resource: "cinemas", id: "fr/paris/Le Grand Rex ★" });
     expect(JSON.stringify(body.json)).toBe(body.raw);
     await expect(pretty(body)).toMatchFileSnapshot("golden/cinema-grand-rex.json");
   });

@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { SnapshotReader } from "../api/_core/snapshot-reader.js";
+import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
 import { auth, describeMatrix, KEYS, TEST_NOW, useClient, useHttpFixture, type TestResponse } from "./helpers/http-setup.js";
 
@@ -81,13 +81,9 @@ describeMatrix("429 rate_limited", (runtime) => {
 
 const SECRET = "EACCES: permission denied, open '/srv/secret-snapshot/bodies/pack.bin'";
 
-/** A reader that fails the way a bug or a broken disk would: a plain Error carrying a path. */
-class FailingReader extends SnapshotReader {
-  override bodyAt(): never {
-    throw new Error(SECRET);
-  }
-
-  override list(): never {
+/** A snapshot source that fails the way a bug or a broken disk would: a plain Error carrying a path. */
+class FailingSource extends SnapshotSource {
+  override current(): never {
     throw new Error(SECRET);
   }
 }
@@ -96,7 +92,7 @@ describeMatrix("500 internal_error", (runtime) => {
   const reported: Array<[string, unknown]> = [];
   const api = useClient(runtime, () => ({
     snapshotDir: fixture.snapshotDir, accessFile: fixture.accessFile,
-    reader: new FailingReader(fixture.snapshotDir), onError: (requestId, error) => void reported.push([requestId, error]),
+    snapshots: new FailingSource(fixture.snapshotDir), onError: (requestId, error) => void reported.push([requestId, error]),
   }));
 
   test.each([
@@ -135,12 +131,12 @@ describeMatrix("503 database_unavailable", (runtime) => {
     expectError(await missing.request("/v1/cinemas"), 401, "unauthorized");
   });
 
-  test("a snapshot with a pack file missing: composed pages are 503, never a crash", async () => {
+  test("a snapshot with a data file missing is no snapshot: every page is 503, never a crash", async () => {
     await buildDataset(generateDataset({ seed: 3, showtimes: 30 }), fixture.root, brokenDir(), `data-broken-${runtime.name}`);
-    rmSync(path.join(brokenDir(), "lists/showtimes/records.bin"));
+    rmSync(path.join(brokenDir(), "records.blocks"));
     expectError(await broken.request("/v1/showtimes?limit=7", { headers: auth(KEYS.valid) }), 503, "database_unavailable");
-    // The precomputed page needs no pack: it is still served.
-    expect((await broken.request("/v1/showtimes", { headers: auth(KEYS.valid) })).status).toBe(200);
+    // Not even the stored pages: half a snapshot is not served.
+    expectError(await broken.request("/v1/showtimes", { headers: auth(KEYS.valid) }), 503, "database_unavailable");
   });
 
   test("once a snapshot is built where none was, the same server serves it without a restart", async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkDateTime } from "../api/_core/date-time.js";
 import { staticAccess } from "../api/_core/access.js";
 import { createHandler } from "../api/_core/handle-request.js";
-import { SnapshotReader } from "../api/_core/snapshot-reader.js";
+import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { createOpenApiDocument, redocBundlePath, renderOpenApi } from "../build/openapi.js";
 import { OPERATIONS } from "../build/openapi-operations.js";
 import { ERROR_CODES } from "../api/_core/errors.js";
@@ -31,9 +31,9 @@ interface Answer {
 }
 
 /** The request core in-process, with the HTTP suite's access file and clock. */
-function coreClient(reader: SnapshotReader, accessFile: string) {
+function coreClient(snapshots: SnapshotSource, accessFile: string) {
   const handle = createHandler({
-    reader,
+    snapshots,
     access: staticAccess(readFileSync(accessFile, "utf8")),
     now: () => TEST_NOW,
     onError: () => {},
@@ -144,7 +144,7 @@ describe("the response validator is not vacuous", () => {
 
 describe("the document matches the core's parameters", () => {
   const fixture = useSnapshot(4, 12);
-  const request = (url: string) => coreClient(new SnapshotReader(fixture.snapshotDir), fixture.accessFile)(url, KEYS.bulk);
+  const request = (url: string) => coreClient(new SnapshotSource(fixture.snapshotDir), fixture.accessFile)(url, KEYS.bulk);
 
   const SAMPLES: Record<string, string> = { cursor: "", limit: "7", cinemaId: "cin-0", filmId: "film-0", startsAfter: "2026-11-24T18:00Z" };
   const listOperations = OPERATIONS.filter((op) => !op.getOne);
@@ -167,7 +167,7 @@ describe("the document matches the core's parameters", () => {
 
 describe("responses of a built sample snapshot conform to the document", () => {
   const fixture = useSnapshot(20_261_124, 60);
-  const client = (reader = new SnapshotReader(fixture.snapshotDir)) => coreClient(reader, fixture.accessFile);
+  const client = (snapshots = new SnapshotSource(fixture.snapshotDir)) => coreClient(snapshots, fixture.accessFile);
 
   /** Sends one request and checks body and always-sent headers against what the operation documents. */
   async function expectDocumented(operationId: string, status: number, send: () => Promise<Answer>) {
@@ -229,13 +229,13 @@ describe("responses of a built sample snapshot conform to the document", () => {
   });
 
   test("500: an unexpected failure gives internal_error and no internals", async () => {
-    const broken = { manifest: () => { throw new Error("disk on fire at /secret/path"); } } as unknown as SnapshotReader;
+    const broken = { current: () => { throw new Error("disk on fire at /secret/path"); } } as unknown as SnapshotSource;
     const body = await expectDocumented("getCinema", 500, () => client(broken)(`/v1/cinemas/${enc(first)}`, KEYS.bulk));
     expect(JSON.stringify(body)).not.toContain("/secret/path");
   });
 
   test("503: no snapshot is deployed", async () => {
-    const missing = new SnapshotReader(path.join(fixture.root, "no-snapshot-here"));
+    const missing = new SnapshotSource(path.join(fixture.root, "no-snapshot-here"));
     await expectDocumented("listShowtimes", 503, () => client(missing)("/v1/showtimes", KEYS.bulk));
   });
 });

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { fileAccess } from "../api/_core/access.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
-import { SnapshotReader } from "../api/_core/snapshot-reader.js";
+import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import {
   buildDataset, expectedList, foldFreshness, formatInstant, generateDataset, SHOWS_FROM, snapshotFreshness,
@@ -152,7 +152,7 @@ test("paging with any limits and filters equals filter-then-sort of the source",
         const snapshotDir = path.join(dir, "snapshot");
         await buildDataset(dataset, dir, snapshotDir);
         const handle = createHandler({
-          reader: new SnapshotReader(snapshotDir), access: fileAccess(accessFile), now: () => TEST_NOW,
+          snapshots: new SnapshotSource(snapshotDir), access: fileAccess(accessFile), now: () => TEST_NOW,
           onLog: (entry) => paths.set(entry.cache ?? "none", (paths.get(entry.cache ?? "none") ?? 0) + 1),
         });
         for (const query of queries) await checkQuery(handle, dataset, query);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { staticAccess } from "../api/_core/access.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
 import { createOperationLog, deferredOperationLog } from "../api/_core/request-log.js";
-import { SnapshotReader } from "../api/_core/snapshot-reader.js";
+import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
 
@@ -38,7 +38,7 @@ describe("request log lines", () => {
   async function logged(requests: Array<{ url: string; key?: string; headers?: Record<string, string> }>) {
     const out = capture();
     const log = await createOperationLog({ level: "info", destination: out.destination });
-    const handle = createHandler({ reader: new SnapshotReader(snapshotDir), access: staticAccess(ACCESS), onLog: log.request, onError: log.error });
+    const handle = createHandler({ snapshots: new SnapshotSource(snapshotDir), access: staticAccess(ACCESS), onLog: log.request, onError: log.error });
     const responses: CoreResponse[] = [];
     for (const { url, key, headers } of requests) {
       responses.push(await handle({ method: "GET", url, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }));

@@ -1,12 +1,14 @@
 /**
- * A rebuild swaps the snapshot folder under a running server. Until the reader takes the new
+ * A rebuild swaps the snapshot folder under a running server. Until the source takes the new
  * manifest, every read must come from the snapshot it opened: never an index of one snapshot
  * with the data of the next (which would serve corrupt bytes).
  */
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { SnapshotReader } from "../api/_core/snapshot-reader.js";
+import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { bodyKeyOf } from "../api/_core/format/stored-bodies.js";
+import type { Snapshot } from "../api/_core/format/snapshot.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
@@ -31,15 +33,32 @@ async function buildWithTitle(out: string, title: string): Promise<void> {
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
 }
 
+/** The title of film-1 as the snapshot's stored get-one says it. */
+function titleIn(snapshot: Snapshot): string {
+  const address = snapshot.bodies.find(bodyKeyOf({ kind: "one", resource: "films", id: "film-1" }))!;
+  return JSON.parse(gunzipSync(snapshot.bodies.read(address).gzip).toString()).data.title;
+}
+
 test("reads stay in the opened snapshot until its manifest is taken again", async () => {
   const out = path.join(work, "snapshot");
   await buildWithTitle(out, "Before");
-  const reader = new SnapshotReader(out, { recheckMs: 60_000 });
-  reader.manifest();
+  const source = new SnapshotSource(out, { recheckMs: 60_000 });
+  const opened = source.current();
   await buildWithTitle(out, "After");
-  // Nothing was read from the packs before the swap: this is the first look at them.
-  const body = reader.body({ kind: "one", resource: "films", id: "film-1" });
-  expect(JSON.parse(gunzipSync(body!.gzip).toString()).data.title).toBe("Before");
-  const fresh = new SnapshotReader(out);
-  expect(JSON.parse(gunzipSync(fresh.body({ kind: "one", resource: "films", id: "film-1" })!.gzip).toString()).data.title).toBe("After");
+  // Nothing was read from the data files before the swap: this is the first look at them.
+  expect(titleIn(opened)).toBe("Before");
+  expect(source.current(), "within recheckMs the source keeps its snapshot").toBe(opened);
+  expect(titleIn(new SnapshotSource(out).current())).toBe("After");
+});
+
+test("once recheckMs has passed, the source opens the new snapshot", async () => {
+  const out = path.join(work, "rechecked");
+  await buildWithTitle(out, "First");
+  const source = new SnapshotSource(out, { recheckMs: 0 });
+  const first = source.current();
+  await buildWithTitle(out, "Second");
+  const second = source.current();
+  expect(second).not.toBe(first);
+  expect(titleIn(second)).toBe("Second");
+  expect(second.manifest.snapshotId).not.toBe(first.manifest.snapshotId);
 });

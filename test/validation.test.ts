@@ -5,9 +5,7 @@
 import { describe, expect, test } from "vitest";
 import type { ProblemCode, Problem } from "../build/problems.js";
 import type { Resource } from "../build/schemas.js";
-import { sortKeyOf } from "../build/context.js";
-import { RecordArena } from "../build/record-arena.js";
-import { MAX_RECORD_BYTES, validateRecord } from "../build/validate-records.js";
+import { checkRecord, MAX_RECORD_BYTES } from "../build/check-record.js";
 import { validRecords } from "./helpers/build-helpers.js";
 
 const OMIT = Symbol("omit");
@@ -36,7 +34,7 @@ function recordWith(resource: Resource, dotted: string, value: unknown): Record<
 
 function problemsOf(resource: Resource, value: unknown): Problem[] {
   const problems: Problem[] = [];
-  validateRecord({ resource, file: "data/x.ndjson", line: 7, value }, problems, new RecordArena());
+  checkRecord({ resource, file: "data/x.ndjson", line: 7, value }, problems);
   return problems;
 }
 
@@ -224,7 +222,7 @@ const SHAPE_CASES: Case[] = [
 
 const CASES = [...LENGTH_CASES, ...RULE_CASES, ...SHAPE_CASES];
 
-describe("validateRecord: one rule per row", () => {
+describe("checkRecord: one rule per row", () => {
   test.each(CASES)("$resource $path: $reason", ({ resource, path, value, expected }) => {
     const problems = problemsOf(resource, recordWith(resource, path, value));
     if (expected === "valid") {
@@ -241,7 +239,7 @@ describe("validateRecord: one rule per row", () => {
   });
 });
 
-describe("validateRecord: whole records", () => {
+describe("checkRecord: whole records", () => {
   test.each([
     [null, "null"],
     [[], "array"],
@@ -266,7 +264,7 @@ describe("validateRecord: whole records", () => {
     ]);
   });
 
-  test("a record too large to keep 100 per page under 4.5 MB is rejected (v1 issue §4)", () => {
+  test("a record too large to keep 100 per page under 4.5 MB is rejected (decision: record size)", () => {
     const bookingUrl = `https://tickets.example.com/${"a".repeat(MAX_RECORD_BYTES)}`;
     const problems = problemsOf("showtimes", { ...validRecords().showtimes, bookingUrl });
     expect(problems).toHaveLength(1);
@@ -275,7 +273,7 @@ describe("validateRecord: whole records", () => {
 
   test("a JSON array record carries its index instead of a line", () => {
     const problems: Problem[] = [];
-    validateRecord({ resource: "films", file: "data/films/a.json", index: 3, value: { ...validRecords().films, title: "" } }, problems, new RecordArena());
+    checkRecord({ resource: "films", file: "data/films/a.json", index: 3, value: { ...validRecords().films, title: "" } }, problems);
     expect(problems).toEqual([
       { code: "invalid_value", file: "data/films/a.json", index: 3, line: undefined, path: "title", message: "must be 1..300 characters long (got 0)" },
     ]);
@@ -284,9 +282,7 @@ describe("validateRecord: whole records", () => {
   test("a valid record's bytes are canonical: the spec's field order, whatever the input order", () => {
     const film = validRecords().films;
     const reversed = Object.fromEntries(Object.entries(film).reverse());
-    const arena = new RecordArena();
-    const entry = validateRecord({ resource: "films", file: "f.json", index: 0, value: reversed }, [], arena);
-    expect(arena.bytes(entry!.record).toString()).toBe(JSON.stringify(film));
-    expect(sortKeyOf(entry!)).toEqual(["film-1"]);
+    const facts = checkRecord({ resource: "films", file: "f.json", index: 0, value: reversed }, []);
+    expect(facts).toMatchObject({ kind: "plain", id: "film-1", json: JSON.stringify(film) });
   });
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const result = await runBuild({ dataDir: path.join(ROOT, "data"), output: createDiskWriter(path.join(funcDir, "snapshot")) });
   if (!result.ok) throw new Error("data/ does not build");
   const doc = createOpenApiDocument() as Record<string, any>;
-  context = { keys: DEMO_KEYS, counts: result.ctx.manifest!.counts, validator: createResponseValidator(doc), errorSchema: doc.components.schemas.Error };
+  context = { keys: DEMO_KEYS, counts: result.manifest.counts, validator: createResponseValidator(doc), errorSchema: doc.components.schemas.Error };
 });
 
 afterAll(async () => {

@@ -30,7 +30,7 @@ const func = (relative = "") => path.join(out(), FUNCTION_DIR, relative);
 const run = () => checkVercelOutput(out(), root, path.join(root, "public"), path.join(root, "snapshot"));
 const failing = () => run().checks.filter((c) => !c.ok).map((c) => c.name);
 
-const SNAPSHOT = { "manifest.json": '{"format":2}', "bodies/pack.bin": "gz", "lists/films/records.bin": "rec" };
+const SNAPSHOT = { "manifest.json": '{"format":3}', "bodies.blocks": "gz", "records.blocks": "rec", "index.pages": "idx" };
 const PUBLIC = { "index.html": "<redoc>", "openapi.json": '{"openapi":"3.1.0"}' };
 
 beforeEach(() => {
@@ -51,24 +51,25 @@ describe("checkVercelOutput", () => {
   test("a good output passes every check", () => {
     const { checks, facts } = run();
     expect(checks.filter((c) => !c.ok)).toEqual([]);
-    expect(facts.snapshotFiles).toBe(3);
+    expect(facts.snapshotFiles).toBe(4);
     expect(facts.staticFiles).toEqual(["index.html", "openapi.json"]);
   });
 
   test("snapshot files mapped from the project (filePathMap, without --standalone) count as bundled", () => {
-    rmSync(func("snapshot/bodies"), { recursive: true });
+    rmSync(func("snapshot/bodies.blocks"));
     const config = JSON.parse(readFileSync(func(".vc-config.json"), "utf8"));
-    writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap: { "snapshot/bodies/pack.bin": "snapshot/bodies/pack.bin" } }));
+    writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap: { "snapshot/bodies.blocks": "snapshot/bodies.blocks" } }));
     expect(failing()).toEqual([]);
   });
 
   // What breaks, how, and the checks that must fail.
   test.each<[string, () => void, string[]]>([
-    ["a snapshot file left out of the bundle", () => rmSync(func("snapshot/lists"), { recursive: true }), ["it bundles the whole snapshot"]],
+    ["a snapshot file left out of the bundle", () => rmSync(func("snapshot/records.blocks")), ["it bundles the whole snapshot"]],
     ["a bundled snapshot file that differs from the built one", () => writeFileSync(func("snapshot/manifest.json"), "{}"), ["it bundles the whole snapshot"]],
     ["no handler file", () => rmSync(func("api/v1.js")), ["its handler file is in the bundle"]],
     ["an edge runtime instead of Node.js", () => writeFileSync(func(".vc-config.json"), JSON.stringify({ handler: "api/v1.js", runtime: "edge" })), ["it runs on Vercel's Node.js runtime"]],
     ["the snapshot published under static/", () => writeFiles(path.join(out(), "static"), { "snapshot/manifest.json": "{}" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
+    ["a data file published under static/", () => writeFiles(path.join(out(), "static"), { "index.pages": "idx" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
     ["an access file published under static/", () => writeFiles(path.join(out(), "static"), { "demo-access.json": "{}" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
     ["a static file shadowing an API path", () => writeFiles(path.join(out(), "static"), { "v1/showtimes": "[]" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
     ["a static page that differs from public/", () => writeFiles(path.join(out(), "static"), { "index.html": "old" }), ["static/ is exactly public/ (the documentation)"]],

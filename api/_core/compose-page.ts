@@ -1,63 +1,50 @@
 /**
- * Composes a list page that was not precomputed (another limit, startsAfter, a cursor from an
- * earlier snapshot) from per-record bytes and the sorted index: a binary search for the first
- * record, then `limit` reads. O(log n + limit), never a scan.
+ * Response bodies, byte for byte, for the build (stored pages) and the request core (every other
+ * page) alike: the spec's list envelope (§4.1) around records the snapshot renders, with the
+ * next page's cursor and the page's freshness.
  */
-import { encodeCursor } from "./cursor.js";
-import type { ListResource, ViewFilters } from "./layout.js";
-import { FreshnessFold, renderListBody } from "./render-body.js";
-import type { ListIndex, SnapshotReader } from "./snapshot-reader.js";
-import { compareSortKeys } from "./text.js";
+import { encodeCursorEscaped } from "./cursor.js";
+import { FreshnessFold } from "./format/freshness.js";
+import type { Freshness } from "./format/manifest.js";
+import { PageBuffer } from "./format/page-buffer.js";
+import type { EscapedSortKey, RecordList, Seek } from "./format/record-list.js";
+import type { SnapshotLists } from "./format/snapshot.js";
 
-export interface PageQuery {
-  resource: ListResource;
-  filters: ViewFilters;
-  /** Sort key of the last record already served (from a cursor). */
-  after?: string[];
-  /** Instant key of startsAfter: only records starting strictly later. */
-  startsAfterKey?: string;
+/** A page to compose: where it starts (a cursor's key, startsAfter) and how many records. */
+export interface PageQuery extends Seek {
   limit: number;
-  /** Cursor binding of this endpoint and its filters. */
+  /** Cursor binding of the endpoint and its filters. */
   binding: string;
 }
 
-/** The first j in [0, length) for which isPast(j) holds, given isPast is monotone. */
-function lowerBound(length: number, isPast: (j: number) => boolean): number {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (isPast(mid)) high = mid;
-    else low = mid + 1;
-  }
-  return low;
+export interface ComposedRange {
+  body: Buffer;
+  /** The sort key of the page's last record, when it has any. */
+  last?: EscapedSortKey;
 }
 
-function firstIndex(reader: SnapshotReader, list: ListIndex, query: PageQuery): number {
-  // Through the record cache: a view's first probes are the same for every request on it.
-  const keyAt = (j: number) => reader.items(query.resource, [list.position(j)])[0]!.meta.sortKey;
-  let start = 0;
-  if (query.after) {
-    const after = query.after;
-    start = lowerBound(list.length, (j) => compareSortKeys(keyAt(j), after) > 0);
-  }
-  if (query.startsAfterKey !== undefined) {
-    const instant = query.startsAfterKey;
-    start = Math.max(start, lowerBound(list.length, (j) => keyAt(j)[0]! > instant));
-  }
-  return start;
+/** A page of `list`'s records [start, end): data, pagination (nextCursor null on the last page), freshness. */
+export function composeRange(lists: SnapshotLists, list: RecordList, start: number, end: number, binding: string, fallback: Freshness, out = new PageBuffer()): ComposedRange {
+  out.reset();
+  out.text('{"data":[');
+  const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
+  const last = list.render(start, end, out, fold);
+  const next = end < list.length && last ? encodeCursorEscaped(binding, last.instantKey, last.escapedId) : null;
+  out.text(`],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`);
+  return { body: out.finish(), last };
 }
 
-/** The body of one list page, byte-identical to the precomputed page for the same request. */
-export function composePage(reader: SnapshotReader, query: PageQuery): Buffer {
-  const list = reader.list(query.resource, query.filters);
-  const start = firstIndex(reader, list, query);
-  const end = Math.min(start + query.limit, list.length);
-  const positions = list.positions(start, end);
-  const items = reader.items(query.resource, positions);
-  const fold = new FreshnessFold();
-  for (const item of items) fold.add(item.meta);
-  const lastKey = items.at(-1)?.meta.sortKey;
-  const next = end < list.length && lastKey ? encodeCursor({ binding: query.binding, after: lastKey }) : null;
-  return renderListBody(items.map((item) => item.bytes), next, fold.result(reader.manifest().freshness));
+/** A page of a list past a seek: O(log n + limit) record reads, never a scan. */
+export function composePage(lists: SnapshotLists, list: RecordList, query: PageQuery, fallback: Freshness, out?: PageBuffer): Buffer {
+  const start = list.seek(query);
+  return composeRange(lists, list, start, Math.min(start + query.limit, list.length), query.binding, fallback, out).body;
+}
+
+/** A get-one body (§4.4, §4.6): the record and its own freshness. */
+export function composeOne(record: Uint8Array, freshness: Freshness): Buffer {
+  const out = new PageBuffer(record.length + 128);
+  out.text('{"data":');
+  out.raw(record);
+  out.text(`,"freshness":${JSON.stringify(freshness)}}`);
+  return out.finish();
 }

@@ -31,10 +31,22 @@ function macOf(payload: Buffer): Buffer {
   return createHmac("sha256", MAC_SECRET).update(payload).digest().subarray(0, MAC_BYTES);
 }
 
+function sealPayload(payload: Buffer): string {
+  return Buffer.concat([macOf(payload), payload]).toString("base64url");
+}
+
 /** Encodes a cursor as a URL-safe string. */
 export function encodeCursor(cursor: CursorPayload): string {
-  const payload = Buffer.from(JSON.stringify([CURSOR_VERSION, cursor.binding, ...cursor.after]), "utf8");
-  return Buffer.concat([macOf(payload), payload]).toString("base64url");
+  return sealPayload(Buffer.from(JSON.stringify([CURSOR_VERSION, cursor.binding, ...cursor.after]), "utf8"));
+}
+
+/**
+ * The same cursor from a sort key whose id is already JSON-escaped text (as the snapshot stores
+ * ids): the payload is byte for byte what encodeCursor writes, without unescaping and escaping again.
+ */
+export function encodeCursorEscaped(binding: string, instantKey: string | undefined, escapedId: string): string {
+  const key = instantKey === undefined ? `"${escapedId}"` : `"${instantKey}","${escapedId}"`;
+  return sealPayload(Buffer.from(`[${CURSOR_VERSION},"${binding}",${key}]`, "utf8"));
 }
 
 /** Decodes a cursor, or returns undefined when it is malformed or was altered. */

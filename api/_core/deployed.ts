@@ -1,6 +1,6 @@
 /**
  * The core as deployed on Vercel, configured from the environment and created on the first
- * request, so importing the function module costs almost nothing (cold start, scale issue).
+ * request, so importing the function module costs almost nothing (a cold start).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -9,7 +9,7 @@ import { createHandler, type CoreRequest, type CoreResponse } from "./handle-req
 import type { Handle } from "./node-adapter.js";
 import { rateLimiterFromEnvironment } from "./redis-rate-limit.js";
 import { deferredOperationLog } from "./request-log.js";
-import { SnapshotReader } from "./snapshot-reader.js";
+import { SnapshotSource } from "./format/snapshot-source.js";
 
 /** Access data: ACCESS_JSON (the file's text, rotated by updating the variable) or ACCESS_FILE. */
 function accessFromEnvironment(env: NodeJS.ProcessEnv): AccessSource {
@@ -29,7 +29,7 @@ function createCore(env: NodeJS.ProcessEnv): Handle {
   const log = deferredOperationLog({ level: env.LOG_LEVEL });
   return createHandler({
     // A deployment's snapshot never changes; the recheck only notices one going missing (a 503).
-    reader: new SnapshotReader(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot"), { recheckMs: 1000 }),
+    snapshots: new SnapshotSource(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot"), { recheckMs: 1000 }),
     access,
     limiter: rateLimiterFromEnvironment(env, log.warn),
     onLog: log.request,

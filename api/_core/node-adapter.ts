@@ -1,34 +1,38 @@
 /** The adapter from Node's http (the local server and Vercel's Node runtime) to the core. */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CoreRequest, CoreResponse } from "./handle-request.js";
+import { errorResponse, type CoreRequest, type CoreResponse } from "./handle-request.js";
 
 export type Handle = (request: CoreRequest) => Promise<CoreResponse>;
 
-/** The envelope for a failure outside the core (a misconfigured deployment): no internals. */
-function internalError(): CoreResponse {
+/** The response for a failure outside the core (a misconfigured deployment): the usual envelope, no internals. */
+function outsideFailure(error: unknown): CoreResponse {
   const requestId = randomUUID();
-  const body = Buffer.from(
-    JSON.stringify({ error: { code: "internal_error", message: "An unexpected error occurred; quote the request id when reporting it.", requestId } }),
-  );
-  return {
-    status: 500,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-request-id": requestId, "content-length": String(body.length) },
-    body,
-  };
+  const response = errorResponse(error, requestId);
+  response.headers["x-request-id"] = requestId;
+  response.headers["x-content-type-options"] = "nosniff";
+  response.headers["content-length"] = String(response.body.length);
+  process.stderr.write(`${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.message ?? error) })}\n`);
+  return response;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
+  res.writeHead(response.status, response.headers);
+  res.end(req.method === "HEAD" ? undefined : response.body);
 }
 
 /** Wraps the core as a Node request listener. */
 export function toNodeListener(handle: Handle) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let response: CoreResponse;
+  return (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let answered: Promise<CoreResponse>;
     try {
-      response = await handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers });
+      answered = handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers });
     } catch (error) {
-      response = internalError();
-      process.stderr.write(`${JSON.stringify({ level: "error", requestId: response.headers["x-request-id"], error: String((error as Error)?.message ?? error) })}\n`);
+      answered = Promise.resolve(outsideFailure(error));
     }
-    res.writeHead(response.status, response.headers);
-    res.end(req.method === "HEAD" ? undefined : response.body);
+    return answered.then(
+      (response) => send(req, res, response),
+      (error: unknown) => send(req, res, outsideFailure(error)),
+    );
   };
 }

@@ -1,21 +1,22 @@
-/** Turns bodies into responses: coding, entity tags, 304s and the headers every 200 carries. */
+/** Turns a body into a response: the coding, the entity tag, 304s and the headers every 200 carries. */
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
-import { etagOf } from "./body-file.js";
 import { chooseCoding, entityTag, matchesIfNoneMatch, type Coding } from "./negotiate.js";
-import type { CachedBody } from "./snapshot-reader.js";
+import type { CachedBody } from "./response-cache.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 /** Private: a shared cache must never answer for the key check. Short: data changes with each deploy. */
 export const CACHE_CONTROL_OK = "private, max-age=60";
-/** Bodies smaller than this are not worth compressing per request. */
+/** Composed bodies smaller than this are not worth compressing per request. */
 const COMPRESS_MIN_BYTES = 1024;
+
+/** How a body was produced, for the request log. */
+export type CacheLabel = "precomputed" | "composed" | "not-modified";
 
 export interface Outgoing {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
-  /** How the body was produced, for the request log. */
-  cache?: "precomputed" | "composed" | "not-modified";
+  cache?: CacheLabel;
 }
 
 export interface Conditions {
@@ -45,42 +46,19 @@ function brotli(identity: Buffer): Buffer {
 }
 
 /**
- * A precomputed body: the stored gzip goes out as is; other codings are derived from it once and
- * kept with it (`remember` counts them against the body cache's bound).
+ * Sends a body in the coding the client prefers: gzip first (stored bodies are kept that way),
+ * then brotli, then identity. A coding made now is kept on the body; `recount` then charges it to
+ * the cache that holds the body.
  */
-export function sendStored(stored: CachedBody, conditions: Conditions, remember: (body: CachedBody) => void): Outgoing {
-  const coding = chooseCoding(conditions.acceptEncoding);
-  if (matchesIfNoneMatch(conditions.ifNoneMatch, stored.etag)) return notModified(stored.etag, coding);
-  if (coding === "gzip") return { status: 200, headers: okHeaders(stored.etag, coding), body: stored.gzip, cache: "precomputed" };
-  const known = coding === "br" ? stored.br : stored.identity;
-  if (!known) {
-    stored.identity ??= gunzipSync(stored.gzip);
-    if (coding === "br") stored.br = brotli(stored.identity);
-    remember(stored);
-  }
-  const body = coding === "br" ? stored.br! : stored.identity!;
-  return { status: 200, headers: okHeaders(stored.etag, coding), body, cache: "precomputed" };
-}
-
-/** A page composed for a request URL, with the codings requests have needed (kept with it, like a stored body). */
-export interface ComposedBody {
-  etag: string;
-  identity: Buffer;
-  gzip?: Buffer;
-  br?: Buffer;
-}
-
-/**
- * A composed body, compressed when the client accepts a coding and the body is worth it; a coding
- * made once is kept on the body (`remember` counts it against the cache's bound).
- */
-export function sendComposed<B extends ComposedBody>(body: B, conditions: Conditions, remember: (body: B) => void): Outgoing {
-  const coding = body.identity.length < COMPRESS_MIN_BYTES ? "identity" : chooseCoding(conditions.acceptEncoding);
+export function sendBody(body: CachedBody, conditions: Conditions, label: "precomputed" | "composed", recount: () => void): Outgoing {
+  const small = body.identity !== undefined && body.identity.length < COMPRESS_MIN_BYTES && body.gzip === undefined;
+  const coding = small ? "identity" : chooseCoding(conditions.acceptEncoding);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, body.etag)) return notModified(body.etag, coding);
-  if (coding !== "identity" && !body[coding]) {
+  if (!body[coding]) {
+    body.identity ??= gunzipSync(body.gzip!);
     if (coding === "gzip") body.gzip = gzipSync(body.identity, { level: 1 });
-    else body.br = brotli(body.identity);
-    remember(body);
+    if (coding === "br") body.br = brotli(body.identity);
+    recount();
   }
-  return { status: 200, headers: okHeaders(body.etag, coding), body: body[coding]!, cache: "composed" };
+  return { status: 200, headers: okHeaders(body.etag, coding), body: body[coding]!, cache: label };
 }

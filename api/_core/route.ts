@@ -1,11 +1,15 @@
 /**
- * Routing and strict query parsing (v1 issue, part 2): unknown, repeated or empty parameters
- * are 400s that name the parameter, and get-one endpoints take no parameters at all.
+ * Routing and strict query parsing (decision: strict query parsing): unknown, repeated or empty
+ * parameters are 400s that name the parameter, and get-one endpoints take no parameters at all.
  */
 import { bindingOf, decodeCursor } from "./cursor.js";
 import { checkDateTime } from "./date-time.js";
 import { badParameter } from "./errors.js";
-import type { ListResource, OneResource, ViewFilters } from "./layout.js";
+import type { ListResource } from "./format/manifest.js";
+import type { ShowtimeFilters as ViewFilters } from "./format/snapshot.js";
+
+/** Resources with a get-one endpoint (spec §4.4, §4.6). */
+export type OneResource = "cinemas" | "films";
 import { codePointLength } from "./text.js";
 
 export const DEFAULT_LIMIT = 25;

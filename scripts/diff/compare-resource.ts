@@ -2,10 +2,11 @@
  * Compares one resource of two snapshots: a merge-join of the two record packs by sort key (both
  * are in list order), then pairing of the unmatched by id. One pass over each pack, O(n) time.
  */
-import type { ListResource } from "../../api/_core/layout.js";
+import type { ListResource } from "../../api/_core/format/manifest.js";
+import type { SnapshotLists } from "../../api/_core/format/snapshot.js";
 import { compareSortKeys } from "../../api/_core/text.js";
 import { diffFields, type FieldChange } from "./field-diff.js";
-import { PackCursor, PackRandomReader } from "./pack-reader.js";
+import { ListCursor, readRecord } from "./snapshot-records.js";
 import { MovePairer } from "./pair-moves.js";
 
 export type ChangeKind = "removed" | "changed" | "added";
@@ -29,7 +30,7 @@ export interface ResourceDiff {
 }
 
 export interface SnapshotSide {
-  dir: string;
+  lists: SnapshotLists;
   count: number;
 }
 
@@ -74,8 +75,8 @@ export function compareResource(resource: ListResource, from: SnapshotSide, to: 
   const sample = new ChangeSample(maxChanges);
   const diff: ResourceDiff = { count: { from: from.count, to: to.count }, added: 0, removed: 0, changed: 0, changes: [], omitted: 0 };
   const pairer = new MovePairer(from.count + to.count);
-  const left = new PackCursor(from.dir, resource, from.count);
-  const right = new PackCursor(to.dir, resource, to.count);
+  const left = new ListCursor(from.lists, resource);
+  const right = new ListCursor(to.lists, resource);
   try {
     let a = left.next();
     let b = right.next();
@@ -97,9 +98,6 @@ export function compareResource(resource: ListResource, from: SnapshotSide, to: 
   } catch (error) {
     pairer.discard();
     throw error;
-  } finally {
-    left.close();
-    right.close();
   }
   pairRemaining(resource, from, to, pairer, diff, sample);
   diff.changes = sample.pick();
@@ -109,8 +107,8 @@ export function compareResource(resource: ListResource, from: SnapshotSide, to: 
 
 /** Records unmatched by sort key: the same id on both sides moved (a change), the rest came or went. */
 function pairRemaining(resource: ListResource, from: SnapshotSide, to: SnapshotSide, pairer: MovePairer, diff: ResourceDiff, sample: ChangeSample): void {
-  const readers = { from: new PackRandomReader(from.dir, resource), to: new PackRandomReader(to.dir, resource) };
-  try {
+  const readers = { from: { read: (p: number) => readRecord(from.lists, resource, p) }, to: { read: (p: number) => readRecord(to.lists, resource, p) } };
+  {
     pairer.finish({
       moved(id, fromPosition, toPosition) {
         diff.changed++;
@@ -129,8 +127,5 @@ function pairRemaining(resource: ListResource, from: SnapshotSide, to: SnapshotS
         sample.add({ kind: "added", id });
       },
     });
-  } finally {
-    readers.from.close();
-    readers.to.close();
   }
 }

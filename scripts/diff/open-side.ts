@@ -2,45 +2,35 @@
  * Turns a `--from`/`--to` folder into a snapshot to read: a folder with manifest.json is a built
  * snapshot; any other folder is source data, built into a temporary snapshot first.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { LIST_RESOURCES, MANIFEST_FILE, SNAPSHOT_FORMAT, type ListResource } from "../../api/_core/layout.js";
+import { SnapshotError } from "../../api/_core/format/errors.js";
+import { MANIFEST_FILE } from "../../api/_core/format/files.js";
+import { readManifest, Snapshot } from "../../api/_core/format/snapshot.js";
 import { createDiskWriter } from "../../build/output-writer.js";
 import { sortProblems } from "../../build/problems.js";
 import { runBuild } from "../../build/run-build.js";
-import { checkPackSize } from "./pack-reader.js";
 
 /** A failure the user can act on; printed as one line, exit status 2. */
 export class DiffInputError extends Error {}
 
 export interface OpenedSnapshot {
-  dir: string;
-  counts: Record<ListResource, number>;
-  /** Removes the temporary snapshot, if one was built. */
+  snapshot: Snapshot;
+  /** Closes the snapshot and removes it, if it was built for the diff. */
   close(): void;
 }
 
-function readCounts(dir: string, label: string): Record<ListResource, number> {
-  let manifest: { format?: unknown; counts?: Record<string, unknown> };
+/** The diff walks whole lists: a cache that holds every record block keeps it to one read per block. */
+const DIFF_BUDGETS = { pageBytes: 64 * 2 ** 20, blockBytes: 256 * 2 ** 20 };
+
+function openSnapshot(dir: string, label: string): Snapshot {
   try {
-    manifest = JSON.parse(readFileSync(path.join(dir, MANIFEST_FILE), "utf8"));
+    return new Snapshot(readManifest(dir), dir, DIFF_BUDGETS);
   } catch (error) {
-    throw new DiffInputError(`${label}: cannot read ${MANIFEST_FILE} (${(error as Error).message})`);
+    if (error instanceof SnapshotError) throw new DiffInputError(`${label}: ${error.message}`);
+    throw error;
   }
-  if (manifest.format !== SNAPSHOT_FORMAT) throw new DiffInputError(`${label}: snapshot format ${String(manifest.format)} is not ${SNAPSHOT_FORMAT}; rebuild it`);
-  const counts = {} as Record<ListResource, number>;
-  for (const resource of LIST_RESOURCES) {
-    const count = manifest.counts?.[resource];
-    if (!Number.isSafeInteger(count) || (count as number) < 0) throw new DiffInputError(`${label}: ${MANIFEST_FILE} has no count of ${resource}`);
-    counts[resource] = count as number;
-    try {
-      checkPackSize(dir, resource, counts[resource]);
-    } catch (error) {
-      throw new DiffInputError(`${label}: ${(error as Error).message}`);
-    }
-  }
-  return counts;
 }
 
 /** Builds a data folder into a temporary snapshot (gzip level 1: its bodies are never served). */
@@ -60,7 +50,14 @@ async function buildTemporary(dataDir: string, label: string, onStatus: (line: s
           `run npm run build -- --data ${dataDir} for the full report`,
       );
     }
-    return { dir, counts: readCounts(dir, label), close: remove };
+    const snapshot = openSnapshot(dir, label);
+    return {
+      snapshot,
+      close: () => {
+        snapshot.close();
+        remove();
+      },
+    };
   } catch (error) {
     remove();
     throw error;
@@ -76,6 +73,9 @@ export async function openSide(folder: string, label: string, onStatus: (line: s
     throw new DiffInputError(`${label}: ${folder} does not exist or cannot be read`);
   }
   if (!isFolder) throw new DiffInputError(`${label}: ${folder} is not a folder`);
-  if (existsSync(path.join(folder, MANIFEST_FILE))) return { dir: folder, counts: readCounts(folder, label), close: () => {} };
+  if (existsSync(path.join(folder, MANIFEST_FILE))) {
+    const snapshot = openSnapshot(folder, label);
+    return { snapshot, close: () => snapshot.close() };
+  }
   return buildTemporary(folder, label, onStatus);
 }

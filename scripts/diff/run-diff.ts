@@ -1,5 +1,5 @@
 /** Opens both sides and compares every resource; the CLI and the tests call this. */
-import { LIST_RESOURCES } from "../../api/_core/layout.js";
+import { LIST_RESOURCES } from "../../api/_core/format/manifest.js";
 import { compareResource } from "./compare-resource.js";
 import { openSide, type OpenedSnapshot } from "./open-side.js";
 import type { SnapshotDiff } from "./report.js";
@@ -26,8 +26,8 @@ export async function runDiff(options: RunDiffOptions): Promise<SnapshotDiff> {
     for (const resource of LIST_RESOURCES) {
       result[resource] = compareResource(
         resource,
-        { dir: from.dir, count: from.counts[resource] },
-        { dir: to.dir, count: to.counts[resource] },
+        { lists: from.snapshot.lists, count: from.snapshot.manifest.counts[resource] },
+        { lists: to.snapshot.lists, count: to.snapshot.manifest.counts[resource] },
         options.maxChanges,
       );
     }

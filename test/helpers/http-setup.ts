@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
 import { fileAccess } from "../../api/_core/access.js";
 import { createHandler, type CoreOptions } from "../../api/_core/handle-request.js";
-import { SnapshotReader } from "../../api/_core/snapshot-reader.js";
+import { SnapshotSource } from "../../api/_core/format/snapshot-source.js";
 import { startServer } from "../../scripts/local-server.js";
 import { makeTempDir, removeDir } from "./build-helpers.js";
 import { buildDataset, generateDataset, type Dataset, type DatasetOptions } from "./dataset.js";
@@ -111,7 +111,7 @@ export interface ClientConfig {
   snapshotDir: string;
   accessFile: string;
   now?: () => Date;
-  reader?: SnapshotReader;
+  snapshots?: SnapshotSource;
   onError?: CoreOptions["onError"];
 }
 
@@ -133,7 +133,7 @@ const coreRuntime: Runtime = {
   name: "core",
   async open(config) {
     const handle = createHandler({
-      reader: config.reader ?? new SnapshotReader(config.snapshotDir),
+      snapshots: config.snapshots ?? new SnapshotSource(config.snapshotDir),
       access: fileAccess(config.accessFile),
       now: config.now ?? (() => TEST_NOW),
       onError: config.onError ?? quiet,
@@ -152,7 +152,7 @@ const socketRuntime: Runtime = {
   name: "socket",
   async open(config) {
     const { server, url } = await startServer({
-      snapshotDir: config.snapshotDir, accessFile: config.accessFile, port: 0, reader: config.reader,
+      snapshotDir: config.snapshotDir, accessFile: config.accessFile, port: 0, snapshots: config.snapshots,
       now: config.now ?? (() => TEST_NOW), onError: config.onError ?? quiet,
     });
     const base = new URL(url);

@@ -1,0 +1,57 @@
+/**
+ * Admission, in a gateway's order (decision: order of checks): the key (401), the organization's
+ * rate limit (429), its paid entitlement (403). A caller without a valid key learns nothing else.
+ */
+import { isEntitled, type AccessSource } from "./access.js";
+import type { Organization } from "./access-file.js";
+import { ApiError } from "./errors.js";
+import { DEFAULT_RATE_LIMIT, type RateDecision, type RateLimiter } from "./rate-limit.js";
+
+export interface Admission {
+  organization: Organization;
+  rate: RateDecision;
+}
+
+/** The bearer token, with the scheme word matched case-insensitively (RFC 9110 §11.1). */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  const match = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*) +(\S+) *$/.exec(authorization ?? "");
+  return match && match[1]!.toLowerCase() === "bearer" ? match[2] : undefined;
+}
+
+function unauthorized(hasHeader: boolean): ApiError {
+  const message = hasHeader
+    ? "The API key is not valid (unknown, revoked or expired)."
+    : "An API key is required: send the header Authorization: Bearer <API_KEY>.";
+  const challenge = hasHeader ? 'Bearer realm="cinema-listings", error="invalid_token"' : 'Bearer realm="cinema-listings"';
+  return new ApiError(401, "unauthorized", message, undefined, { "www-authenticate": challenge });
+}
+
+function decide(organization: Organization, rate: RateDecision, now: Date): Admission {
+  if (!rate.allowed) {
+    const policy = organization.rateLimit ?? DEFAULT_RATE_LIMIT;
+    const message = `Rate limit of ${policy.requests} requests per ${policy.windowSeconds} s exceeded; retry in ${rate.resetSeconds} s.`;
+    throw new ApiError(429, "rate_limited", message, undefined, { "retry-after": String(rate.resetSeconds) }, rate);
+  }
+  if (!isEntitled(organization, now)) {
+    throw new ApiError(403, "entitlement_required", "Your organization has no active paid entitlement for this API.", undefined, {}, rate);
+  }
+  return { organization, rate };
+}
+
+/**
+ * Admits a request or throws the ApiError that refuses it. Synchronous unless the rate limiter is
+ * (a shared store): an in-memory count costs no promise.
+ */
+export function admit(
+  authorization: string | undefined,
+  access: AccessSource,
+  limiter: RateLimiter,
+  now: Date,
+): Admission | Promise<Admission> {
+  const token = bearerToken(authorization);
+  const check = token === undefined ? undefined : access.current().checkKey(token, now);
+  if (!check?.ok) throw unauthorized(authorization !== undefined);
+  const { organization } = check;
+  const rate = limiter.hit(organization.id, organization.rateLimit ?? DEFAULT_RATE_LIMIT, now.getTime());
+  return rate instanceof Promise ? rate.then((decided) => decide(organization, decided, now)) : decide(organization, rate, now);
+}

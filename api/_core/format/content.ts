@@ -1,0 +1,47 @@
+/**
+ * What the build hands the snapshot writer: every record, validated, linked and in list order
+ * (spec ordering decisions: showtimes by startsAt as an instant then id; the rest by id).
+ */
+
+/** A date-time as written in the source, with its instant key (date-time.ts), which orders instants. */
+export interface TimeText {
+  text: string;
+  key: string;
+}
+
+/** A cinema, film or attribute: its canonical JSON and what lists and lookups need of it. */
+export interface PlainRecord {
+  id: string;
+  /** The record's canonical JSON (the schema's field order), as every response carries it. */
+  json: Uint8Array;
+  observed?: TimeText;
+  updated?: TimeText;
+  /** Cinemas: location.latitude / longitude and countryCode (for "near me" and country lists). */
+  latitude?: number;
+  longitude?: number;
+  countryCode?: string;
+}
+
+/** A showtime, field by field, as the source gave it; its references all resolve (the build's link stage). */
+export interface ShowtimeRecord {
+  id: string;
+  cinemaId: string;
+  filmId: string;
+  startsAt: TimeText;
+  bookingUrl?: string;
+  attributeIds: readonly string[];
+  screenName?: string;
+  observed: TimeText;
+  updated?: TimeText;
+  provider: string;
+  externalId: string;
+}
+
+/** Every record, each list in list order. */
+export interface SnapshotContent {
+  cinemas: readonly PlainRecord[];
+  films: readonly PlainRecord[];
+  attributes: readonly PlainRecord[];
+  /** In list order. */
+  showtimes: readonly ShowtimeRecord[];
+}

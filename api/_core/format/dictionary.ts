@@ -1,0 +1,119 @@
+/**
+ * Dictionaries: each value that repeats across showtimes (start times, films, attribute sets,
+ * screens, provenance times and providers) is stored once, as the escaped text it has inside JSON
+ * strings, and records refer to it by a small code (Parquet's dictionary pages, Lucene's doc
+ * values). A dictionary section is `u32 count, u32 offsets[count + 1], bytes`; the reader keeps
+ * it resident, since rendering copies from it for every record.
+ */
+import { ByteWriter } from "./bytes.js";
+import { PaddedBytes } from "./page-buffer.js";
+
+/** The text a string has between the quotes of its JSON form: what JSON.stringify writes. */
+export function escapeJson(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+/** Collects values and numbers them in first-seen order, counting how often each occurs. */
+export class DictionaryBuilder {
+  private readonly index = new Map<string, number>();
+  readonly values: string[] = [];
+  readonly counts: number[] = [];
+
+  /** The provisional number of a value (first-seen order). */
+  add(value: string): number {
+    let at = this.index.get(value);
+    if (at === undefined) {
+      at = this.values.length;
+      this.index.set(value, at);
+      this.values.push(value);
+      this.counts.push(0);
+    }
+    this.counts[at]!++;
+    return at;
+  }
+
+  /**
+   * The final order: by `compare`, or most frequent first (small codes are one varint byte).
+   * Returns the values in that order and the code of each provisional number.
+   */
+  finish(compare?: (a: string, b: string) => number): { values: string[]; codeOf: Int32Array } {
+    const order = this.values.map((_, i) => i);
+    if (compare) order.sort((a, b) => compare(this.values[a]!, this.values[b]!) || a - b);
+    else order.sort((a, b) => this.counts[b]! - this.counts[a]! || (this.values[a]! < this.values[b]! ? -1 : 1));
+    const codeOf = new Int32Array(order.length);
+    order.forEach((provisional, code) => (codeOf[provisional] = code));
+    return { values: order.map((i) => this.values[i]!), codeOf };
+  }
+}
+
+/** Encodes a dictionary section from entries in their final form (text as UTF-8, or bytes). */
+export function encodeDictionary(entries: ReadonlyArray<string | Uint8Array>): Uint8Array {
+  const bytes = entries.map((entry) => (typeof entry === "string" ? Buffer.from(entry, "utf8") : entry));
+  const out = new ByteWriter(16 + 4 * entries.length + bytes.reduce((sum, b) => sum + b.length, 0));
+  out.u32(entries.length);
+  let at = 0;
+  out.u32(0);
+  for (const entry of bytes) out.u32((at += entry.length));
+  for (const entry of bytes) out.raw(entry);
+  return out.finish();
+}
+
+/** A resident dictionary: entry i is bytes[offsets[i], offsets[i + 1]). */
+export class Dictionary {
+  readonly count: number;
+  readonly offsets: Uint32Array;
+  readonly bytes: Uint8Array;
+
+  constructor(section: Uint8Array) {
+    const view = new DataView(section.buffer, section.byteOffset, section.byteLength);
+    if (section.byteLength < 8) throw new RangeError("dictionary section too short");
+    this.count = view.getUint32(0, true);
+    const tableEnd = 4 + 4 * (this.count + 1);
+    if (tableEnd > section.byteLength) throw new RangeError("dictionary offsets run past the section");
+    this.offsets = new Uint32Array(this.count + 1);
+    for (let i = 0; i <= this.count; i++) this.offsets[i] = view.getUint32(4 + 4 * i, true);
+    this.bytes = section.subarray(tableEnd);
+    for (let i = 0; i < this.count; i++) {
+      if (this.offsets[i]! > this.offsets[i + 1]!) throw new RangeError("dictionary offsets out of order");
+    }
+    if (this.offsets[0] !== 0 || this.offsets[this.count] !== this.bytes.length) throw new RangeError("dictionary offsets do not cover its bytes");
+  }
+
+  /** Entry i as text (escaped JSON content, or plain ASCII for instant keys). */
+  text(i: number): string {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!).toString("utf8");
+  }
+
+  entry(i: number): Uint8Array {
+    return this.bytes.subarray(this.offsets[i]!, this.offsets[i + 1]!);
+  }
+}
+
+/**
+ * Every entry of a dictionary wrapped in fixed JSON text, in one buffer: what the renderer copies
+ * per record (`","filmId":"` + film id, say), so a field costs one copy instead of three.
+ */
+export class Fragments extends PaddedBytes {
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+
+  constructor(dictionary: Dictionary, before: string, after = "") {
+    const head = Buffer.from(before);
+    const tail = Buffer.from(after);
+    const count = dictionary.count;
+    super(dictionary.bytes.length + count * (head.length + tail.length));
+    this.start = new Int32Array(count);
+    this.end = new Int32Array(count);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      this.start[i] = at;
+      this.bytes.set(head, at);
+      at += head.length;
+      this.bytes.set(dictionary.entry(i), at);
+      at += dictionary.offsets[i + 1]! - dictionary.offsets[i]!;
+      this.bytes.set(tail, at);
+      at += tail.length;
+      this.end[i] = at;
+    }
+  }
+}

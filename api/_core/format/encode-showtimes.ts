@@ -1,0 +1,237 @@
+/**
+ * Lays out the showtimes: records clustered by cinema, each cluster in list order, in compact
+ * blocks (showtime-block.ts); then the position lists that serve every other order (the whole
+ * list, each film, each cinema+film pair), an id index, and per-chunk summaries of attribute
+ * sets for filters. Record numbers count records in cluster order.
+ */
+import { deflateRawSync } from "node:zlib";
+import type { BlockFileWriter } from "./block-file.js";
+import { ByteWriter } from "./bytes.js";
+import { BlockType } from "./checksum.js";
+import type { SnapshotContent } from "./content.js";
+import { escapeJson } from "./dictionary.js";
+import { resolve, type ShowtimeCodes } from "./encode-dictionaries.js";
+import { bucketCountFor, fingerprintOf, hashId } from "./id-hash.js";
+import { encodePacked } from "./packed.js";
+import { encodeShowtimeBlock, type ShowtimeRow } from "./showtime-block.js";
+
+export const SHOWTIME_SECTIONS = {
+  blocks: "showtimes.blocks",
+  clusters: "showtimes.clusters",
+  order: "showtimes.order",
+  orderSets: "showtimes.order.sets",
+  films: "showtimes.films",
+  filmPositions: "showtimes.films.positions",
+  filmSets: "showtimes.films.sets",
+  pairs: "showtimes.pairs",
+  pairEntries: "showtimes.pairs.entries",
+  pairPositions: "showtimes.pairs.positions",
+  idBuckets: "showtimes.ids.buckets",
+  idRecords: "showtimes.ids.records",
+  idFingerprints: "showtimes.ids.fingerprints",
+} as const;
+
+/** Bytes per entry of the block directory: f64 offset, u32 length, u32 first record, u32 count, u32 cinema, u32 first start-time code, u32 zero. */
+export const BLOCK_ENTRY_BYTES = 32;
+/** Bytes per cluster entry: u32 first record, u32 count, u32 first block, u32 block count. */
+export const CLUSTER_ENTRY_BYTES = 16;
+/** Positions per attribute-set summary of a position list. */
+export const SUMMARY_CHUNK = 64;
+
+export interface BlockLayout {
+  /** Encoded bytes a block aims at; records are never split. */
+  targetBytes: number;
+  restartInterval: number;
+  /** Store blocks deflated (when that makes them smaller). */
+  deflate: boolean;
+}
+
+export const DEFAULT_BLOCK_LAYOUT: BlockLayout = { targetBytes: 4096, restartInterval: 16, deflate: true };
+
+/** A rough encoded size of a row after `previous`, to cut blocks near the target. */
+function rowCost(row: ShowtimeRow, previous: ShowtimeRow | undefined): number {
+  const rest = (a: Uint8Array, b: Uint8Array | undefined) => {
+    if (!b) return a.length;
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    return a.length - i;
+  };
+  return 8 + rest(row.id, previous?.id) + rest(row.url, previous?.url) + rest(row.externalId, previous?.externalId);
+}
+
+/** Record numbers: list positions grouped by a key (counting sort, stable: list order within a group). */
+function groupPositions(n: number, groups: number, keyOf: (p: number) => number): { starts: Uint32Array; positions: Uint32Array } {
+  const starts = new Uint32Array(groups + 1);
+  for (let p = 0; p < n; p++) starts[keyOf(p) + 1]!++;
+  for (let g = 0; g < groups; g++) starts[g + 1]! += starts[g]!;
+  const next = starts.slice(0, groups);
+  const positions = new Uint32Array(n);
+  for (let p = 0; p < n; p++) positions[next[keyOf(p)]!++] = p;
+  return { starts, positions };
+}
+
+/** For each chunk of SUMMARY_CHUNK values, the distinct attribute-set codes of their records. */
+function summarizeSets(records: ArrayLike<number>, setOfRecord: Int32Array): Uint8Array {
+  const chunks = Math.ceil(records.length / SUMMARY_CHUNK);
+  const lists = new ByteWriter();
+  const offsets = new ByteWriter(4 * (chunks + 2));
+  offsets.u32(chunks);
+  for (let c = 0; c < chunks; c++) {
+    offsets.u32(lists.length);
+    const sets = new Set<number>();
+    for (let i = c * SUMMARY_CHUNK; i < Math.min(records.length, (c + 1) * SUMMARY_CHUNK); i++) sets.add(setOfRecord[records[i]!]!);
+    const sorted = [...sets].sort((a, b) => a - b);
+    lists.varint(sorted.length);
+    for (const code of sorted) lists.varint(code);
+  }
+  offsets.u32(lists.length);
+  offsets.raw(lists.finish());
+  return offsets.finish();
+}
+
+export function encodeShowtimes(
+  content: SnapshotContent,
+  codes: ShowtimeCodes,
+  records: BlockFileWriter,
+  layout: BlockLayout = DEFAULT_BLOCK_LAYOUT,
+): Map<string, Uint8Array> {
+  const { showtimes, cinemas, films } = content;
+  const n = showtimes.length;
+  const cinemaIndex = new Map(cinemas.map((c, i) => [c.id, i]));
+  const filmIndex = new Map(films.map((f, i) => [f.id, i]));
+  const cinemaOf = Uint32Array.from(showtimes, (s) => resolve(cinemaIndex, s.cinemaId, "cinema"));
+  const filmOf = Uint32Array.from(showtimes, (s) => resolve(filmIndex, s.filmId, "film"));
+  // Cluster order: list positions grouped by cinema; recordOf[p] is the record number of position p.
+  const clusters = groupPositions(n, cinemas.length, (p) => cinemaOf[p]!);
+  const listPositionOf = clusters.positions;
+  const recordOf = new Uint32Array(n);
+  for (let r = 0; r < n; r++) recordOf[listPositionOf[r]!] = r;
+  const setOfRecord = new Int32Array(n);
+  for (let r = 0; r < n; r++) setOfRecord[r] = codes.attributes[listPositionOf[r]!]!;
+
+  const rowOf = (p: number): ShowtimeRow => {
+    const s = showtimes[p]!;
+    return {
+      startsAt: codes.startsAt[p]!, film: filmOf[p]!, attributes: codes.attributes[p]!, screen: codes.screen[p]!,
+      observed: codes.observed[p]!, provider: codes.provider[p]!, updated: codes.updated[p]!,
+      id: Buffer.from(escapeJson(s.id)), url: s.bookingUrl === undefined ? new Uint8Array(0) : Buffer.from(escapeJson(s.bookingUrl)),
+      externalId: Buffer.from(escapeJson(s.externalId)),
+    };
+  };
+
+  const blockDirectory = new ByteWriter();
+  const clusterDirectory = new ByteWriter();
+  let blockCount = 0;
+  const writeBlock = (rows: ShowtimeRow[], firstRecord: number, cinema: number) => {
+    const payload = encodeShowtimeBlock(rows, layout.restartInterval);
+    const deflated = layout.deflate ? deflateRawSync(payload, { level: 9 }) : undefined;
+    const address = deflated && deflated.length < payload.length ? records.append(deflated, BlockType.deflate) : records.append(payload, BlockType.raw);
+    blockDirectory.f64(address.offset);
+    blockDirectory.u32(address.length);
+    blockDirectory.u32(firstRecord);
+    blockDirectory.u32(rows.length);
+    blockDirectory.u32(cinema);
+    blockDirectory.u32(rows[0]!.startsAt);
+    blockDirectory.u32(0);
+    blockCount++;
+  };
+  for (let c = 0; c < cinemas.length; c++) {
+    const [first, end] = [clusters.starts[c]!, clusters.starts[c + 1]!];
+    const firstBlock = blockCount;
+    let rows: ShowtimeRow[] = [];
+    let bytes = 0;
+    let blockStart = first;
+    for (let r = first; r < end; r++) {
+      const row = rowOf(listPositionOf[r]!);
+      const cost = rowCost(row, rows.at(-1));
+      if (rows.length > 0 && bytes + cost > layout.targetBytes) {
+        writeBlock(rows, blockStart, c);
+        rows = [];
+        bytes = 0;
+        blockStart = r;
+      }
+      rows.push(row);
+      bytes += rowCost(row, rows.length > 1 ? rows[rows.length - 2] : undefined);
+    }
+    if (rows.length > 0) writeBlock(rows, blockStart, c);
+    clusterDirectory.u32(first);
+    clusterDirectory.u32(end - first);
+    clusterDirectory.u32(firstBlock);
+    clusterDirectory.u32(blockCount - firstBlock);
+  }
+
+  const sections = new Map<string, Uint8Array>();
+  sections.set(SHOWTIME_SECTIONS.blocks, blockDirectory.finish());
+  sections.set(SHOWTIME_SECTIONS.clusters, clusterDirectory.finish());
+  sections.set(SHOWTIME_SECTIONS.order, encodePacked(recordOf, Math.max(0, n - 1)));
+  sections.set(SHOWTIME_SECTIONS.orderSets, summarizeSets(recordOf, setOfRecord));
+
+  const byFilm = groupPositions(n, films.length, (p) => filmOf[p]!);
+  const filmRecords = byFilm.positions.map((p) => recordOf[p]!);
+  const filmDirectory = new ByteWriter(8 * films.length);
+  for (let f = 0; f < films.length; f++) {
+    filmDirectory.u32(byFilm.starts[f]!);
+    filmDirectory.u32(byFilm.starts[f + 1]! - byFilm.starts[f]!);
+  }
+  sections.set(SHOWTIME_SECTIONS.films, filmDirectory.finish());
+  sections.set(SHOWTIME_SECTIONS.filmPositions, encodePacked(filmRecords, Math.max(0, n - 1)));
+  sections.set(SHOWTIME_SECTIONS.filmSets, summarizeSets(filmRecords, setOfRecord));
+
+  Object.entries(encodePairs(cinemas.length, filmOf, clusters.starts, listPositionOf)).forEach(([name, bytes]) => sections.set(name, bytes));
+  Object.entries(encodeIdIndex(content, recordOf)).forEach(([name, bytes]) => sections.set(name, bytes));
+  return sections;
+}
+
+/** Per cinema, per film showing there: the film's showtimes as indexes into the cinema's cluster. */
+function encodePairs(cinemas: number, filmOf: Uint32Array, clusterStarts: Uint32Array, listPositionOf: Uint32Array): Record<string, Uint8Array> {
+  const directory = new ByteWriter(8 * cinemas);
+  const entries = new ByteWriter();
+  const local: number[] = [];
+  let entryCount = 0;
+  let largestCluster = 0;
+  for (let c = 0; c < cinemas; c++) {
+    const [first, end] = [clusterStarts[c]!, clusterStarts[c + 1]!];
+    largestCluster = Math.max(largestCluster, end - first);
+    const byFilm = new Map<number, number[]>();
+    for (let r = first; r < end; r++) {
+      const film = filmOf[listPositionOf[r]!]!;
+      let list = byFilm.get(film);
+      if (!list) byFilm.set(film, (list = []));
+      list.push(r - first);
+    }
+    const filmsHere = [...byFilm.keys()].sort((a, b) => a - b);
+    directory.u32(entryCount);
+    directory.u32(filmsHere.length);
+    for (const film of filmsHere) {
+      const list = byFilm.get(film)!;
+      entries.u32(film);
+      entries.u32(local.length);
+      entries.u32(list.length);
+      for (const index of list) local.push(index);
+      entryCount++;
+    }
+  }
+  return {
+    [SHOWTIME_SECTIONS.pairs]: directory.finish(),
+    [SHOWTIME_SECTIONS.pairEntries]: entries.finish(),
+    [SHOWTIME_SECTIONS.pairPositions]: encodePacked(local, Math.max(0, largestCluster - 1)),
+  };
+}
+
+/** Buckets of record numbers by the hash of their id, each entry with a 16-bit fingerprint. */
+function encodeIdIndex(content: SnapshotContent, recordOf: Uint32Array): Record<string, Uint8Array> {
+  const n = content.showtimes.length;
+  const buckets = bucketCountFor(n);
+  const hashes = Uint32Array.from(content.showtimes, (s) => hashId(s.id));
+  const grouped = groupPositions(n, buckets, (p) => hashes[p]! & (buckets - 1));
+  const starts = new ByteWriter(4 * (buckets + 2));
+  starts.u32(buckets);
+  for (let b = 0; b <= buckets; b++) starts.u32(grouped.starts[b]!);
+  const fingerprints = new Uint16Array(n);
+  grouped.positions.forEach((p, i) => (fingerprints[i] = fingerprintOf(hashes[p]!)));
+  return {
+    [SHOWTIME_SECTIONS.idBuckets]: starts.finish(),
+    [SHOWTIME_SECTIONS.idRecords]: encodePacked(grouped.positions.map((p) => recordOf[p]!), Math.max(0, n - 1)),
+    [SHOWTIME_SECTIONS.idFingerprints]: new Uint8Array(fingerprints.buffer),
+  };
+}

@@ -1,0 +1,64 @@
+/** Cinemas, films and attributes of an open snapshot (encode-plain.ts), resident: they are few. */
+import { Dictionary, escapeJson } from "./dictionary.js";
+import { plainSections, type PlainResource } from "./encode-plain.js";
+import type { FreshnessFold } from "./freshness.js";
+import type { PageBuffer } from "./page-buffer.js";
+import type { PagedFile } from "./paged-file.js";
+import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
+import { lowerBound } from "./snapshot-dictionaries.js";
+
+export class PlainStore implements RecordList {
+  readonly length: number;
+  readonly records: Dictionary;
+  readonly ids: Dictionary;
+  /** Per record: observed code + 1, updated code + 1 (0: none). */
+  private readonly provenance: Uint32Array | undefined;
+  private geo: Float64Array | undefined;
+
+  constructor(
+    private readonly index: PagedFile,
+    readonly resource: PlainResource,
+  ) {
+    const names = plainSections(resource);
+    this.records = new Dictionary(index.readSection(names.records));
+    this.ids = new Dictionary(index.readSection(names.ids));
+    this.length = this.records.count;
+    if (this.ids.count !== this.length) throw new RangeError(`${resource} ids do not match their records`);
+    if (resource !== "attributes") {
+      const section = index.readSection(names.provenance);
+      if (section.byteLength !== 8 * this.length) throw new RangeError(`${resource} provenance does not match its records`);
+      this.provenance = new Uint32Array(section.buffer);
+    }
+  }
+
+  /** The list index of an id, or -1 (ids compare as JavaScript strings: the list's order). */
+  indexOf(id: string): number {
+    const at = lowerBound(this.length, (i) => this.ids.text(i) >= id);
+    return at < this.length && this.ids.text(at) === id ? at : -1;
+  }
+
+  seek(seek: Seek): number {
+    const after = seek.after?.[0];
+    return after === undefined ? 0 : lowerBound(this.length, (i) => this.ids.text(i) > after);
+  }
+
+  /** Folds one record's provenance into a fold. */
+  foldInto(i: number, fold: FreshnessFold): void {
+    if (this.provenance) fold.add(this.provenance[2 * i]! - 1, this.provenance[2 * i + 1]! - 1);
+  }
+
+  render(start: number, end: number, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined {
+    for (let i = start; i < end; i++) {
+      if (i > start) out.byte(0x2c);
+      out.raw(this.records.entry(i));
+      this.foldInto(i, fold);
+    }
+    return end > start ? { escapedId: escapeJson(this.ids.text(end - 1)) } : undefined;
+  }
+
+  /** Latitude and longitude of cinema i (NaN when it has none). */
+  coordinates(i: number): [number, number] {
+    this.geo ??= new Float64Array(this.index.readSection(plainSections(this.resource).geo).buffer);
+    return [this.geo[2 * i]!, this.geo[2 * i + 1]!];
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * A list in list order, as a page reads it: find where a page starts, then render its records.
+ * Every list of every resource and view implements this, so pages are composed one way.
+ */
+import type { FreshnessFold } from "./freshness.js";
+import type { PageBuffer } from "./page-buffer.js";
+
+/** Where a page starts: after a cursor's record, and/or after an instant (startsAfter). */
+export interface Seek {
+  /** The sort key of the last record already served: [instantKey, id] for showtimes, [id] otherwise. */
+  after?: readonly string[];
+  /** Instant key of startsAfter: only records starting strictly later. */
+  startsAfterKey?: string;
+}
+
+/** The sort key of a rendered record, its id as the JSON-escaped text a cursor carries. */
+export interface EscapedSortKey {
+  instantKey?: string;
+  escapedId: string;
+}
+
+export interface RecordList {
+  readonly length: number;
+  /** The index of the first record past `seek`; O(log n) record reads. */
+  seek(seek: Seek): number;
+  /**
+   * Writes records [start, end) as canonical JSON separated by commas, folds their freshness in,
+   * and returns the last one's sort key (undefined for an empty range).
+   */
+  render(start: number, end: number, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined;
+}
+
+export const EMPTY_LIST: RecordList = { length: 0, seek: () => 0, render: () => undefined };

@@ -1,0 +1,350 @@
+/**
+ * Showtime records in compact blocks. A block holds consecutive records of one cinema in list
+ * order; each record is a row of dictionary codes and three strings coded against the previous
+ * record's (shared prefix length, then the rest), as RocksDB codes keys. Every RESTART records
+ * the coding starts over from the block's base strings, so any record is reached by decoding at
+ * most RESTART - 1 others, and a restart's start time is stored whole for binary search.
+ *
+ * Block payload:
+ *   varint count, varint restartInterval
+ *   chunk baseId, chunk baseUrl, chunk baseExternalId        (escaped JSON text, UTF-8)
+ *   varint n, n varints: the attribute-set codes present     (lets a filter skip the block)
+ *   u16 × ceil(count / restartInterval): restart offsets, relative to the first record
+ *   records
+ * Record:
+ *   u8 flags
+ *   varint start-time code: zigzag delta from the previous record's, or whole after a restart
+ *   id string; film code unless FILM_SAME; url string if HAS_URL; attribute-set code unless
+ *   ATTRS_SAME; screen code if HAS_SCREEN and not SCREEN_SAME; observedAt and provider codes
+ *   unless OBSERVED_SAME; sourceUpdatedAt code if HAS_UPDATED and not UPDATED_SAME; externalId.
+ * String: varint shared-prefix length, varint rest length, rest bytes.
+ */
+import { ByteReader, ByteWriter, DecodeError, unzigzag, zigzag } from "./bytes.js";
+import type { Fragments } from "./dictionary.js";
+import { copyWords, literal, PaddedBytes, type PageBuffer } from "./page-buffer.js";
+
+export const HAS_URL = 1;
+export const HAS_SCREEN = 2;
+export const HAS_UPDATED = 4;
+export const FILM_SAME = 8;
+export const ATTRS_SAME = 16;
+export const SCREEN_SAME = 32;
+export const OBSERVED_SAME = 64;
+export const UPDATED_SAME = 128;
+
+/** A showtime as the encoder takes it: dictionary codes and escaped UTF-8 strings. */
+export interface ShowtimeRow {
+  startsAt: number;
+  film: number;
+  attributes: number;
+  /** -1 when the showtime has no screenName. */
+  screen: number;
+  observed: number;
+  provider: number;
+  /** -1 when provenance has no sourceUpdatedAt. */
+  updated: number;
+  id: Uint8Array;
+  /** Empty when the showtime has no bookingUrl. */
+  url: Uint8Array;
+  externalId: Uint8Array;
+}
+
+/** The longest a record's three strings may be: every id, URL and externalId has a bounded length in the spec. */
+export const MAX_STRING_BYTES = 4096;
+const EMPTY = new Uint8Array(0);
+
+function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+function writeString(out: ByteWriter, last: Uint8Array, value: Uint8Array): void {
+  const shared = sharedPrefix(last, value);
+  out.varint(shared);
+  out.chunk(value.subarray(shared));
+}
+
+/** Encodes one block of rows (consecutive records of one cinema, in list order). */
+export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterval: number): Uint8Array {
+  if (rows.length === 0) throw new Error("a block holds at least one record");
+  const baseId = rows[0]!.id;
+  const baseUrl = rows.find((r) => r.url.length > 0)?.url ?? EMPTY;
+  const baseExt = rows[0]!.externalId;
+  const records = new ByteWriter(rows.length * 24);
+  const restarts: number[] = [];
+  const fresh = () => ({ id: baseId, url: baseUrl, ext: baseExt, st: 0, film: -1, attrs: -1, screen: -1, observed: -1, provider: -1, updated: -1 });
+  let last = fresh();
+  rows.forEach((row, i) => {
+    if (i % restartInterval === 0) {
+      restarts.push(records.length);
+      last = fresh();
+    }
+    for (const s of [row.id, row.url, row.externalId]) if (s.length > MAX_STRING_BYTES) throw new Error("a showtime string is too long to encode");
+    const hasUrl = row.url.length > 0;
+    const hasScreen = row.screen >= 0;
+    const hasUpdated = row.updated >= 0;
+    let flags = (hasUrl ? HAS_URL : 0) | (hasScreen ? HAS_SCREEN : 0) | (hasUpdated ? HAS_UPDATED : 0);
+    if (row.film === last.film) flags |= FILM_SAME;
+    if (row.attributes === last.attrs) flags |= ATTRS_SAME;
+    if (hasScreen && row.screen === last.screen) flags |= SCREEN_SAME;
+    if (row.observed === last.observed && row.provider === last.provider) flags |= OBSERVED_SAME;
+    if (hasUpdated && row.updated === last.updated) flags |= UPDATED_SAME;
+    records.u8(flags);
+    records.varint(zigzag(row.startsAt - last.st));
+    writeString(records, last.id, row.id);
+    if (!(flags & FILM_SAME)) records.varint(row.film);
+    if (hasUrl) writeString(records, last.url, row.url);
+    if (!(flags & ATTRS_SAME)) records.varint(row.attributes);
+    if (hasScreen && !(flags & SCREEN_SAME)) records.varint(row.screen);
+    if (!(flags & OBSERVED_SAME)) {
+      records.varint(row.observed);
+      records.varint(row.provider);
+    }
+    if (hasUpdated && !(flags & UPDATED_SAME)) records.varint(row.updated);
+    writeString(records, last.ext, row.externalId);
+    last = {
+      id: row.id, url: hasUrl ? row.url : last.url, ext: row.externalId, st: row.startsAt, film: row.film, attrs: row.attributes,
+      screen: hasScreen ? row.screen : last.screen, observed: row.observed, provider: row.provider, updated: hasUpdated ? row.updated : last.updated,
+    };
+  });
+  const out = new ByteWriter(records.length + 256);
+  out.varint(rows.length);
+  out.varint(restartInterval);
+  out.chunk(baseId);
+  out.chunk(baseUrl);
+  out.chunk(baseExt);
+  const attributeSets = [...new Set(rows.map((r) => r.attributes))].sort((a, b) => a - b);
+  out.varint(attributeSets.length);
+  for (const code of attributeSets) out.varint(code);
+  for (const offset of restarts) {
+    if (offset > 0xffff) throw new Error("a showtime block's records exceed 64 KB");
+    out.u16(offset);
+  }
+  out.raw(records.finish());
+  return out.finish();
+}
+
+/** A block's header, parsed once when the block is read; the records stay encoded. */
+export class ShowtimeBlock {
+  readonly count: number;
+  readonly restartInterval: number;
+  /** The payload, padded for word copies. */
+  readonly data: PaddedBytes;
+  /** Where the payload's bytes end in `data`. */
+  readonly end: number;
+  readonly baseId: [start: number, end: number];
+  readonly baseUrl: [start: number, end: number];
+  readonly baseExt: [start: number, end: number];
+  /** Attribute-set codes present in the block, ascending. */
+  readonly attributeSets: number[];
+  /** Payload offset of each restart. */
+  readonly restarts: Int32Array;
+
+  constructor(payload: Uint8Array) {
+    this.data = new PaddedBytes(payload);
+    this.end = payload.length;
+    const reader = new ByteReader(this.data.bytes, 0, this.end);
+    this.count = reader.varint();
+    this.restartInterval = reader.varint();
+    if (this.count < 1 || this.restartInterval < 1) throw new DecodeError("empty showtime block");
+    const span = (): [number, number] => {
+      const length = reader.varint();
+      const start = reader.at;
+      reader.raw(length);
+      if (length > MAX_STRING_BYTES) throw new DecodeError("base string too long");
+      return [start, start + length];
+    };
+    this.baseId = span();
+    this.baseUrl = span();
+    this.baseExt = span();
+    const sets = reader.varint();
+    if (sets > this.count) throw new DecodeError("more attribute sets than records");
+    this.attributeSets = Array.from({ length: sets }, () => reader.varint());
+    const restartCount = Math.ceil(this.count / this.restartInterval);
+    const relative = Array.from({ length: restartCount }, () => reader.u16());
+    const recordsStart = reader.at;
+    this.restarts = Int32Array.from(relative, (offset) => recordsStart + offset);
+    for (const offset of this.restarts) if (offset >= this.end) throw new DecodeError("restart past the block");
+  }
+
+  /** Bytes this block holds in memory (what a cache of blocks counts). */
+  get size(): number {
+    return this.data.bytes.length + 4 * this.restarts.length + 8 * this.attributeSets.length;
+  }
+}
+
+/** The dictionaries a record renders from, wrapped in their JSON text (dictionary.ts Fragments). */
+export interface ShowtimeFragments {
+  films: Fragments;
+  startsAt: Fragments;
+  attributes: Fragments;
+  screens: Fragments;
+  observed: Fragments;
+  updated: Fragments;
+  providers: Fragments;
+}
+
+const ID_OPEN = literal('{"id":"');
+const URL_OPEN = literal(',"bookingUrl":"');
+const URL_CLOSE = literal('"');
+const CLOSE = literal('"}}');
+/** Room a record needs beyond its fragments and strings: the fixed text above. */
+const RECORD_SLACK = 32;
+
+/**
+ * Walks the records of one block, decoding each into its codes and strings; renders the current
+ * record as its canonical JSON. One decoder is reused for every block a page reads.
+ */
+export class ShowtimeDecoder {
+  block!: ShowtimeBlock;
+  /** Index in the block of the record decoded last (-1 before the first). */
+  index = -1;
+  private at = 0;
+  private payload: Uint8Array = EMPTY;
+  private payloadView: DataView = new DataView(new ArrayBuffer(8));
+  private payloadEnd = 0;
+  flags = 0;
+  startsAt = 0;
+  film = -1;
+  attributes = -1;
+  screen = -1;
+  observed = -1;
+  provider = -1;
+  updated = -1;
+  /** The current strings, in scratch buffers: id [0, idLength), url, externalId likewise. */
+  readonly id = new PaddedBytes(MAX_STRING_BYTES);
+  readonly url = new PaddedBytes(MAX_STRING_BYTES);
+  readonly ext = new PaddedBytes(MAX_STRING_BYTES);
+  idLength = 0;
+  urlLength = 0;
+  extLength = 0;
+
+  constructor(private readonly fragments: ShowtimeFragments) {}
+
+  /** Positions the decoder so that the next call to next() decodes record `k` of `block`. */
+  seek(block: ShowtimeBlock, k: number): void {
+    if (k < 0 || k >= block.count) throw new DecodeError(`record ${k} is not in the block`);
+    this.block = block;
+    this.payload = block.data.bytes;
+    this.payloadView = block.data.view;
+    this.payloadEnd = block.end;
+    const restart = Math.floor(k / block.restartInterval);
+    this.index = restart * block.restartInterval - 1;
+    this.at = block.restarts[restart]!;
+    while (this.index < k - 1) this.next();
+  }
+
+  private varint(): number {
+    const p = this.payload;
+    let b = p[this.at++]!;
+    if (b < 0x80) return b;
+    let value = b & 0x7f;
+    let scale = 0x80;
+    for (let i = 0; i < 7; i++) {
+      b = p[this.at++]!;
+      value += (b & 0x7f) * scale;
+      if (b < 0x80) return value;
+      scale *= 0x80;
+    }
+    throw new DecodeError("varint too long");
+  }
+
+  /** Decodes a string coded against the field's last value, in place in its scratch buffer. */
+  private string(target: PaddedBytes, lastLength: number): number {
+    const shared = this.varint();
+    const rest = this.varint();
+    const end = shared + rest;
+    if (shared > lastLength || end > MAX_STRING_BYTES || this.at + rest > this.payloadEnd) throw new DecodeError("bad string in a showtime block");
+    copyWords(target.view, shared, this.payloadView, this.at, this.at + rest);
+    this.at += rest;
+    return end;
+  }
+
+  private reset(): void {
+    const b = this.block;
+    const view = b.data.view;
+    this.idLength = copyWords(this.id.view, 0, view, b.baseId[0], b.baseId[1]);
+    this.urlLength = copyWords(this.url.view, 0, view, b.baseUrl[0], b.baseUrl[1]);
+    this.extLength = copyWords(this.ext.view, 0, view, b.baseExt[0], b.baseExt[1]);
+    this.startsAt = 0;
+    this.film = this.attributes = this.screen = this.observed = this.provider = this.updated = -1;
+  }
+
+  /** Decodes the next record of the block. */
+  next(): void {
+    const index = ++this.index;
+    if (index >= this.block.count) throw new DecodeError("read past the last record of a block");
+    if (index % this.block.restartInterval === 0) {
+      this.reset();
+      this.at = this.block.restarts[index / this.block.restartInterval]!;
+    }
+    if (this.at >= this.payloadEnd) throw new DecodeError("showtime block ends early");
+    const flags = (this.flags = this.payload[this.at++]!);
+    this.startsAt += unzigzag(this.varint());
+    this.idLength = this.string(this.id, this.idLength);
+    if (!(flags & FILM_SAME)) this.film = this.varint();
+    if (flags & HAS_URL) this.urlLength = this.string(this.url, this.urlLength);
+    if (!(flags & ATTRS_SAME)) this.attributes = this.varint();
+    if (flags & HAS_SCREEN && !(flags & SCREEN_SAME)) this.screen = this.varint();
+    if (!(flags & OBSERVED_SAME)) {
+      this.observed = this.varint();
+      this.provider = this.varint();
+    }
+    if (flags & HAS_UPDATED && !(flags & UPDATED_SAME)) this.updated = this.varint();
+    this.extLength = this.string(this.ext, this.extLength);
+    if (this.at > this.payloadEnd) throw new DecodeError("showtime block ends early");
+  }
+
+  /** The current record's id bytes (escaped JSON text). */
+  idBytes(): Uint8Array {
+    return this.id.bytes.subarray(0, this.idLength);
+  }
+
+  /**
+   * Writes the current record's canonical JSON: the fields in the schema's order, strings as
+   * JSON.stringify writes them. `cinema` is the cinema's fragment (`","cinemaId":"…","startsAt":"`).
+   */
+  render(out: PageBuffer, cinema: Fragments, cinemaIndex: number): void {
+    const f = this.fragments;
+    const flags = this.flags;
+    const { film, startsAt, attributes, observed, provider } = this;
+    const screen = flags & HAS_SCREEN ? this.screen : 0;
+    const updated = flags & HAS_UPDATED ? this.updated : 0;
+    // A code past its dictionary can only come from a corrupt block; the checksum makes this rare, not impossible.
+    if (
+      !(film >= 0 && film < f.films.start.length) || !(startsAt >= 0 && startsAt < f.startsAt.start.length) ||
+      !(attributes >= 0 && attributes < f.attributes.start.length) || !(observed >= 0 && observed < f.observed.start.length) ||
+      !(provider >= 0 && provider < f.providers.start.length) || !(screen >= 0 && screen < (flags & HAS_SCREEN ? f.screens.start.length : 1)) ||
+      !(updated >= 0 && updated < (flags & HAS_UPDATED ? f.updated.start.length : 1)) || !(cinemaIndex >= 0 && cinemaIndex < cinema.start.length)
+    ) {
+      throw new DecodeError("a showtime refers to a dictionary entry that does not exist");
+    }
+    const fs = f.films.start, fe = f.films.end, ss = f.startsAt.start, se = f.startsAt.end, as = f.attributes.start, ae = f.attributes.end;
+    const os = f.observed.start, oe = f.observed.end, ps = f.providers.start, pe = f.providers.end;
+    let length = RECORD_SLACK + this.idLength + this.urlLength + this.extLength + fe[film]! - fs[film]! + cinema.end[cinemaIndex]! - cinema.start[cinemaIndex]!;
+    length += se[startsAt]! - ss[startsAt]! + ae[attributes]! - as[attributes]! + oe[observed]! - os[observed]! + pe[provider]! - ps[provider]!;
+    if (flags & HAS_SCREEN) length += f.screens.end[screen]! - f.screens.start[screen]!;
+    if (flags & HAS_UPDATED) length += f.updated.end[updated]! - f.updated.start[updated]!;
+    out.ensure(length);
+    const o = out.view;
+    let w = copyWords(o, out.length, ID_OPEN.view, 0, 7);
+    w = copyWords(o, w, this.id.view, 0, this.idLength);
+    w = copyWords(o, w, f.films.view, fs[film]!, fe[film]!);
+    w = copyWords(o, w, cinema.view, cinema.start[cinemaIndex]!, cinema.end[cinemaIndex]!);
+    w = copyWords(o, w, f.startsAt.view, ss[startsAt]!, se[startsAt]!);
+    if (flags & HAS_URL) {
+      w = copyWords(o, w, URL_OPEN.view, 0, 15);
+      w = copyWords(o, w, this.url.view, 0, this.urlLength);
+      w = copyWords(o, w, URL_CLOSE.view, 0, 1);
+    }
+    w = copyWords(o, w, f.attributes.view, as[attributes]!, ae[attributes]!);
+    if (flags & HAS_SCREEN) w = copyWords(o, w, f.screens.view, f.screens.start[screen]!, f.screens.end[screen]!);
+    w = copyWords(o, w, f.observed.view, os[observed]!, oe[observed]!);
+    if (flags & HAS_UPDATED) w = copyWords(o, w, f.updated.view, f.updated.start[updated]!, f.updated.end[updated]!);
+    w = copyWords(o, w, f.providers.view, ps[provider]!, pe[provider]!);
+    w = copyWords(o, w, this.ext.view, 0, this.extLength);
+    out.length = copyWords(o, w, CLOSE.view, 0, 3);
+  }
+}

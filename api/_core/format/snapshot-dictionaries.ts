@@ -1,0 +1,90 @@
+/**
+ * The dictionaries of an open snapshot, resident: rendering copies from them for every record.
+ * Their fragment tables (dictionary.ts) wrap each entry in the JSON text around it.
+ */
+import { ByteReader } from "./bytes.js";
+import { Dictionary, escapeJson, encodeDictionary, Fragments } from "./dictionary.js";
+import { DICTIONARY_SECTIONS as D } from "./encode-dictionaries.js";
+import type { TimeDictionary } from "./freshness.js";
+import type { PagedFile } from "./paged-file.js";
+import type { ShowtimeFragments } from "./showtime-block.js";
+
+function ranks(section: Uint8Array, count: number): Int32Array {
+  if (section.byteLength !== count * 4) throw new RangeError("ranks do not match their dictionary");
+  return new Int32Array(section.buffer);
+}
+
+/** First index in [0, n) for which `isPast` holds, given it is monotone. */
+export function lowerBound(n: number, isPast: (i: number) => boolean): number {
+  let low = 0;
+  let high = n;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (isPast(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+export class SnapshotDictionaries {
+  readonly startsAt: Dictionary;
+  /** The instant key of each start-time code (date-time.ts): ascending, since codes follow instants. */
+  private readonly startsAtKeys: string[];
+  readonly attributeSets: Dictionary;
+  private readonly memberSection: Uint8Array;
+  private members: number[][] | undefined;
+  readonly observed: TimeDictionary;
+  readonly updated: TimeDictionary;
+  readonly fragments: ShowtimeFragments;
+  /** `","cinemaId":"<id>","startsAt":"` per cinema, in list order. */
+  readonly cinemaFragments: Fragments;
+
+  constructor(index: PagedFile, cinemaIds: Dictionary, filmIds: Dictionary) {
+    const load = (name: string) => new Dictionary(index.readSection(name));
+    this.startsAt = load(D.startsAt);
+    const keys = load(D.startsAtKeys);
+    if (keys.count !== this.startsAt.count) throw new RangeError("start-time keys do not match their dictionary");
+    this.startsAtKeys = Array.from({ length: keys.count }, (_, i) => keys.text(i));
+    for (let i = 1; i < this.startsAtKeys.length; i++) if (this.startsAtKeys[i - 1]! > this.startsAtKeys[i]!) throw new RangeError("start-time keys out of order");
+    this.attributeSets = load(D.attributeSets);
+    this.memberSection = index.readSection(D.attributeSetMembers);
+    const observed = load(D.observed);
+    const updated = load(D.updated);
+    this.observed = { dictionary: observed, ranks: ranks(index.readSection(D.observedRanks), observed.count) };
+    this.updated = { dictionary: updated, ranks: ranks(index.readSection(D.updatedRanks), updated.count) };
+    const escaped = (ids: Dictionary) => new Dictionary(encodeDictionary(Array.from({ length: ids.count }, (_, i) => escapeJson(ids.text(i)))));
+    this.fragments = {
+      films: new Fragments(escaped(filmIds), '","filmId":"'),
+      startsAt: new Fragments(this.startsAt, "", '"'),
+      attributes: new Fragments(this.attributeSets, ',"attributeIds":'),
+      screens: new Fragments(load(D.screens), ',"screenName":"', '"'),
+      observed: new Fragments(observed, ',"provenance":{"observedAt":"', '"'),
+      updated: new Fragments(updated, ',"sourceUpdatedAt":"', '"'),
+      providers: new Fragments(load(D.providers), ',"provider":"', '","externalId":"'),
+    };
+    this.cinemaFragments = new Fragments(escaped(cinemaIds), '","cinemaId":"', '","startsAt":"');
+  }
+
+  /** The instant key of a start-time code. */
+  instantKeyOf(code: number): string {
+    return this.startsAtKeys[code]!;
+  }
+
+  /** The first start-time code whose instant is after `key` (the count when none is). */
+  firstCodeAfter(key: string): number {
+    return lowerBound(this.startsAtKeys.length, (i) => this.startsAtKeys[i]! > key);
+  }
+
+  /** The first start-time code whose instant is at or after `key`. */
+  firstCodeAtOrAfter(key: string): number {
+    return lowerBound(this.startsAtKeys.length, (i) => this.startsAtKeys[i]! >= key);
+  }
+
+  /** The attribute indexes (attribute list order) of each attribute-set code. */
+  attributeSetMembers(): number[][] {
+    if (this.members) return this.members;
+    const reader = new ByteReader(this.memberSection);
+    const members = Array.from({ length: this.attributeSets.count }, () => Array.from({ length: reader.varint() }, () => reader.varint()));
+    return (this.members = members);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The snapshot being served. Startup reads nothing; the manifest is read on first use and its
+ * stat looked at again at most every `recheckMs`, so a rebuilt snapshot swapped in under a running
+ * server is picked up. A new snapshot is opened whole (every data file against its manifest)
+ * before it replaces the old one, so reads never mix two snapshots.
+ */
+import { statSync } from "node:fs";
+import { SnapshotError } from "./errors.js";
+import { MANIFEST_FILE, resolveInside } from "./files.js";
+import { DEFAULT_BUDGETS, readManifest, Snapshot, type CacheBudgets } from "./snapshot.js";
+
+export interface SourceOptions {
+  /** How often to look for a replaced snapshot (0: on every use). */
+  recheckMs?: number;
+  budgets?: CacheBudgets;
+}
+
+function stampOf(path: string): string {
+  const stat = statSync(path);
+  return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+}
+
+export class SnapshotSource {
+  private snapshot: Snapshot | undefined;
+  /** The manifest's stat when the snapshot (or the failure) was taken. */
+  private stamp = "";
+  private checkedAt = 0;
+  private failure: SnapshotError | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly options: SourceOptions = {},
+  ) {}
+
+  /** The snapshot in service; throws SnapshotError when there is none that can be read. */
+  current(): Snapshot {
+    const now = Date.now();
+    const recheckMs = this.options.recheckMs ?? 0;
+    if (this.snapshot && now - this.checkedAt < recheckMs) return this.snapshot;
+    const path = resolveInside(this.dir, MANIFEST_FILE);
+    let stamp = "";
+    try {
+      stamp = stampOf(path);
+    } catch {
+      // No manifest: reported below as the snapshot missing.
+    }
+    // While there is no snapshot, a manifest that appears (a first build) is taken at once; one
+    // that fails to open is tried again only when it changes or recheckMs has passed.
+    if (this.failure && stamp === this.stamp && now - this.checkedAt < recheckMs) throw this.failure;
+    if (this.snapshot && stamp === this.stamp) {
+      this.checkedAt = now;
+      return this.snapshot;
+    }
+    this.checkedAt = now;
+    try {
+      if (stamp === "") throw new SnapshotError(MANIFEST_FILE, "does not exist: build a snapshot first (npm run build)");
+      const opened = new Snapshot(readManifest(this.dir), this.dir, this.options.budgets ?? DEFAULT_BUDGETS);
+      // A rebuild swaps the whole folder: files opened now and a manifest unchanged since are one snapshot.
+      if (stampOf(path) !== stamp) {
+        opened.close();
+        throw new SnapshotError(MANIFEST_FILE, "was replaced while the snapshot was being opened");
+      }
+      this.replace(opened, stamp);
+      return opened;
+    } catch (error) {
+      this.replace(undefined, stamp);
+      this.failure = error instanceof SnapshotError ? error : new SnapshotError(MANIFEST_FILE, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw this.failure;
+    }
+  }
+
+  private replace(next: Snapshot | undefined, stamp: string): void {
+    // Requests read synchronously once admitted, so no read is in flight on the old files.
+    if (this.snapshot !== next) this.snapshot?.close();
+    this.snapshot = next;
+    this.stamp = stamp;
+    if (next) this.failure = undefined;
+  }
+
+  /** Forgets the open snapshot and closes its files. */
+  close(): void {
+    this.replace(undefined, "");
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * An open snapshot: its manifest, its stored bodies and every list a page can be composed from.
+ * Opening checks the manifest and each data file's footer against it; every block and page is
+ * then checked when first read. Any failure is a SnapshotError, which the core answers with 503.
+ */
+import { readFileSync } from "node:fs";
+import { BlockFile } from "./block-file.js";
+import { DiskFile } from "./disk-file.js";
+import { SnapshotError } from "./errors.js";
+import { BODIES_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE, resolveInside, type DataFile } from "./files.js";
+import { parseManifest, type DataFileFacts, type Manifest } from "./manifest.js";
+import { PagedFile } from "./paged-file.js";
+import { PlainStore } from "./plain-store.js";
+import { EMPTY_LIST, type RecordList } from "./record-list.js";
+import type { ShowtimeBlock } from "./showtime-block.js";
+import { SnapshotDictionaries } from "./snapshot-dictionaries.js";
+import { ShowtimeStore } from "./showtime-store.js";
+import { StoredBodies } from "./stored-bodies.js";
+import { LruCache } from "../lru.js";
+
+export interface CacheBudgets {
+  /** Bytes of index pages kept verified in memory. */
+  pageBytes: number;
+  /** Bytes of showtime blocks kept decoded in memory. */
+  blockBytes: number;
+}
+
+export const DEFAULT_BUDGETS: CacheBudgets = { pageBytes: 8 * 2 ** 20, blockBytes: 32 * 2 ** 20 };
+
+/** Showtime list filters (spec §4.2): a cinema, a film, or both. */
+export interface ShowtimeFilters {
+  cinemaId?: string;
+  filmId?: string;
+}
+
+/** The readers of the index and record files, without the stored bodies (the build renders those from these). */
+export class SnapshotLists {
+  readonly cinemas: PlainStore;
+  readonly films: PlainStore;
+  readonly attributes: PlainStore;
+  readonly showtimes: ShowtimeStore;
+  readonly dictionaries: SnapshotDictionaries;
+
+  /** The caches, to report what they hold. */
+  readonly pageCache: LruCache<number, Uint8Array>;
+  readonly blockCache: LruCache<number, ShowtimeBlock>;
+
+  constructor(index: PagedFile, records: BlockFile, showtimeCount: number, budgets: CacheBudgets) {
+    this.pageCache = index.cache;
+    this.blockCache = new LruCache<number, ShowtimeBlock>(budgets.blockBytes);
+    try {
+      this.cinemas = new PlainStore(index, "cinemas");
+      this.films = new PlainStore(index, "films");
+      this.attributes = new PlainStore(index, "attributes");
+      this.dictionaries = new SnapshotDictionaries(index, this.cinemas.ids, this.films.ids);
+      this.showtimes = new ShowtimeStore(index, records, this.dictionaries, this.blockCache, showtimeCount);
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error;
+      throw new SnapshotError(INDEX_FILE, (error as Error).message);
+    }
+  }
+
+  /** A list of a resource; for showtimes, of the view its filters select (an unknown id: an empty list). */
+  list(resource: "cinemas" | "films" | "attributes" | "showtimes", filters: ShowtimeFilters = {}): RecordList {
+    if (resource !== "showtimes") return this[resource];
+    const cinema = filters.cinemaId === undefined ? undefined : this.cinemas.indexOf(filters.cinemaId);
+    const film = filters.filmId === undefined ? undefined : this.films.indexOf(filters.filmId);
+    if (cinema === -1 || film === -1) return EMPTY_LIST;
+    if (cinema !== undefined && film !== undefined) return this.showtimes.ofPair(cinema, film);
+    if (cinema !== undefined) return this.showtimes.ofCinema(cinema);
+    if (film !== undefined) return this.showtimes.ofFilm(film);
+    return this.showtimes.all();
+  }
+}
+
+/** Opens the data files a manifest (or a build in progress) names. */
+export function openDataFiles(dir: string, files: Partial<Record<DataFile, DataFileFacts>>, budgets: CacheBudgets) {
+  const disk = (name: DataFile) => {
+    const facts = files[name];
+    if (!facts) throw new SnapshotError(name, "is not listed in manifest.json");
+    const file = new DiskFile(resolveInside(dir, name), name);
+    if (file.size !== facts.bytes) {
+      file.close();
+      throw new SnapshotError(name, `has ${file.size} bytes, manifest.json says ${facts.bytes}`);
+    }
+    return { file, digest: facts.digest };
+  };
+  const opened: DiskFile[] = [];
+  const track = <T extends { file: DiskFile; digest: number }>(d: T) => (opened.push(d.file), d);
+  try {
+    const index = track(disk(INDEX_FILE));
+    const records = track(disk(RECORDS_FILE));
+    const bodies = files[BODIES_FILE] ? track(disk(BODIES_FILE)) : undefined;
+    return {
+      index: new PagedFile(index.file, index.digest, new LruCache<number, Uint8Array>(budgets.pageBytes)),
+      records: new BlockFile(records.file, records.digest),
+      bodies: bodies && new BlockFile(bodies.file, bodies.digest),
+      close: () => opened.forEach((f) => f.close()),
+    };
+  } catch (error) {
+    opened.forEach((f) => f.close());
+    throw error;
+  }
+}
+
+export class Snapshot {
+  readonly lists: SnapshotLists;
+  readonly bodies: StoredBodies;
+  private readonly closeFiles: () => void;
+
+  constructor(
+    readonly manifest: Manifest,
+    dir: string,
+    budgets: CacheBudgets,
+  ) {
+    const files = openDataFiles(dir, manifest.files, budgets);
+    try {
+      this.lists = new SnapshotLists(files.index, files.records, manifest.counts.showtimes, budgets);
+      this.bodies = new StoredBodies(files.bodies!);
+      for (const [resource, store] of [["cinemas", this.lists.cinemas], ["films", this.lists.films], ["attributes", this.lists.attributes]] as const) {
+        if (store.length !== manifest.counts[resource]) throw new SnapshotError(INDEX_FILE, `holds ${store.length} ${resource}, manifest.json says ${manifest.counts[resource]}`);
+      }
+    } catch (error) {
+      files.close();
+      throw error;
+    }
+    this.closeFiles = files.close;
+  }
+
+  /** Bytes each cache holds now, as counted against its bound. */
+  cachedBytes(): { pages: number; blocks: number } {
+    return { pages: this.lists.pageCache.size, blocks: this.lists.blockCache.size };
+  }
+
+  close(): void {
+    this.closeFiles();
+  }
+}
+
+/** Reads and parses a snapshot folder's manifest. */
+export function readManifest(dir: string): Manifest {
+  let text: string;
+  try {
+    text = readFileSync(resolveInside(dir, MANIFEST_FILE), "utf8");
+  } catch (error) {
+    throw new SnapshotError(MANIFEST_FILE, `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}): build a snapshot first`);
+  }
+  return parseManifest(text);
+}

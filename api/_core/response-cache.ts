@@ -1,0 +1,96 @@
+/**
+ * Every cache keyed by what requests ask, in one place with one accounting of bytes: stored
+ * bodies read from the snapshot (with the codings made for them), pages composed per URL, and a
+ * memo of URL → stored body key that lets a repeated URL skip parsing. Each is a bounded LRU, and
+ * none keeps anything for a request that failed: entries are made only from bodies served.
+ */
+import type { Snapshot } from "./format/snapshot.js";
+import type { StoredBody } from "./format/stored-bodies.js";
+import { LruCache } from "./lru.js";
+
+/** A body and the codings requests have needed of it (identity and brotli are made on demand). */
+export interface CachedBody {
+  etag: string;
+  gzip?: Buffer;
+  identity?: Buffer;
+  br?: Buffer;
+}
+
+export interface CacheBudgets {
+  /** Stored bodies: the hot pages and records. */
+  storedBytes: number;
+  /** Composed pages: ~150 pages of 100 showtimes. */
+  composedBytes: number;
+  /** The URL memo. */
+  memoBytes: number;
+}
+
+export const DEFAULT_CACHE_BUDGETS: CacheBudgets = { storedBytes: 8 * 2 ** 20, composedBytes: 6 * 2 ** 20, memoBytes: 2 * 2 ** 20 };
+
+/** An entry's cost beyond its key and bytes: the map's bookkeeping and the objects around them. */
+const ENTRY_OVERHEAD = 120;
+
+/** What a body costs the cache: every coding held, plus its key. */
+function bodySize(key: string, body: CachedBody): number {
+  return 2 * key.length + ENTRY_OVERHEAD + (body.gzip?.length ?? 0) + (body.identity?.length ?? 0) + (body.br?.length ?? 0);
+}
+
+export class ResponseCache {
+  private readonly stored: LruCache<string, CachedBody>;
+  private readonly composed: LruCache<string, CachedBody>;
+  private readonly memo: LruCache<string, string>;
+  /** The snapshot the bodies were read from or composed of: another one empties the caches. */
+  private snapshot: Snapshot | undefined;
+
+  constructor(budgets: CacheBudgets = DEFAULT_CACHE_BUDGETS) {
+    this.stored = new LruCache(budgets.storedBytes);
+    this.composed = new LruCache(budgets.composedBytes);
+    this.memo = new LruCache(budgets.memoBytes);
+  }
+
+  /** Makes the caches speak for `snapshot`, dropping what another one produced. */
+  use(snapshot: Snapshot): void {
+    if (snapshot === this.snapshot) return;
+    this.stored.clear();
+    this.composed.clear();
+    this.snapshot = snapshot;
+  }
+
+  /** The stored body key a URL was answered with before (the key depends on the request alone). */
+  memoOf(url: string): string | undefined {
+    return this.memo.get(url);
+  }
+
+  rememberUrl(url: string, key: string): void {
+    this.memo.set(url, key, 2 * (url.length + key.length) + ENTRY_OVERHEAD);
+  }
+
+  storedBody(key: string): CachedBody | undefined {
+    return this.stored.get(key);
+  }
+
+  keepStored(key: string, body: StoredBody): CachedBody {
+    const cached: CachedBody = { etag: body.etag, gzip: body.gzip };
+    this.stored.set(key, cached, bodySize(key, cached));
+    return cached;
+  }
+
+  composedPage(url: string): CachedBody | undefined {
+    return this.composed.get(url);
+  }
+
+  keepComposed(url: string, body: CachedBody): void {
+    this.composed.set(url, body, bodySize(url, body));
+  }
+
+  /** Counts a coding made for a cached body against its cache's bound (if it is still cached). */
+  recount(body: CachedBody, key: string, kind: "stored" | "composed"): void {
+    const cache = kind === "stored" ? this.stored : this.composed;
+    if (cache.get(key) === body) cache.set(key, body, bodySize(key, body));
+  }
+
+  /** Bytes each cache holds now, as counted against its bound. */
+  bytes(): { stored: number; composed: number; memo: number } {
+    return { stored: this.stored.size, composed: this.composed.size, memo: this.memo.size };
+  }
+}

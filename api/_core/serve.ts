@@ -1,0 +1,92 @@
+/**
+ * Serving an admitted request: route it, find its body (stored in the snapshot, or composed from
+ * it), and send that body in the coding the client takes. The request path stays synchronous from
+ * here on: every read is a positioned read of a file in the page cache.
+ */
+import { composedTag } from "./body-tag.js";
+import { composePage } from "./compose-page.js";
+import { ApiError } from "./errors.js";
+import type { Snapshot } from "./format/snapshot.js";
+import type { SnapshotSource } from "./format/snapshot-source.js";
+import { bodyKeyOf, type BodyKey } from "./format/stored-bodies.js";
+import type { CachedBody, ResponseCache } from "./response-cache.js";
+import { sendBody, type Conditions, type Outgoing } from "./respond.js";
+import { decodeId, matchRoute, parseListRequest, parseQuery, type ListRequest } from "./route.js";
+
+const ALLOWED_METHODS = "GET, HEAD";
+
+export interface ServeRequest {
+  method: string;
+  url: string;
+  conditions: Conditions;
+}
+
+/** A stored body by its key (as latin1), from the cache or the snapshot. */
+function storedBody(snapshot: Snapshot, cache: ResponseCache, key: string): CachedBody | undefined {
+  const cached = cache.storedBody(key);
+  if (cached) return cached;
+  const address = snapshot.bodies.find(Buffer.from(key, "latin1"));
+  return address && cache.keepStored(key, snapshot.bodies.read(address));
+}
+
+function sendStored(cache: ResponseCache, key: string, body: CachedBody, conditions: Conditions): Outgoing {
+  return sendBody(body, conditions, "precomputed", () => cache.recount(body, key, "stored"));
+}
+
+/** The stored body answering `bodyKey`, remembered for this URL, or undefined. */
+function tryStored(snapshot: Snapshot, cache: ResponseCache, url: string, bodyKey: BodyKey): { key: string; body: CachedBody } | undefined {
+  const key = bodyKeyOf(bodyKey).toString("latin1");
+  const body = storedBody(snapshot, cache, key);
+  if (!body) return undefined;
+  cache.rememberUrl(url, key);
+  return { key, body };
+}
+
+/** A page that was not stored, composed from the snapshot's lists, kept for its URL. */
+function composeFor(snapshot: Snapshot, cache: ResponseCache, url: string, list: ListRequest): CachedBody {
+  const { lists, manifest } = snapshot;
+  const records = lists.list(list.resource, list.filters);
+  const identity = composePage(lists, records, list, manifest.freshness);
+  // The page's identity in this snapshot: its endpoint and filters (binding), start and size.
+  const tag = composedTag(manifest.snapshotId, `${list.binding}|${JSON.stringify(list.after ?? null)}|${list.limit}`);
+  const body: CachedBody = { etag: tag, identity };
+  cache.keepComposed(url, body);
+  return body;
+}
+
+export function serve(request: ServeRequest, source: SnapshotSource, cache: ResponseCache): Outgoing {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    throw new ApiError(405, "bad_request", `Method ${request.method.slice(0, 20)} is not allowed; use GET or HEAD.`, undefined, { allow: ALLOWED_METHODS });
+  }
+  const { url, conditions } = request;
+  const queryAt = url.indexOf("?");
+  const route = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
+  if (!route) throw new ApiError(404, "not_found", "No such endpoint; see the API reference at /.");
+  const snapshot = source.current();
+  cache.use(snapshot);
+  // A URL seen before names the same stored body (its key depends on the request alone), or, on
+  // the same snapshot, composes the same bytes: either skips parsing and reading.
+  const memo = cache.memoOf(url);
+  const remembered = memo === undefined ? undefined : storedBody(snapshot, cache, memo);
+  if (remembered) return sendStored(cache, memo!, remembered, conditions);
+  const composed = cache.composedPage(url);
+  if (composed) return sendBody(composed, conditions, "composed", () => cache.recount(composed, url, "composed"));
+
+  const rawQuery = queryAt === -1 ? "" : url.slice(queryAt + 1);
+  if (route.kind === "one") {
+    parseQuery(rawQuery, []);
+    const id = decodeId(route);
+    const found = tryStored(snapshot, cache, url, { kind: "one", resource: route.resource, id });
+    const singular = route.resource === "cinemas" ? "cinema" : "film";
+    if (!found) throw new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(id).slice(0, 200)}.`);
+    return sendStored(cache, found.key, found.body, conditions);
+  }
+  const list = parseListRequest(route.resource, rawQuery);
+  const unfiltered = list.filters.cinemaId === undefined && list.filters.filmId === undefined;
+  if (unfiltered && list.startsAfter === undefined && list.limit === snapshot.manifest.defaultLimit) {
+    const found = tryStored(snapshot, cache, url, { kind: "page", resource: list.resource, after: list.after ?? null });
+    if (found) return sendStored(cache, found.key, found.body, conditions);
+  }
+  const body = composeFor(snapshot, cache, url, list);
+  return sendBody(body, conditions, "composed", () => cache.recount(body, url, "composed"));
+}

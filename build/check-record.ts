@@ -1,0 +1,119 @@
+/**
+ * Checks one source record against its schema (spec §2) and, when valid, takes from it what the
+ * snapshot needs: the facts below. Shared by validation on the main thread and in workers.
+ */
+import type { z } from "zod";
+import { formatPath, type Problem } from "./problems.js";
+import type { SourceRecord } from "./read-source-file.js";
+import { SCHEMAS, type Cinema, type Showtime } from "./schemas.js";
+
+/** 100 records of this size stay well under Vercel's 4.5 MB response limit (decision: record size). */
+export const MAX_RECORD_BYTES = 40_000;
+
+/** A cinema, film or attribute: its canonical JSON and the fields lists and lookups read. */
+export interface PlainFacts {
+  kind: "plain";
+  id: string;
+  json: string;
+  observedAt?: string;
+  sourceUpdatedAt?: string;
+  latitude?: number;
+  longitude?: number;
+  countryCode?: string;
+}
+
+/** A showtime's fields, every one of them: the snapshot stores showtimes field by field. */
+export interface ShowtimeFacts {
+  kind: "showtime";
+  id: string;
+  cinemaId: string;
+  filmId: string;
+  startsAt: string;
+  bookingUrl?: string;
+  attributeIds: string[];
+  screenName?: string;
+  observedAt: string;
+  sourceUpdatedAt?: string;
+  provider: string;
+  externalId: string;
+}
+
+export type RecordFacts = PlainFacts | ShowtimeFacts;
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let value = root;
+  for (const key of path) value = value != null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+/** Turns one zod issue into problems (an unrecognized_keys issue names several fields). */
+function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem[] {
+  const where = { file: source.file, line: source.line, index: source.index };
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({
+      ...where,
+      code: "unknown_field" as const,
+      path: formatPath([...issue.path, key]),
+      message: "is not a field of this record (check the spelling)",
+    }));
+  }
+  const path = formatPath(issue.path);
+  const actual = valueAt(source.value, issue.path);
+  // Checked for every issue code: a missing enum field (kind) fails as invalid_value, not invalid_type.
+  if (actual === undefined) return [{ ...where, code: "missing_field", path, message: "is required" }];
+  if (issue.code === "invalid_type") {
+    const expected = issue.expected === "int" ? "whole number" : issue.expected;
+    const article = /^[aeiou]/.test(expected) ? "an" : "a";
+    return [{ ...where, code: "invalid_type", path, message: `must be ${article} ${expected} (got ${describeType(actual)})` }];
+  }
+  return [{ ...where, code: "invalid_value", path, message: issue.message }];
+}
+
+function factsOf(source: SourceRecord, record: Record<string, unknown>, json: string): RecordFacts {
+  if (source.resource === "showtimes") {
+    const s = record as Showtime;
+    const p = s.provenance;
+    return {
+      kind: "showtime", id: s.id, cinemaId: s.cinemaId, filmId: s.filmId, startsAt: s.startsAt, bookingUrl: s.bookingUrl,
+      attributeIds: s.attributeIds, screenName: s.screenName, observedAt: p.observedAt, sourceUpdatedAt: p.sourceUpdatedAt,
+      provider: p.provider, externalId: p.externalId,
+    };
+  }
+  const provenance = record.provenance as Showtime["provenance"] | undefined;
+  const location = (record as Partial<Cinema>).location;
+  return {
+    kind: "plain", id: record.id as string, json, observedAt: provenance?.observedAt, sourceUpdatedAt: provenance?.sourceUpdatedAt,
+    latitude: location?.latitude, longitude: location?.longitude, countryCode: location?.countryCode,
+  };
+}
+
+/** Checks one source record: its facts, or its problems pushed. */
+export function checkRecord(source: SourceRecord, problems: Problem[]): RecordFacts | undefined {
+  if (source.value === null || typeof source.value !== "object" || Array.isArray(source.value)) {
+    const where = { file: source.file, line: source.line, index: source.index };
+    problems.push({ ...where, code: "not_an_object", path: "", message: `must be a JSON object (got ${describeType(source.value)})` });
+    return undefined;
+  }
+  const result = SCHEMAS[source.resource].safeParse(source.value);
+  if (!result.success) {
+    for (const issue of result.error.issues) problems.push(...problemsOfIssue(issue, source));
+    return undefined;
+  }
+  // The schema's key order is the output's field order, so the bytes are canonical.
+  const json = JSON.stringify(result.data);
+  const bytes = Buffer.byteLength(json);
+  if (bytes > MAX_RECORD_BYTES) {
+    problems.push({
+      file: source.file, line: source.line, index: source.index, code: "record_too_large", path: "",
+      message: `is ${bytes} bytes as JSON; at most ${MAX_RECORD_BYTES} are allowed so every page fits a response`,
+    });
+    return undefined;
+  }
+  return factsOf(source, result.data as Record<string, unknown>, json);
+}

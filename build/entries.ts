@@ -1,0 +1,88 @@
+/**
+ * Validated records as the later stages hold them: the snapshot's content types (format/content.ts)
+ * plus where each came from, for problems. At 2M showtimes every object here is walked by each
+ * garbage collection, so repeated values (ids of cinemas and films, date-times, attribute lists,
+ * screens, providers) are one shared copy each, from the run's Interner.
+ */
+import { checkDateTime } from "../api/_core/date-time.js";
+import type { PlainRecord, ShowtimeRecord, TimeText } from "../api/_core/format/content.js";
+import type { PlainFacts, ShowtimeFacts } from "./check-record.js";
+import type { Location } from "./read-source-file.js";
+import type { Resource } from "./schemas.js";
+
+export type PlainEntry = PlainRecord & Location;
+export type ShowtimeEntry = ShowtimeRecord & Location;
+
+/** Every valid record, per resource, in the source files' fixed order. */
+export interface ValidRecords {
+  cinemas: PlainEntry[];
+  films: PlainEntry[];
+  attributes: PlainEntry[];
+  showtimes: ShowtimeEntry[];
+}
+
+export function emptyRecords(): ValidRecords {
+  return { cinemas: [], films: [], attributes: [], showtimes: [] };
+}
+
+/** One shared copy of each repeated value; owned by one build run. */
+export class Interner {
+  private readonly strings = new Map<string, string>();
+  private readonly times = new Map<string, TimeText>();
+  private readonly lists = new Map<string, string[]>();
+
+  string(value: string): string;
+  string(value: string | undefined): string | undefined;
+  string(value: string | undefined): string | undefined {
+    if (value === undefined) return undefined;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  /** A list of strings, shared by every record listing the same ones (showtimes' attribute sets). */
+  list(values: readonly string[]): string[] {
+    const key = JSON.stringify(values);
+    let list = this.lists.get(key);
+    if (!list) this.lists.set(key, (list = values.map((value) => this.string(value))));
+    return list;
+  }
+
+  /** A date-time (validated already) with its instant key. */
+  time(text: string): TimeText;
+  time(text: string | undefined): TimeText | undefined;
+  time(text: string | undefined): TimeText | undefined {
+    if (text === undefined) return undefined;
+    let time = this.times.get(text);
+    if (!time) {
+      const check = checkDateTime(text);
+      if (!check.ok) throw new Error(`not a date-time: ${text}`);
+      this.times.set(text, (time = { text: this.string(text), key: this.string(check.instantKey) }));
+    }
+    return time;
+  }
+}
+
+export function plainEntryOf(facts: PlainFacts, where: Location, interner: Interner): PlainEntry {
+  return {
+    id: facts.id, json: Buffer.from(facts.json), observed: interner.time(facts.observedAt), updated: interner.time(facts.sourceUpdatedAt),
+    latitude: facts.latitude, longitude: facts.longitude, countryCode: facts.countryCode, file: where.file, line: where.line, index: where.index,
+  };
+}
+
+export function showtimeEntryOf(facts: ShowtimeFacts, where: Location, interner: Interner): ShowtimeEntry {
+  // Every field in one literal: one object shape for millions of entries.
+  return {
+    id: facts.id, cinemaId: interner.string(facts.cinemaId), filmId: interner.string(facts.filmId), startsAt: interner.time(facts.startsAt),
+    bookingUrl: facts.bookingUrl, attributeIds: interner.list(facts.attributeIds), screenName: interner.string(facts.screenName),
+    observed: interner.time(facts.observedAt), updated: interner.time(facts.sourceUpdatedAt), provider: interner.string(facts.provider),
+    externalId: facts.externalId, file: where.file, line: where.line, index: where.index,
+  };
+}
+
+/** Adds one record's facts to the records of its resource. */
+export function addRecord(records: ValidRecords, resource: Resource, facts: PlainFacts | ShowtimeFacts, where: Location, interner: Interner): void {
+  if (facts.kind === "showtime") records.showtimes.push(showtimeEntryOf(facts, where, interner));
+  else records[resource as Exclude<Resource, "showtimes">].push(plainEntryOf(facts, where, interner));
+}
