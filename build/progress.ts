@@ -7,6 +7,7 @@ const BAR_WIDTH = 24;
 export interface Progress {
   stage(name: string): void;
   tick(stage: string, done: number, total?: number): void;
+  /** Ends the display; prints how long each stage took. */
   finish(): void;
 }
 
@@ -19,6 +20,10 @@ export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Prog
   const minGapMs = interactive ? 100 : 5000;
   let stageName = "";
   let stageStart = Date.now();
+  const times: Array<[string, number]> = [];
+  const closeStage = () => {
+    if (stageName) times.push([stageName, Date.now() - stageStart]);
+  };
   let lastDraw = 0;
   let drawn = false;
 
@@ -31,6 +36,7 @@ export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Prog
 
   return {
     stage(name) {
+      closeStage();
       if (drawn) stream.write("\n");
       drawn = false;
       stageName = name;
@@ -51,8 +57,11 @@ export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Prog
       draw(`· ${stage || stageName} ${bar}${formatCount(done)}${of} (${formatCount(Math.round(rate))}/s)`);
     },
     finish() {
+      closeStage();
+      stageName = "";
       if (drawn) stream.write("\n");
       drawn = false;
+      if (!quiet && times.length > 0) stream.write(`stages: ${times.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}\n`);
     },
   };
 }

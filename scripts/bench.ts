@@ -1,16 +1,22 @@
-/** `npm run bench`: build and serve at several sizes and print one table (scale issue). */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+/**
+ * `npm run bench`: build and serve at several sizes and print one table (docs/performance.md).
+ * Serving is measured as the server's CPU time per request against a bare node:http server
+ * sending the same status, headers and bytes, in the same run, with wrk as the load generator.
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { ensureData, measureBuild } from "./bench/build-step.js";
-import { measureJsonServer } from "./bench/json-server-step.js";
+import { describeSnapshot, ensureData, measureBuild } from "./bench/build-step.js";
+import { checkLoadGenerator } from "./bench/load.js";
 import { spawnUntil, stop } from "./bench/processes.js";
 import { formatTable, type SizeReport } from "./bench/report.js";
 import { measureResponseSizes } from "./bench/response-size.js";
-import { SERVER_BUNDLE, collectScenarios, compareWithCeiling, measureColdStart, measureFunctionColdStart, serverArgs, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
+import { collectScenarios } from "./bench/scenarios.js";
+import { SERVER_BUNDLE, compareWithCeiling, measureColdStart, measureFunctionColdStart, serverArgs, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
 
-const USAGE = "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve]";
+const USAGE = "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve] [--reuse-snapshots]";
 
 function parseSize(text: string): number {
   const match = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(text.trim());
@@ -27,12 +33,16 @@ function readOptions() {
         seconds: { type: "string", default: "5" },
         work: { type: "string", default: "bench-results" },
         "no-serve": { type: "boolean", default: false },
+        "reuse-snapshots": { type: "boolean", default: false },
       },
       strict: true,
     });
     const seconds = Number(values.seconds);
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > 60) throw new Error("--seconds must be 1..60");
-    return { sizes: values.sizes!.split(",").map(parseSize), seconds, work: path.resolve(values.work!), serve: !values["no-serve"] };
+    return {
+      sizes: values.sizes!.split(",").map(parseSize), seconds, work: path.resolve(values.work!), serve: !values["no-serve"],
+      reuse: values["reuse-snapshots"]!,
+    };
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}\n`);
     process.exit(2);
@@ -41,26 +51,11 @@ function readOptions() {
 
 /** Bundles the server and the function as they run in production (no tsx at run time). */
 async function bundle(): Promise<number> {
-  const common = { bundle: true, platform: "node", format: "esm", packages: "external", logLevel: "warning" } as const;
+  const common = { bundle: true, platform: "node", packages: "external", logLevel: "warning" } as const;
   // CommonJS, as `npm run serve` bundles it: Node's ESM loader costs a cold start ~15 ms more here.
   await build({ ...common, format: "cjs", entryPoints: ["scripts/serve.ts"], outfile: SERVER_BUNDLE });
-  await build({ ...common, entryPoints: ["api/v1.ts"], outfile: "dist/v1.mjs" });
+  await build({ ...common, format: "esm", entryPoints: ["api/v1.ts"], outfile: "dist/v1.mjs" });
   return statSync("dist/v1.mjs").size;
-}
-
-async function measureServing(snapshotDir: string, work: string, seconds: number) {
-  const accessFile = writeBenchAccess(work);
-  const { figures, sweepAfterLoad, cinemaIds } = await withServer(snapshotDir, accessFile, async (url, pid) => {
-    const scenarios = await collectScenarios(url);
-    const figures = await compareWithCeiling(url, work, scenarios, seconds);
-    const sweepAfterLoad = await sweepMemory(url, pid);
-    const cinemaIds = scenarios.find((s) => s.name === "get-one")!.paths.map((p) => decodeURIComponent(p.split("/").pop()!));
-    return { figures, sweepAfterLoad, cinemaIds };
-  });
-  // The memory target's figure, on a server that did nothing else: after the load tests the RSS
-  // also holds whatever garbage their last scenario left for V8's next full collection.
-  const sweep = await withServer(snapshotDir, accessFile, (url, pid) => sweepMemory(url, pid));
-  return { figures, sweep, sweepAfterLoad, cinemaIds, accessFile };
 }
 
 /** Runs `work` against a fresh server process, stopped afterwards. */
@@ -73,55 +68,48 @@ async function withServer<T>(snapshotDir: string, accessFile: string, work: (url
   }
 }
 
+async function measureServing(snapshotDir: string, work: string, seconds: number, functionBytes: number, snapshotMb: number): Promise<SizeReport["serve"]> {
+  const accessFile = writeBenchAccess(work);
+  const scenarios = collectScenarios(snapshotDir);
+  const figures = await withServer(snapshotDir, accessFile, (url, pid) => compareWithCeiling({ url, pid }, work, scenarios, seconds));
+  // The memory target's figure, on a server that did nothing else.
+  const sweep = await withServer(snapshotDir, accessFile, (url, pid) => sweepMemory(url, pid));
+  const fn = await measureFunctionColdStart(snapshotDir, readFileSync(accessFile, "utf8"));
+  const cold = await measureColdStart(snapshotDir, accessFile);
+  return {
+    scenarios: figures,
+    sweep,
+    coldStartMs: cold.asIs.oursMs,
+    bareNodeStartMs: cold.asIs.bareMs,
+    coldStartWithoutExtraCaMs: cold.withoutExtraCa?.oursMs,
+    bareNodeStartWithoutExtraCaMs: cold.withoutExtraCa?.bareMs,
+    functionImportMs: fn.importMs,
+    functionFirstResponseMs: fn.firstResponseMs,
+    functionBundleMb: snapshotMb + functionBytes / 2 ** 20,
+    responses: measureResponseSizes(snapshotDir),
+  };
+}
+
 async function main(): Promise<void> {
   const options = readOptions();
   mkdirSync(options.work, { recursive: true });
+  if (options.serve) await checkLoadGenerator();
   const functionBytes = options.serve ? await bundle() : 0;
   const reports: SizeReport[] = [];
   for (const showtimes of options.sizes) {
     process.stderr.write(`\n== ${showtimes.toLocaleString("en-US")} showtimes\n`);
     const dataDir = await ensureData(options.work, showtimes);
     const snapshotDir = path.join(options.work, `snapshot-${showtimes}`);
-    const buildFigures = await measureBuild(dataDir, snapshotDir, showtimes);
+    // --reuse-snapshots: serve a snapshot an earlier run built (its build figures are then those of the folder as it is).
+    const buildFigures = options.reuse && existsSync(path.join(snapshotDir, "manifest.json")) ? describeSnapshot(snapshotDir, showtimes) : await measureBuild(dataDir, snapshotDir, showtimes);
     const report: SizeReport = { showtimes, build: buildFigures };
-    if (options.serve) {
-      const served = await measureServing(snapshotDir, options.work, options.seconds);
-      const accessJson = readFileSync(served.accessFile, "utf8");
-      const fn = await measureFunctionColdStart(snapshotDir, accessJson);
-      const cold = await measureColdStart(snapshotDir, served.accessFile);
-      report.serve = {
-        scenarios: served.figures.map((f) => ({
-          name: f.name, oursRps: f.ours.requestsPerSecond, ceilingRps: f.ceiling.requestsPerSecond, ratio: f.ratio,
-          p50Ms: f.ours.p50Ms, p99Ms: f.ours.p99Ms, ceilingP99Ms: f.ceiling.p99Ms,
-        })),
-        sweep: served.sweep,
-        sweepAfterLoad: served.sweepAfterLoad,
-        coldStartMs: cold.asIs.oursMs,
-        bareNodeStartMs: cold.asIs.bareMs,
-        coldStartWithoutExtraCaMs: cold.withoutExtraCa?.oursMs,
-        bareNodeStartWithoutExtraCaMs: cold.withoutExtraCa?.bareMs,
-        functionImportMs: fn.importMs,
-        functionFirstResponseMs: fn.firstResponseMs,
-        functionBundleMb: buildFigures.snapshotMb + functionBytes / 2 ** 20,
-        responses: measureResponseSizes(snapshotDir),
-      };
-      if (showtimes === 200_000) {
-        const peer = await measureJsonServer(dataDir, options.work, served.cinemaIds, options.seconds);
-        const ours = (name: string) => report.serve!.scenarios.find((s) => s.name === name)!.oursRps;
-        report.jsonServer = {
-          pageRps: peer.page.requestsPerSecond,
-          getOneRps: peer.getOne.requestsPerSecond,
-          pageRatio: ours("default page") / peer.page.requestsPerSecond,
-          getOneRatio: ours("get-one") / peer.getOne.requestsPerSecond,
-        };
-      }
-    }
+    if (options.serve) report.serve = await measureServing(snapshotDir, options.work, options.seconds, functionBytes, buildFigures.snapshotMb);
     reports.push(report);
     process.stderr.write(`${formatTable([report])}\n`);
   }
   const table = formatTable(reports);
   process.stdout.write(`\n${table}\n`);
-  const result = { date: new Date().toISOString(), cores: (await import("node:os")).availableParallelism(), node: process.version, reports };
+  const result = { date: new Date().toISOString(), cores: availableParallelism(), node: process.version, reports };
   writeFileSync(path.join(options.work, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(path.join(options.work, `bench-${result.date.slice(0, 19).replace(/:/g, "")}.json`), `${JSON.stringify(result, null, 2)}\n`);
 }

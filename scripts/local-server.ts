@@ -79,7 +79,7 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
     // path rejects: the core and the adapter turn every failure into a response.
     const entry = publicFileOf(req);
     if (entry) void servePublic(publicDir, entry, req, res).then((served) => (served ? undefined : listener(req, res)));
-    else void listener(req, res);
+    else listener(req, res);
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

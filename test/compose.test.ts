@@ -183,22 +183,41 @@ describe("a composed page's entity tag", () => {
     expect(revalidated.headers.etag).toBe(first.headers.etag);
   });
 
-  test("a repeat is served from the composed-page cache, in any coding, without reading a record again", async () => {
+  test("a URL asked again is kept, and from then on served from the cache in any coding, reading no record", async () => {
     const source = new SnapshotSource(snapshotDir());
     const cached = createHandler({ snapshots: source, access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
-    const get = (headers: Record<string, string> = {}) =>
+    const get = async (headers: Record<string, string> = {}) =>
       cached({ method: "GET", url: "/v1/showtimes?limit=20", headers: { authorization: `Bearer ${KEYS.bulk}`, ...headers } });
     const reads = vi.spyOn(source.current().lists.showtimes, "render");
     const first = await get();
     expect(first.body.length).toBeGreaterThan(1024);
-    expect(reads).toHaveBeenCalledTimes(1);
+    // Asked once, a URL is only remembered; asked again, its page is composed once more and kept.
+    const second = await get();
+    expect(reads).toHaveBeenCalledTimes(2);
     const again = await get();
     const gzipped = await get({ "accept-encoding": "gzip" });
-    expect(reads).toHaveBeenCalledTimes(1);
-    expect(again.body.equals(first.body)).toBe(true);
+    expect(reads).toHaveBeenCalledTimes(2);
+    for (const body of [second.body, again.body]) expect(body.equals(first.body)).toBe(true);
     expect(gzipped.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(gzipped.body).equals(first.body)).toBe(true);
     expect(gzipped.headers.etag).toBe(first.headers.etag!.replace(/"$/, '-gzip"'));
+  });
+
+  test("a page composed in a lent buffer stays intact until released, whatever is composed meanwhile", async () => {
+    const handle = createHandler({ snapshots: new SnapshotSource(snapshotDir()), access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
+    const get = async (url: string) => handle({ method: "GET", url, headers: { authorization: `Bearer ${KEYS.bulk}` } });
+    const first = await get("/v1/showtimes?limit=30");
+    const copy = Buffer.from(first.body);
+    expect(first.release).toBeTypeOf("function");
+    // Not released: the next page must go into another buffer.
+    const second = await get("/v1/showtimes?limit=31");
+    expect(first.body.equals(copy)).toBe(true);
+    expect(second.body.equals(copy)).toBe(false);
+    // Released: its buffer may be reused, and the next page is still right.
+    first.release!();
+    second.release!();
+    const third = await get("/v1/showtimes?limit=30");
+    expect(third.body.equals(copy)).toBe(true);
   });
 
   test("changes when a rebuild changes the snapshot, though the URL was seen before", async () => {

@@ -38,7 +38,7 @@ function coreClient(snapshots: SnapshotSource, accessFile: string) {
     now: () => TEST_NOW,
     onError: () => {},
   });
-  return (url: string, key?: string, headers: Record<string, string> = {}): Promise<Answer> =>
+  return async (url: string, key?: string, headers: Record<string, string> = {}): Promise<Answer> =>
     handle({ method: "GET", url, headers: { ...headers, ...(key ? { authorization: `Bearer ${key}` } : {}) } });
 }
 

@@ -112,7 +112,7 @@ function urlOf(resource: Resource, filters: ListFilters, limit: number | undefin
   return `/v1/${resource}${params.length ? "?" : ""}${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}`;
 }
 
-type Handle = (request: { method: string; url: string; headers: Record<string, string> }) => Promise<CoreResponse>;
+type Handle = (request: { method: string; url: string; headers: Record<string, string> }) => CoreResponse | Promise<CoreResponse>;
 
 /** Pages through one query, checking every page against the oracle. */
 async function checkQuery(handle: Handle, dataset: Dataset, query: Query): Promise<void> {

@@ -40,7 +40,7 @@ function createCore(env: NodeJS.ProcessEnv): Handle {
 /** A handle that builds the core from the environment once, then reuses it. */
 export function deployedHandle(env: NodeJS.ProcessEnv = process.env): Handle {
   let handle: Handle | undefined;
-  return async (request: CoreRequest): Promise<CoreResponse> => {
+  return (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
     handle ??= createCore(env);
     return handle({ ...request, url: publicUrl(request.url) });
   };

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { AccessSource } from "./access.js";
 import { admit, type Admission } from "./admit.js";
 import { toApiError } from "./errors.js";
+import { PagePool } from "./format/page-buffer.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
 import { memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
 import { ResponseCache, type CacheBudgets } from "./response-cache.js";
@@ -24,6 +25,11 @@ export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /**
+   * Call once the body has been written (or will never be): its memory goes back to a pool. Until
+   * then the body stays valid; a response never released is collected as usual.
+   */
+  release?: () => void;
 }
 
 /** One line of the request log; never carries the key. */
@@ -77,49 +83,56 @@ export function errorResponse(thrown: unknown, requestId: string): Outgoing & { 
   };
 }
 
-export function createHandler(options: CoreOptions): (request: CoreRequest) => Promise<CoreResponse> {
+/** The core as a function: synchronous unless the rate limiter is not (a shared store). */
+export type Handler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>;
+
+export function createHandler(options: CoreOptions): Handler {
   const limiter = options.limiter ?? memoryRateLimiter();
   const now = options.now ?? (() => new Date());
   const cache = new ResponseCache(options.cacheBudgets);
+  const pages = new PagePool();
 
-  function finish(request: CoreRequest, requestId: string, started: bigint, outgoing: Outgoing, admission?: Admission, rate?: RateDecision): CoreResponse {
+  function finish(request: CoreRequest, requestId: string, started: bigint | undefined, outgoing: Outgoing, admission?: Admission, rate?: RateDecision): CoreResponse {
     const headers = outgoing.headers;
     headers["x-request-id"] = requestId;
     headers["x-content-type-options"] = "nosniff";
     const decision = admission?.rate ?? rate;
     if (decision) addRateHeaders(headers, decision);
     if (outgoing.status !== 304) headers["content-length"] = String(outgoing.body.length);
-    const body = request.method === "HEAD" || outgoing.status === 304 ? EMPTY : outgoing.body;
+    const bodyless = request.method === "HEAD" || outgoing.status === 304;
+    const body = bodyless ? EMPTY : outgoing.body;
+    if (bodyless) outgoing.release?.();
     options.onLog?.({
       requestId, organization: admission?.organization.id, method: request.method, path: request.url.split("?")[0]!.slice(0, 300),
-      status: outgoing.status, bytes: body.length, durationMs: elapsedMs(started), cache: outgoing.cache,
+      status: outgoing.status, bytes: body.length, durationMs: elapsedMs(started!), cache: outgoing.cache,
     });
-    return { status: outgoing.status, headers, body };
+    return { status: outgoing.status, headers, body, release: bodyless ? undefined : outgoing.release };
   }
 
-  function failed(request: CoreRequest, requestId: string, started: bigint, thrown: unknown, admission?: Admission): CoreResponse {
+  function failed(request: CoreRequest, requestId: string, started: bigint | undefined, thrown: unknown, admission?: Admission): CoreResponse {
     const outgoing = errorResponse(thrown, requestId);
     if (outgoing.status >= 500) options.onError?.(requestId, thrown);
     return finish(request, requestId, started, outgoing, admission, outgoing.rate);
   }
 
-  function served(request: CoreRequest, requestId: string, started: bigint, admission: Admission): CoreResponse {
+  function served(request: CoreRequest, requestId: string, started: bigint | undefined, admission: Admission): CoreResponse {
     try {
       const conditions = { acceptEncoding: header(request, "accept-encoding"), ifNoneMatch: header(request, "if-none-match") };
-      return finish(request, requestId, started, serve({ method: request.method, url: request.url, conditions }, options.snapshots, cache), admission);
+      return finish(request, requestId, started, serve({ method: request.method, url: request.url, conditions }, options.snapshots, cache, pages), admission);
     } catch (thrown) {
       return failed(request, requestId, started, thrown, admission);
     }
   }
 
   return (request) => {
-    const started = process.hrtime.bigint();
+    // The clock is read only for the log line that reports it.
+    const started = options.onLog ? process.hrtime.bigint() : undefined;
     const requestId = randomUUID();
     let admission: Admission | Promise<Admission>;
     try {
       admission = admit(header(request, "authorization"), options.access, limiter, now());
     } catch (thrown) {
-      return Promise.resolve(failed(request, requestId, started, thrown));
+      return failed(request, requestId, started, thrown);
     }
     if (admission instanceof Promise) {
       return admission.then(
@@ -127,6 +140,6 @@ export function createHandler(options: CoreOptions): (request: CoreRequest) => P
         (thrown) => failed(request, requestId, started, thrown),
       );
     }
-    return Promise.resolve(served(request, requestId, started, admission));
+    return served(request, requestId, started, admission);
   };
 }

@@ -1,9 +1,9 @@
 /** The adapter from Node's http (the local server and Vercel's Node runtime) to the core. */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorResponse, type CoreRequest, type CoreResponse } from "./handle-request.js";
+import { errorResponse, type CoreResponse, type Handler } from "./handle-request.js";
 
-export type Handle = (request: CoreRequest) => Promise<CoreResponse>;
+export type Handle = Handler;
 
 /** The response for a failure outside the core (a misconfigured deployment): the usual envelope, no internals. */
 function outsideFailure(error: unknown): CoreResponse {
@@ -17,22 +17,32 @@ function outsideFailure(error: unknown): CoreResponse {
 }
 
 function send(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
-  res.writeHead(response.status, response.headers);
-  res.end(req.method === "HEAD" ? undefined : response.body);
+  // Headers as one flat [name, value, …] list: Node takes it without walking an object's keys.
+  const flat: string[] = [];
+  for (const name in response.headers) flat.push(name, response.headers[name]!);
+  res.writeHead(response.status, flat);
+  const body = req.method === "HEAD" ? undefined : response.body;
+  // The callback runs once the body is handed to the system: its buffer may then be reused.
+  if (response.release) res.end(body, response.release);
+  else res.end(body);
 }
 
-/** Wraps the core as a Node request listener. */
+/** Wraps the core as a Node request listener; a synchronous answer is sent without a promise. */
 export function toNodeListener(handle: Handle) {
-  return (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let answered: Promise<CoreResponse>;
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    let answered: CoreResponse | Promise<CoreResponse>;
     try {
       answered = handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers });
     } catch (error) {
-      answered = Promise.resolve(outsideFailure(error));
+      answered = outsideFailure(error);
     }
-    return answered.then(
-      (response) => send(req, res, response),
-      (error: unknown) => send(req, res, outsideFailure(error)),
-    );
+    if (answered instanceof Promise) {
+      answered.then(
+        (response) => send(req, res, response),
+        (error: unknown) => send(req, res, outsideFailure(error)),
+      );
+    } else {
+      send(req, res, answered);
+    }
   };
 }

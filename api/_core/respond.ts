@@ -17,6 +17,8 @@ export interface Outgoing {
   headers: Record<string, string>;
   body: Buffer;
   cache?: CacheLabel;
+  /** Gives the body's memory back once it is written (a composed page's lent buffer). */
+  release?: () => void;
 }
 
 export interface Conditions {

@@ -4,6 +4,7 @@
  * memo of URL → stored body key that lets a repeated URL skip parsing. Each is a bounded LRU, and
  * none keeps anything for a request that failed: entries are made only from bodies served.
  */
+import { hashId } from "./format/id-hash.js";
 import type { Snapshot } from "./format/snapshot.js";
 import type { StoredBody } from "./format/stored-bodies.js";
 import { LruCache } from "./lru.js";
@@ -25,10 +26,35 @@ export interface CacheBudgets {
   memoBytes: number;
 }
 
-export const DEFAULT_CACHE_BUDGETS: CacheBudgets = { storedBytes: 8 * 2 ** 20, composedBytes: 6 * 2 ** 20, memoBytes: 2 * 2 ** 20 };
+export const DEFAULT_CACHE_BUDGETS: CacheBudgets = { storedBytes: 4 * 2 ** 20, composedBytes: 4 * 2 ** 20, memoBytes: 1 * 2 ** 20 };
 
 /** An entry's cost beyond its key and bytes: the map's bookkeeping and the objects around them. */
 const ENTRY_OVERHEAD = 120;
+/**
+ * The last URLs composed, by hash: a composed page is kept only when its URL comes back within
+ * this many requests. A URL that returns later than that would have been evicted from the cache
+ * anyway (it holds ~150 pages of 100 showtimes), so keeping it would only churn the cache, the
+ * garbage collector and the memory it returns to.
+ */
+const DOORKEEPER_SIZE = 1024;
+
+/** A bounded memory of recently seen URL hashes (after TinyLFU's doorkeeper). */
+class Doorkeeper {
+  private readonly ring = new Uint32Array(DOORKEEPER_SIZE);
+  private readonly seen = new Set<number>();
+  private next = 0;
+
+  /** True when `key` was seen recently; remembers it either way. */
+  check(key: string): boolean {
+    const hash = hashId(key);
+    if (this.seen.has(hash)) return true;
+    if (this.seen.size === DOORKEEPER_SIZE) this.seen.delete(this.ring[this.next]!);
+    this.ring[this.next] = hash;
+    this.next = (this.next + 1) % DOORKEEPER_SIZE;
+    this.seen.add(hash);
+    return false;
+  }
+}
 
 /** What a body costs the cache: every coding held, plus its key. */
 function bodySize(key: string, body: CachedBody): number {
@@ -39,6 +65,7 @@ export class ResponseCache {
   private readonly stored: LruCache<string, CachedBody>;
   private readonly composed: LruCache<string, CachedBody>;
   private readonly memo: LruCache<string, string>;
+  private readonly doorkeeper = new Doorkeeper();
   /** The snapshot the bodies were read from or composed of: another one empties the caches. */
   private snapshot: Snapshot | undefined;
 
@@ -79,8 +106,12 @@ export class ResponseCache {
     return this.composed.get(url);
   }
 
-  keepComposed(url: string, body: CachedBody): void {
-    this.composed.set(url, body, bodySize(url, body));
+  /** Keeps a copy of a composed page for its URL, once the URL has been asked before; returns the copy. */
+  keepComposed(url: string, body: CachedBody): CachedBody | undefined {
+    if (!this.doorkeeper.check(url)) return undefined;
+    const kept: CachedBody = { etag: body.etag, identity: body.identity && Buffer.from(body.identity) };
+    this.composed.set(url, kept, bodySize(url, kept));
+    return kept;
   }
 
   /** Counts a coding made for a cached body against its cache's bound (if it is still cached). */

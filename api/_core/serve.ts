@@ -4,8 +4,9 @@
  * here on: every read is a positioned read of a file in the page cache.
  */
 import { composedTag } from "./body-tag.js";
-import { composePage } from "./compose-page.js";
+import { composePageInto } from "./compose-page.js";
 import { ApiError } from "./errors.js";
+import type { PagePool } from "./format/page-buffer.js";
 import type { Snapshot } from "./format/snapshot.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
 import { bodyKeyOf, type BodyKey } from "./format/stored-bodies.js";
@@ -42,19 +43,33 @@ function tryStored(snapshot: Snapshot, cache: ResponseCache, url: string, bodyKe
   return { key, body };
 }
 
-/** A page that was not stored, composed from the snapshot's lists, kept for its URL. */
-function composeFor(snapshot: Snapshot, cache: ResponseCache, url: string, list: ListRequest): CachedBody {
+/**
+ * Composes a page that was not stored into a buffer lent by `pages` (given back by `release` once
+ * the response is written); the cache, if it keeps the page, keeps a copy of its own.
+ */
+function compose(snapshot: Snapshot, cache: ResponseCache, url: string, list: ListRequest, pages: PagePool, conditions: Conditions): Outgoing {
   const { lists, manifest } = snapshot;
   const records = lists.list(list.resource, list.filters);
-  const identity = composePage(lists, records, list, manifest.freshness);
+  const page = pages.acquire();
+  try {
+    composePageInto(lists, records, list, manifest.freshness, page);
+  } catch (error) {
+    pages.release(page);
+    throw error;
+  }
   // The page's identity in this snapshot: its endpoint and filters (binding), start and size.
   const tag = composedTag(manifest.snapshotId, `${list.binding}|${JSON.stringify(list.after ?? null)}|${list.limit}`);
-  const body: CachedBody = { etag: tag, identity };
-  cache.keepComposed(url, body);
-  return body;
+  const body: CachedBody = { etag: tag, identity: page.lend() };
+  const kept = cache.keepComposed(url, body);
+  const outgoing = sendBody(body, conditions, "composed", () => kept && cache.recount(kept, url, "composed"));
+  // Sent from the lent buffer only when it is the body going out; a coding made from it, or a 304, frees it now.
+  if (outgoing.body === body.identity) outgoing.release = () => pages.release(page);
+  else pages.release(page);
+  return outgoing;
 }
 
-export function serve(request: ServeRequest, source: SnapshotSource, cache: ResponseCache): Outgoing {
+/** Serves a request; composed pages are written into buffers `pages` lends. */
+export function serve(request: ServeRequest, source: SnapshotSource, cache: ResponseCache, pages: PagePool): Outgoing {
   if (request.method !== "GET" && request.method !== "HEAD") {
     throw new ApiError(405, "bad_request", `Method ${request.method.slice(0, 20)} is not allowed; use GET or HEAD.`, undefined, { allow: ALLOWED_METHODS });
   }
@@ -87,6 +102,5 @@ export function serve(request: ServeRequest, source: SnapshotSource, cache: Resp
     const found = tryStored(snapshot, cache, url, { kind: "page", resource: list.resource, after: list.after ?? null });
     if (found) return sendStored(cache, found.key, found.body, conditions);
   }
-  const body = composeFor(snapshot, cache, url, list);
-  return sendBody(body, conditions, "composed", () => cache.recount(body, url, "composed"));
+  return compose(snapshot, cache, url, list, pages, conditions);
 }

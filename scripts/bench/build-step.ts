@@ -11,6 +11,10 @@ export interface BuildFigures {
   peakRssMb: number;
   snapshotMb: number;
   files: number;
+  /** Seconds per build stage, as the build prints them. */
+  stages: Record<string, number>;
+  /** Bytes per data file. */
+  fileBytes: Record<string, number>;
 }
 
 const TSX = ["--import", "tsx"];
@@ -38,6 +42,17 @@ export function folderSize(dir: string): { bytes: number; files: number } {
   return { bytes, files };
 }
 
+/** The figures of a snapshot built before (no build measured: wall time and memory are NaN). */
+export function describeSnapshot(outDir: string, showtimes: number): BuildFigures {
+  const counts = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8")).counts as Record<string, number>;
+  const { bytes, files } = folderSize(outDir);
+  const fileBytes = Object.fromEntries(readdirSync(outDir).map((name) => [name, statSync(path.join(outDir, name)).size]));
+  return {
+    showtimes, records: Object.values(counts).reduce((a, b) => a + b, 0), wallSeconds: Number.NaN, recordsPerSecond: Number.NaN,
+    peakRssMb: Number.NaN, snapshotMb: bytes / 2 ** 20, files, stages: {}, fileBytes,
+  };
+}
+
 /** Builds a dataset with the real CLI in a child process, sampling its peak memory. */
 export async function measureBuild(dataDir: string, outDir: string, showtimes: number): Promise<BuildFigures> {
   const result = await runMeasured("node", [...TSX, "build/index.ts", "--data", dataDir, "--out", outDir], { echo: true });
@@ -45,6 +60,9 @@ export async function measureBuild(dataDir: string, outDir: string, showtimes: n
   const counts = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8")).counts as Record<string, number>;
   const records = Object.values(counts).reduce((a, b) => a + b, 0);
   const { bytes, files } = folderSize(outDir);
+  const stageLine = result.stderr.split("\n").find((line) => line.startsWith("stages: ")) ?? "";
+  const stages = Object.fromEntries([...stageLine.matchAll(/(\w+) ([\d.]+) s/g)].map((m) => [m[1]!, Number(m[2])]));
+  const fileBytes = Object.fromEntries(readdirSync(outDir).map((name) => [name, statSync(path.join(outDir, name)).size]));
   return {
     showtimes,
     records,
@@ -53,5 +71,7 @@ export async function measureBuild(dataDir: string, outDir: string, showtimes: n
     peakRssMb: result.peakRss / 2 ** 20,
     snapshotMb: bytes / 2 ** 20,
     files,
+    stages,
+    fileBytes,
   };
 }

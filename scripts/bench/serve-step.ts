@@ -1,10 +1,11 @@
-/** Bench steps against a running server: load tests vs the ceiling, memory sweep, cold start. */
+/** Bench steps against a running server: load against the ceiling, memory sweep, cold start. */
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import path from "node:path";
 import { runLoad, type LoadResult } from "./load.js";
 import { procMemory, runMeasured, spawnUntil, stop } from "./processes.js";
+import type { Scenario } from "./scenarios.js";
 
 /** The server as `npm run serve` bundles it. */
 export const SERVER_BUNDLE = "dist/serve.cjs";
@@ -19,18 +20,14 @@ export function serverArgs(snapshotDir: string, accessFile: string, port: number
   return [...SERVER_NODE_ARGS, "--snapshot", snapshotDir, "--access", accessFile, "--port", String(port)];
 }
 export const BENCH_KEY = "cl_bench_0f1e2d3c4b5a69788796a5b4c3d2e1f0";
-
-export interface Scenario {
-  name: string;
-  paths: string[];
-  authorized: boolean;
-}
+const auth = { authorization: `Bearer ${BENCH_KEY}` };
 
 export interface ScenarioFigures {
   name: string;
   ours: LoadResult;
   ceiling: LoadResult;
-  ratio: number;
+  /** Ceiling CPU per request ÷ ours: 1 is as cheap as a bare server sending the same bytes. */
+  cpuRatio: number;
 }
 
 /** An access file whose one organization is entitled and effectively unlimited. */
@@ -43,56 +40,6 @@ export function writeBenchAccess(dir: string): string {
   };
   writeFileSync(file, JSON.stringify(access));
   return file;
-}
-
-/** The composed-page scenario whose URLs never repeat within the cache's reach. */
-const UNCACHED_COMPOSED = "composed page, uncached";
-/** ~40 kB each: 1,000 pages are over six times what the core's 6 MB composed-page cache holds. */
-const UNCACHED_COMPOSED_PAGES = 1_000;
-
-const auth = { authorization: `Bearer ${BENCH_KEY}` };
-
-async function getJson(url: string): Promise<{ status: number; body: Buffer; json: any }> {
-  const response = await fetch(url, { headers: auth });
-  const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, body, json: JSON.parse(body.toString("utf8")) };
-}
-
-/** Follows nextCursor from a first page, collecting up to `max` page paths. */
-async function walkPages(base: string, first: string, max: number): Promise<{ paths: string[]; records: any[] }> {
-  const paths = [first];
-  const records: any[] = [];
-  let page = await getJson(base + first);
-  records.push(...page.json.data);
-  while (page.json.pagination.nextCursor && paths.length < max) {
-    const sep = first.includes("?") ? "&" : "?";
-    const next = `${first}${sep}cursor=${page.json.pagination.nextCursor}`;
-    paths.push(next);
-    page = await getJson(base + next);
-    records.push(...page.json.data);
-  }
-  return { paths, records };
-}
-
-/** The four scenarios of the scale issue, with real paths taken from the snapshot. */
-export async function collectScenarios(base: string): Promise<Scenario[]> {
-  const showtimePages = await walkPages(base, "/v1/showtimes", 100);
-  const cinemas = (await walkPages(base, "/v1/cinemas?limit=100", 3)).records;
-  const getOnes = cinemas.slice(0, 200).map((c) => `/v1/cinemas/${encodeURIComponent(c.id)}`);
-  const composed = showtimePages.records.map((s, i) => {
-    const cinema = cinemas[i % cinemas.length];
-    return `/v1/showtimes?limit=100&startsAfter=${encodeURIComponent(s.startsAt)}&cinemaId=${encodeURIComponent(cinema.id)}`;
-  });
-  const distinct = [...new Set(composed)];
-  return [
-    { name: "default page", paths: showtimePages.paths, authorized: true },
-    { name: "get-one", paths: getOnes, authorized: true },
-    { name: "composed page", paths: distinct.slice(0, 100), authorized: true },
-    // More distinct pages than the composed-page cache holds, requested in rotation: an LRU then
-    // misses every time, so each request composes its page (the cost the cache hides).
-    { name: UNCACHED_COMPOSED, paths: distinct.slice(100, 100 + UNCACHED_COMPOSED_PAGES), authorized: true },
-    { name: "401", paths: showtimePages.paths, authorized: false },
-  ];
 }
 
 /** Headers the HTTP layer writes itself, per connection or per response. */
@@ -112,6 +59,9 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
+/** The ceiling's path for a scenario's path: 401s are recorded apart from the authorized answers. */
+const ceilingPath = (scenario: Scenario, p: string) => (scenario.authorized ? p : `${p}${p.includes("?") ? "&" : "?"}unauthorized`);
+
 /**
  * Records what our server answers, headers included, so the ceiling answers the same bytes: the
  * load generator then parses the same responses from both, and the ratio measures our work alone.
@@ -121,37 +71,45 @@ async function recordResponses(base: string, scenarios: Scenario[], file: string
   for (const scenario of scenarios) {
     for (const p of scenario.paths) {
       const response = await rawGet(base + p, scenario.authorized ? auth : {});
-      responses[scenario.authorized ? p : `${p}${p.includes("?") ? "&" : "?"}unauthorized`] = {
-        ...response,
-        body: response.body.toString("base64"),
-      };
+      if (scenario.authorized && response.status !== 200) throw new Error(`${p} answered ${response.status}: ${response.body.toString().slice(0, 200)}`);
+      responses[ceilingPath(scenario, p)] = { ...response, body: response.body.toString("base64") };
     }
   }
   writeFileSync(file, JSON.stringify(responses));
 }
 
-function ceilingPaths(scenario: Scenario): string[] {
-  return scenario.authorized ? scenario.paths : scenario.paths.map((p) => `${p}${p.includes("?") ? "&" : "?"}unauthorized`);
-}
-
 /** Runs every scenario against our server and the ceiling, alternating, in one run. */
-export async function compareWithCeiling(ours: string, workDir: string, scenarios: Scenario[], seconds: number): Promise<ScenarioFigures[]> {
+export async function compareWithCeiling(
+  ours: { url: string; pid: number },
+  workDir: string,
+  scenarios: Scenario[],
+  seconds: number,
+): Promise<ScenarioFigures[]> {
   const file = path.join(workDir, "ceiling-responses.json");
-  await recordResponses(ours, scenarios, file);
+  await recordResponses(ours.url, scenarios, file);
   const ceiling = await spawnUntil("node", ["scripts/bench/ceiling-server.mjs", file], /listening on/);
   const ceilingUrl = /http:\/\/\S+/.exec(ceiling.line)![0];
   const figures: ScenarioFigures[] = [];
   try {
     for (const scenario of scenarios) {
+      process.stderr.write(`· ${scenario.name}\n`);
       const headers = scenario.authorized ? auth : undefined;
-      const oursResult = await runLoad({ url: ours, paths: scenario.paths, headers, seconds });
-      const ceilingResult = await runLoad({ url: ceilingUrl, paths: ceilingPaths(scenario), seconds });
-      figures.push({ name: scenario.name, ours: oursResult, ceiling: ceilingResult, ratio: oursResult.requestsPerSecond / ceilingResult.requestsPerSecond });
+      // A server in service is warm: its caches hold what the traffic reads. Uncached scenarios read
+      // every block of the snapshot, so they warm up longer before the measured run.
+      const warmupSeconds = scenario.uncached ? 6 : 2;
+      const oursResult = await runLoad({ url: ours.url, pid: ours.pid, paths: scenario.paths, headers, seconds, workDir, warmupSeconds });
+      const ceilingResult = await runLoad({ url: ceilingUrl, pid: ceiling.child.pid!, paths: scenario.paths.map((p) => ceilingPath(scenario, p)), seconds, workDir, warmupSeconds });
+      figures.push({ name: scenario.name, ours: oursResult, ceiling: ceilingResult, cpuRatio: ceilingResult.cpuPerRequestUs / oursResult.cpuPerRequestUs });
     }
   } finally {
     await stop(ceiling.child);
   }
   return figures;
+}
+
+async function getJson(url: string): Promise<any> {
+  const response = await fetch(url, { headers: auth });
+  return response.json();
 }
 
 /** Requests every page of every list and every get-one, then reads the server's RSS. */
@@ -162,8 +120,8 @@ export async function sweepMemory(base: string, pid: number): Promise<{ requests
     while (url) {
       const page = await getJson(base + url);
       requests++;
-      for (const record of page.json.data) if (onRecord) await onRecord(record);
-      const cursor: string | null = page.json.pagination.nextCursor;
+      for (const record of page.data) if (onRecord) await onRecord(record);
+      const cursor: string | null = page.pagination.nextCursor;
       url = cursor ? `${first}&cursor=${cursor}` : null;
     }
   };
@@ -204,6 +162,8 @@ export interface ColdStart {
   bareMs: number;
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 /** Median cold start of the bundled server, and of a bare Node server measured alternately with it. */
 async function medianColdStarts(snapshotDir: string, accessFile: string, env: NodeJS.ProcessEnv, runs: number): Promise<ColdStart> {
   const ours = (port: number) => serverArgs(snapshotDir, accessFile, port);
@@ -213,7 +173,6 @@ async function medianColdStarts(snapshotDir: string, accessFile: string, env: No
     oursTimes.push(await coldStart(ours, "/v1/films", auth, env));
     bareTimes.push(await coldStart(BARE_SERVER, "/", {}, env));
   }
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return { oursMs: median(oursTimes), bareMs: median(bareTimes) };
 }
 
@@ -237,6 +196,5 @@ export async function measureFunctionColdStart(snapshotDir: string, accessJson: 
     });
     results.push(JSON.parse(run.stdout.trim().split("\n").pop()!));
   }
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return { importMs: median(results.map((r) => r.importMs)), firstResponseMs: median(results.map((r) => r.firstResponseMs)) };
 }

@@ -70,8 +70,11 @@ export class Dictionary {
     this.count = view.getUint32(0, true);
     const tableEnd = 4 + 4 * (this.count + 1);
     if (tableEnd > section.byteLength) throw new RangeError("dictionary offsets run past the section");
-    this.offsets = new Uint32Array(this.count + 1);
-    for (let i = 0; i <= this.count; i++) this.offsets[i] = view.getUint32(4 + 4 * i, true);
+    // The offsets in place when the section is aligned and the host little-endian (the format's
+    // byte order): a dictionary of 70,000 entries then costs its bytes once, not twice.
+    const aligned = (section.byteOffset + 4) % 4 === 0 && new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+    this.offsets = aligned ? new Uint32Array(section.buffer, section.byteOffset + 4, this.count + 1) : new Uint32Array(this.count + 1);
+    if (!aligned) for (let i = 0; i <= this.count; i++) this.offsets[i] = view.getUint32(4 + 4 * i, true);
     this.bytes = section.subarray(tableEnd);
     for (let i = 0; i < this.count; i++) {
       if (this.offsets[i]! > this.offsets[i + 1]!) throw new RangeError("dictionary offsets out of order");
@@ -96,6 +99,8 @@ export class Dictionary {
 export class Fragments extends PaddedBytes {
   readonly start: Int32Array;
   readonly end: Int32Array;
+  private readonly headLength: number;
+  private readonly tailLength: number;
 
   constructor(dictionary: Dictionary, before: string, after = "") {
     const head = Buffer.from(before);
@@ -104,6 +109,8 @@ export class Fragments extends PaddedBytes {
     super(dictionary.bytes.length + count * (head.length + tail.length));
     this.start = new Int32Array(count);
     this.end = new Int32Array(count);
+    this.headLength = head.length;
+    this.tailLength = tail.length;
     let at = 0;
     for (let i = 0; i < count; i++) {
       this.start[i] = at;
@@ -115,5 +122,10 @@ export class Fragments extends PaddedBytes {
       at += tail.length;
       this.end[i] = at;
     }
+  }
+
+  /** Entry i's own text, without the JSON around it. */
+  text(i: number): string {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.start[i]! + this.headLength, this.end[i]! - this.start[i]! - this.headLength - this.tailLength).toString("utf8");
   }
 }

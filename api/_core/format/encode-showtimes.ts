@@ -1,8 +1,8 @@
 /**
- * Lays out the showtimes: records clustered by cinema, each cluster in list order, in compact
- * blocks (showtime-block.ts); then the position lists that serve every other order (the whole
- * list, each film, each cinema+film pair), an id index, and per-chunk summaries of attribute
- * sets for filters. Record numbers count records in cluster order.
+ * Lays out the showtimes twice, clustered by cinema and by film, each cluster in list order, in
+ * compact blocks (showtime-block.ts); then the position lists that serve the other orders (the
+ * whole list, each cinema+film pair), an id index, and per-chunk summaries of attribute sets for
+ * filters. Record numbers count records in the by-cinema clustering.
  */
 import { deflateRawSync } from "node:zlib";
 import type { BlockFileWriter } from "./block-file.js";
@@ -16,13 +16,13 @@ import { encodePacked } from "./packed.js";
 import { encodeShowtimeBlock, type ShowtimeRow } from "./showtime-block.js";
 
 export const SHOWTIME_SECTIONS = {
-  blocks: "showtimes.blocks",
-  clusters: "showtimes.clusters",
   order: "showtimes.order",
   orderSets: "showtimes.order.sets",
+  orderStarts: "showtimes.order.starts",
   films: "showtimes.films",
   filmPositions: "showtimes.films.positions",
   filmSets: "showtimes.films.sets",
+  filmStarts: "showtimes.films.starts",
   pairs: "showtimes.pairs",
   pairEntries: "showtimes.pairs.entries",
   pairPositions: "showtimes.pairs.positions",
@@ -31,7 +31,18 @@ export const SHOWTIME_SECTIONS = {
   idFingerprints: "showtimes.ids.fingerprints",
 } as const;
 
-/** Bytes per entry of the block directory: f64 offset, u32 length, u32 first record, u32 count, u32 cinema, u32 first start-time code, u32 zero. */
+/**
+ * How the showtime records are clustered: by cinema. (A second clustering by film was measured and
+ * refused: consecutive records of a film come from different cinemas, so its strings do not
+ * compress, and at 2M showtimes it added 75 MB where the whole function may carry 250.)
+ */
+export const CLUSTERINGS = ["byCinema"] as const;
+export type Clustering = (typeof CLUSTERINGS)[number];
+
+/** Sections of one clustering: its block directory and its cluster directory. */
+export const clusteringSections = (clustering: Clustering) => ({ blocks: `showtimes.${clustering}.blocks`, clusters: `showtimes.${clustering}.clusters` });
+
+/** Bytes per entry of a block directory: f64 offset, u32 length, u32 first record, u32 count, u32 cluster, u32 first start-time code, u32 zero. */
 export const BLOCK_ENTRY_BYTES = 32;
 /** Bytes per cluster entry: u32 first record, u32 count, u32 first block, u32 block count. */
 export const CLUSTER_ENTRY_BYTES = 16;
@@ -46,7 +57,7 @@ export interface BlockLayout {
   deflate: boolean;
 }
 
-export const DEFAULT_BLOCK_LAYOUT: BlockLayout = { targetBytes: 4096, restartInterval: 16, deflate: true };
+export const DEFAULT_BLOCK_LAYOUT: BlockLayout = { targetBytes: 4096, restartInterval: 4, deflate: true };
 
 /** A rough encoded size of a row after `previous`, to cut blocks near the target. */
 function rowCost(row: ShowtimeRow, previous: ShowtimeRow | undefined): number {
@@ -59,7 +70,7 @@ function rowCost(row: ShowtimeRow, previous: ShowtimeRow | undefined): number {
   return 8 + rest(row.id, previous?.id) + rest(row.url, previous?.url) + rest(row.externalId, previous?.externalId);
 }
 
-/** Record numbers: list positions grouped by a key (counting sort, stable: list order within a group). */
+/** List positions grouped by a key (counting sort, stable: list order within a group). */
 function groupPositions(n: number, groups: number, keyOf: (p: number) => number): { starts: Uint32Array; positions: Uint32Array } {
   const starts = new Uint32Array(groups + 1);
   for (let p = 0; p < n; p++) starts[keyOf(p) + 1]!++;
@@ -68,6 +79,15 @@ function groupPositions(n: number, groups: number, keyOf: (p: number) => number)
   const positions = new Uint32Array(n);
   for (let p = 0; p < n; p++) positions[next[keyOf(p)]!++] = p;
   return { starts, positions };
+}
+
+/**
+ * The start-time code of the first record of each chunk of SUMMARY_CHUNK positions: a binary
+ * search by time narrows to one chunk on these, then decodes at most a chunk's worth of records.
+ */
+function chunkStarts(records: ArrayLike<number>, startsAtOfRecord: Int32Array): Uint8Array {
+  const codes = Array.from({ length: Math.ceil(records.length / SUMMARY_CHUNK) }, (_, c) => startsAtOfRecord[records[c * SUMMARY_CHUNK]!]!);
+  return encodePacked(codes);
 }
 
 /** For each chunk of SUMMARY_CHUNK values, the distinct attribute-set codes of their records. */
@@ -89,6 +109,65 @@ function summarizeSets(records: ArrayLike<number>, setOfRecord: Int32Array): Uin
   return offsets.finish();
 }
 
+/** One clustering's records, block by block, and its directories. */
+interface ClusterInput {
+  clustering: Clustering;
+  /** List positions grouped by cluster. */
+  groups: { starts: Uint32Array; positions: Uint32Array };
+  /** The record's reference the cluster does not imply, by list position. */
+  otherOf: Uint32Array;
+}
+
+function encodeClustering(input: ClusterInput, rowOf: (p: number, other: number) => ShowtimeRow, records: BlockFileWriter, layout: BlockLayout): Map<string, Uint8Array> {
+  const { starts, positions } = input.groups;
+  const blockDirectory = new ByteWriter();
+  const clusterDirectory = new ByteWriter();
+  let blockCount = 0;
+  const writeBlock = (rows: ShowtimeRow[], firstRecord: number, cluster: number) => {
+    const payload = encodeShowtimeBlock(rows, layout.restartInterval);
+    const deflated = layout.deflate ? deflateRawSync(payload, { level: 6 }) : undefined;
+    const address = deflated && deflated.length < payload.length ? records.append(deflated, BlockType.deflate) : records.append(payload, BlockType.raw);
+    blockDirectory.f64(address.offset);
+    blockDirectory.u32(address.length);
+    blockDirectory.u32(firstRecord);
+    blockDirectory.u32(rows.length);
+    blockDirectory.u32(cluster);
+    blockDirectory.u32(rows[0]!.startsAt);
+    blockDirectory.u32(0);
+    blockCount++;
+  };
+  for (let c = 0; c + 1 < starts.length; c++) {
+    const [first, end] = [starts[c]!, starts[c + 1]!];
+    const firstBlock = blockCount;
+    let rows: ShowtimeRow[] = [];
+    let bytes = 0;
+    let blockStart = first;
+    for (let r = first; r < end; r++) {
+      const p = positions[r]!;
+      const row = rowOf(p, input.otherOf[p]!);
+      const cost = rowCost(row, rows.at(-1));
+      if (rows.length > 0 && bytes + cost > layout.targetBytes) {
+        writeBlock(rows, blockStart, c);
+        rows = [];
+        bytes = 0;
+        blockStart = r;
+      }
+      bytes += rowCost(row, rows.at(-1));
+      rows.push(row);
+    }
+    if (rows.length > 0) writeBlock(rows, blockStart, c);
+    clusterDirectory.u32(first);
+    clusterDirectory.u32(end - first);
+    clusterDirectory.u32(firstBlock);
+    clusterDirectory.u32(blockCount - firstBlock);
+  }
+  const names = clusteringSections(input.clustering);
+  return new Map([
+    [names.blocks, blockDirectory.finish()],
+    [names.clusters, clusterDirectory.finish()],
+  ]);
+}
+
 export function encodeShowtimes(
   content: SnapshotContent,
   codes: ShowtimeCodes,
@@ -101,71 +180,36 @@ export function encodeShowtimes(
   const filmIndex = new Map(films.map((f, i) => [f.id, i]));
   const cinemaOf = Uint32Array.from(showtimes, (s) => resolve(cinemaIndex, s.cinemaId, "cinema"));
   const filmOf = Uint32Array.from(showtimes, (s) => resolve(filmIndex, s.filmId, "film"));
-  // Cluster order: list positions grouped by cinema; recordOf[p] is the record number of position p.
-  const clusters = groupPositions(n, cinemas.length, (p) => cinemaOf[p]!);
-  const listPositionOf = clusters.positions;
+  // Record numbers count records in the by-cinema clustering; recordOf[p] is that of list position p.
+  const byCinema = groupPositions(n, cinemas.length, (p) => cinemaOf[p]!);
+  const listPositionOf = byCinema.positions;
   const recordOf = new Uint32Array(n);
   for (let r = 0; r < n; r++) recordOf[listPositionOf[r]!] = r;
   const setOfRecord = new Int32Array(n);
-  for (let r = 0; r < n; r++) setOfRecord[r] = codes.attributes[listPositionOf[r]!]!;
+  const startsAtOfRecord = new Int32Array(n);
+  for (let r = 0; r < n; r++) {
+    setOfRecord[r] = codes.attributes[listPositionOf[r]!]!;
+    startsAtOfRecord[r] = codes.startsAt[listPositionOf[r]!]!;
+  }
 
-  const rowOf = (p: number): ShowtimeRow => {
+  const rowOf = (p: number, other: number): ShowtimeRow => {
     const s = showtimes[p]!;
     return {
-      startsAt: codes.startsAt[p]!, film: filmOf[p]!, attributes: codes.attributes[p]!, screen: codes.screen[p]!,
+      startsAt: codes.startsAt[p]!, other, attributes: codes.attributes[p]!, screen: codes.screen[p]!,
       observed: codes.observed[p]!, provider: codes.provider[p]!, updated: codes.updated[p]!,
       id: Buffer.from(escapeJson(s.id)), url: s.bookingUrl === undefined ? new Uint8Array(0) : Buffer.from(escapeJson(s.bookingUrl)),
       externalId: Buffer.from(escapeJson(s.externalId)),
     };
   };
 
-  const blockDirectory = new ByteWriter();
-  const clusterDirectory = new ByteWriter();
-  let blockCount = 0;
-  const writeBlock = (rows: ShowtimeRow[], firstRecord: number, cinema: number) => {
-    const payload = encodeShowtimeBlock(rows, layout.restartInterval);
-    const deflated = layout.deflate ? deflateRawSync(payload, { level: 9 }) : undefined;
-    const address = deflated && deflated.length < payload.length ? records.append(deflated, BlockType.deflate) : records.append(payload, BlockType.raw);
-    blockDirectory.f64(address.offset);
-    blockDirectory.u32(address.length);
-    blockDirectory.u32(firstRecord);
-    blockDirectory.u32(rows.length);
-    blockDirectory.u32(cinema);
-    blockDirectory.u32(rows[0]!.startsAt);
-    blockDirectory.u32(0);
-    blockCount++;
-  };
-  for (let c = 0; c < cinemas.length; c++) {
-    const [first, end] = [clusters.starts[c]!, clusters.starts[c + 1]!];
-    const firstBlock = blockCount;
-    let rows: ShowtimeRow[] = [];
-    let bytes = 0;
-    let blockStart = first;
-    for (let r = first; r < end; r++) {
-      const row = rowOf(listPositionOf[r]!);
-      const cost = rowCost(row, rows.at(-1));
-      if (rows.length > 0 && bytes + cost > layout.targetBytes) {
-        writeBlock(rows, blockStart, c);
-        rows = [];
-        bytes = 0;
-        blockStart = r;
-      }
-      rows.push(row);
-      bytes += rowCost(row, rows.length > 1 ? rows[rows.length - 2] : undefined);
-    }
-    if (rows.length > 0) writeBlock(rows, blockStart, c);
-    clusterDirectory.u32(first);
-    clusterDirectory.u32(end - first);
-    clusterDirectory.u32(firstBlock);
-    clusterDirectory.u32(blockCount - firstBlock);
-  }
-
   const sections = new Map<string, Uint8Array>();
-  sections.set(SHOWTIME_SECTIONS.blocks, blockDirectory.finish());
-  sections.set(SHOWTIME_SECTIONS.clusters, clusterDirectory.finish());
+  const add = (more: Map<string, Uint8Array> | Record<string, Uint8Array>) =>
+    (more instanceof Map ? [...more] : Object.entries(more)).forEach(([name, bytes]) => sections.set(name, bytes));
+  add(encodeClustering({ clustering: "byCinema", groups: byCinema, otherOf: filmOf }, rowOf, records, layout));
   sections.set(SHOWTIME_SECTIONS.order, encodePacked(recordOf, Math.max(0, n - 1)));
   sections.set(SHOWTIME_SECTIONS.orderSets, summarizeSets(recordOf, setOfRecord));
-
+  sections.set(SHOWTIME_SECTIONS.orderStarts, chunkStarts(recordOf, startsAtOfRecord));
+  // A film's showtimes, as record numbers in list order.
   const byFilm = groupPositions(n, films.length, (p) => filmOf[p]!);
   const filmRecords = byFilm.positions.map((p) => recordOf[p]!);
   const filmDirectory = new ByteWriter(8 * films.length);
@@ -176,9 +220,9 @@ export function encodeShowtimes(
   sections.set(SHOWTIME_SECTIONS.films, filmDirectory.finish());
   sections.set(SHOWTIME_SECTIONS.filmPositions, encodePacked(filmRecords, Math.max(0, n - 1)));
   sections.set(SHOWTIME_SECTIONS.filmSets, summarizeSets(filmRecords, setOfRecord));
-
-  Object.entries(encodePairs(cinemas.length, filmOf, clusters.starts, listPositionOf)).forEach(([name, bytes]) => sections.set(name, bytes));
-  Object.entries(encodeIdIndex(content, recordOf)).forEach(([name, bytes]) => sections.set(name, bytes));
+  sections.set(SHOWTIME_SECTIONS.filmStarts, chunkStarts(filmRecords, startsAtOfRecord));
+  add(encodePairs(cinemas.length, filmOf, byCinema.starts, listPositionOf));
+  add(encodeIdIndex(content, recordOf));
   return sections;
 }
 

@@ -3,11 +3,14 @@
  * provenance.sourceUpdatedAt among its records, compared as instants; the first record wins a tie.
  * Instants are compared by rank (equal instants, equal ranks) and shown as written in the source.
  */
-import type { Dictionary } from "./dictionary.js";
+/** Texts by code: a dictionary, or the fragments rendering keeps of it. */
+export interface TextTable {
+  text(i: number): string;
+}
 import type { Freshness } from "./manifest.js";
 
 export interface TimeDictionary {
-  dictionary: Dictionary;
+  dictionary: TextTable;
   ranks: Int32Array;
 }
 

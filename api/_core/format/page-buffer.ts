@@ -84,6 +84,11 @@ export class PageBuffer {
     this.length += bytes.length;
   }
 
+  /** The bytes written, as a view of this buffer: valid until it is written to again. */
+  lend(): Buffer {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.length);
+  }
+
   /** The bytes written, in memory of their own (caches keep response bodies). */
   finish(): Buffer {
     const out = Buffer.allocUnsafeSlow(this.length);
@@ -93,5 +98,30 @@ export class PageBuffer {
 
   reset(): void {
     this.length = 0;
+  }
+}
+
+/** Buffers above this size are let go rather than pooled (an unusually large page). */
+const MAX_POOLED_BYTES = 1024 * 1024;
+
+/**
+ * Page buffers lent out for one response each and given back once the response is written.
+ * A composed page is sent straight from the buffer it was composed in: a fresh 40 kB buffer per
+ * response cost more than composing it (the allocation, the copy, and the page faults of memory
+ * the allocator keeps giving back to the system). A buffer never given back is simply collected.
+ */
+export class PagePool {
+  private readonly free: PageBuffer[] = [];
+
+  constructor(private readonly keep = 64) {}
+
+  acquire(): PageBuffer {
+    const page = this.free.pop() ?? new PageBuffer();
+    page.reset();
+    return page;
+  }
+
+  release(page: PageBuffer): void {
+    if (this.free.length < this.keep && page.bytes.length <= MAX_POOLED_BYTES && !this.free.includes(page)) this.free.push(page);
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Showtime records in compact blocks. A block holds consecutive records of one cinema in list
- * order; each record is a row of dictionary codes and three strings coded against the previous
+ * Showtime records in compact blocks. A block holds consecutive records of one cluster (a cinema's
+ * showtimes, or a film's) in list order; each record is a row of dictionary codes and three
+ * strings coded against the previous
  * record's (shared prefix length, then the rest), as RocksDB codes keys. Every RESTART records
  * the coding starts over from the block's base strings, so any record is reached by decoding at
  * most RESTART - 1 others, and a restart's start time is stored whole for binary search.
@@ -14,7 +15,8 @@
  * Record:
  *   u8 flags
  *   varint start-time code: zigzag delta from the previous record's, or whole after a restart
- *   id string; film code unless FILM_SAME; url string if HAS_URL; attribute-set code unless
+ *   id string; `other` code unless OTHER_SAME (the film in a cinema's block, the cinema in a
+ *   film's block); url string if HAS_URL; attribute-set code unless
  *   ATTRS_SAME; screen code if HAS_SCREEN and not SCREEN_SAME; observedAt and provider codes
  *   unless OBSERVED_SAME; sourceUpdatedAt code if HAS_UPDATED and not UPDATED_SAME; externalId.
  * String: varint shared-prefix length, varint rest length, rest bytes.
@@ -26,7 +28,7 @@ import { copyWords, literal, PaddedBytes, type PageBuffer } from "./page-buffer.
 export const HAS_URL = 1;
 export const HAS_SCREEN = 2;
 export const HAS_UPDATED = 4;
-export const FILM_SAME = 8;
+export const OTHER_SAME = 8;
 export const ATTRS_SAME = 16;
 export const SCREEN_SAME = 32;
 export const OBSERVED_SAME = 64;
@@ -35,7 +37,8 @@ export const UPDATED_SAME = 128;
 /** A showtime as the encoder takes it: dictionary codes and escaped UTF-8 strings. */
 export interface ShowtimeRow {
   startsAt: number;
-  film: number;
+  /** The reference the cluster does not imply: the film in a cinema's cluster, the cinema in a film's. */
+  other: number;
   attributes: number;
   /** -1 when the showtime has no screenName. */
   screen: number;
@@ -52,6 +55,8 @@ export interface ShowtimeRow {
 /** The longest a record's three strings may be: every id, URL and externalId has a bounded length in the spec. */
 export const MAX_STRING_BYTES = 4096;
 const EMPTY = new Uint8Array(0);
+/** Bytes a decoded block costs beyond its data: its object, the payload's buffer, view and cache slot. */
+const BLOCK_OVERHEAD = 200;
 
 function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
@@ -74,7 +79,7 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
   const baseExt = rows[0]!.externalId;
   const records = new ByteWriter(rows.length * 24);
   const restarts: number[] = [];
-  const fresh = () => ({ id: baseId, url: baseUrl, ext: baseExt, st: 0, film: -1, attrs: -1, screen: -1, observed: -1, provider: -1, updated: -1 });
+  const fresh = () => ({ id: baseId, url: baseUrl, ext: baseExt, st: 0, other: -1, attrs: -1, screen: -1, observed: -1, provider: -1, updated: -1 });
   let last = fresh();
   rows.forEach((row, i) => {
     if (i % restartInterval === 0) {
@@ -86,7 +91,7 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
     const hasScreen = row.screen >= 0;
     const hasUpdated = row.updated >= 0;
     let flags = (hasUrl ? HAS_URL : 0) | (hasScreen ? HAS_SCREEN : 0) | (hasUpdated ? HAS_UPDATED : 0);
-    if (row.film === last.film) flags |= FILM_SAME;
+    if (row.other === last.other) flags |= OTHER_SAME;
     if (row.attributes === last.attrs) flags |= ATTRS_SAME;
     if (hasScreen && row.screen === last.screen) flags |= SCREEN_SAME;
     if (row.observed === last.observed && row.provider === last.provider) flags |= OBSERVED_SAME;
@@ -94,7 +99,7 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
     records.u8(flags);
     records.varint(zigzag(row.startsAt - last.st));
     writeString(records, last.id, row.id);
-    if (!(flags & FILM_SAME)) records.varint(row.film);
+    if (!(flags & OTHER_SAME)) records.varint(row.other);
     if (hasUrl) writeString(records, last.url, row.url);
     if (!(flags & ATTRS_SAME)) records.varint(row.attributes);
     if (hasScreen && !(flags & SCREEN_SAME)) records.varint(row.screen);
@@ -105,7 +110,7 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
     if (hasUpdated && !(flags & UPDATED_SAME)) records.varint(row.updated);
     writeString(records, last.ext, row.externalId);
     last = {
-      id: row.id, url: hasUrl ? row.url : last.url, ext: row.externalId, st: row.startsAt, film: row.film, attrs: row.attributes,
+      id: row.id, url: hasUrl ? row.url : last.url, ext: row.externalId, st: row.startsAt, other: row.other, attrs: row.attributes,
       screen: hasScreen ? row.screen : last.screen, observed: row.observed, provider: row.provider, updated: hasUpdated ? row.updated : last.updated,
     };
   });
@@ -126,7 +131,11 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
   return out.finish();
 }
 
-/** A block's header, parsed once when the block is read; the records stay encoded. */
+/**
+ * A block's header, parsed once when the block is read; the records stay encoded. A decoded
+ * block is what the block cache holds (the whole record store at 2M showtimes), so it is kept to
+ * a few numbers around the padded payload: no arrays of its own.
+ */
 export class ShowtimeBlock {
   readonly count: number;
   readonly restartInterval: number;
@@ -134,13 +143,18 @@ export class ShowtimeBlock {
   readonly data: PaddedBytes;
   /** Where the payload's bytes end in `data`. */
   readonly end: number;
-  readonly baseId: [start: number, end: number];
-  readonly baseUrl: [start: number, end: number];
-  readonly baseExt: [start: number, end: number];
-  /** Attribute-set codes present in the block, ascending. */
-  readonly attributeSets: number[];
-  /** Payload offset of each restart. */
-  readonly restarts: Int32Array;
+  readonly baseIdStart: number;
+  readonly baseIdEnd: number;
+  readonly baseUrlStart: number;
+  readonly baseUrlEnd: number;
+  readonly baseExtStart: number;
+  readonly baseExtEnd: number;
+  private readonly setsAt: number;
+  /** Where the restart table (u16 each) starts, and the records it points into. */
+  private readonly restartTable: number;
+  private readonly recordsStart: number;
+  /** Bytes this block holds in memory, its objects included (what the block cache counts). */
+  readonly size: number;
 
   constructor(payload: Uint8Array) {
     this.data = new PaddedBytes(payload);
@@ -156,28 +170,56 @@ export class ShowtimeBlock {
       if (length > MAX_STRING_BYTES) throw new DecodeError("base string too long");
       return [start, start + length];
     };
-    this.baseId = span();
-    this.baseUrl = span();
-    this.baseExt = span();
+    [this.baseIdStart, this.baseIdEnd] = span();
+    [this.baseUrlStart, this.baseUrlEnd] = span();
+    [this.baseExtStart, this.baseExtEnd] = span();
+    this.setsAt = reader.at;
     const sets = reader.varint();
     if (sets > this.count) throw new DecodeError("more attribute sets than records");
-    this.attributeSets = Array.from({ length: sets }, () => reader.varint());
-    const restartCount = Math.ceil(this.count / this.restartInterval);
-    const relative = Array.from({ length: restartCount }, () => reader.u16());
-    const recordsStart = reader.at;
-    this.restarts = Int32Array.from(relative, (offset) => recordsStart + offset);
-    for (const offset of this.restarts) if (offset >= this.end) throw new DecodeError("restart past the block");
+    for (let i = 0; i < sets; i++) reader.varint();
+    this.restartTable = reader.at;
+    const restarts = Math.ceil(this.count / this.restartInterval);
+    reader.raw(2 * restarts);
+    this.recordsStart = reader.at;
+    for (let i = 0; i < restarts; i++) if (this.restart(i) >= this.end) throw new DecodeError("restart past the block");
+    this.size = this.data.bytes.length + BLOCK_OVERHEAD;
   }
 
-  /** Bytes this block holds in memory (what a cache of blocks counts). */
-  get size(): number {
-    return this.data.bytes.length + 4 * this.restarts.length + 8 * this.attributeSets.length;
+  /** The payload offset of restart i. */
+  restart(i: number): number {
+    const at = this.restartTable + 2 * i;
+    const bytes = this.data.bytes;
+    return this.recordsStart + (bytes[at]! | (bytes[at + 1]! << 8));
+  }
+
+  /** The start-time code of restart i's record (stored whole there: a search reads it without decoding). */
+  restartStartsAt(i: number): number {
+    const bytes = this.data.bytes;
+    let at = this.restart(i) + 1;
+    let value = 0;
+    let scale = 1;
+    for (let k = 0; k < 8; k++) {
+      const b = bytes[at++]!;
+      value += (b & 0x7f) * scale;
+      if (b < 0x80) return unzigzag(value);
+      scale *= 0x80;
+    }
+    throw new DecodeError("varint too long");
+  }
+
+  /** Attribute-set codes present in the block, ascending (filters skip a block that has none they need). */
+  attributeSets(): number[] {
+    const reader = new ByteReader(this.data.bytes, this.setsAt, this.end);
+    return Array.from({ length: reader.varint() }, () => reader.varint());
   }
 }
 
 /** The dictionaries a record renders from, wrapped in their JSON text (dictionary.ts Fragments). */
 export interface ShowtimeFragments {
+  /** `","filmId":"<id>` per film. */
   films: Fragments;
+  /** `","cinemaId":"<id>","startsAt":"` per cinema. */
+  cinemas: Fragments;
   startsAt: Fragments;
   attributes: Fragments;
   screens: Fragments;
@@ -207,7 +249,7 @@ export class ShowtimeDecoder {
   private payloadEnd = 0;
   flags = 0;
   startsAt = 0;
-  film = -1;
+  other = -1;
   attributes = -1;
   screen = -1;
   observed = -1;
@@ -232,7 +274,7 @@ export class ShowtimeDecoder {
     this.payloadEnd = block.end;
     const restart = Math.floor(k / block.restartInterval);
     this.index = restart * block.restartInterval - 1;
-    this.at = block.restarts[restart]!;
+    this.at = block.restart(restart);
     while (this.index < k - 1) this.next();
   }
 
@@ -265,11 +307,11 @@ export class ShowtimeDecoder {
   private reset(): void {
     const b = this.block;
     const view = b.data.view;
-    this.idLength = copyWords(this.id.view, 0, view, b.baseId[0], b.baseId[1]);
-    this.urlLength = copyWords(this.url.view, 0, view, b.baseUrl[0], b.baseUrl[1]);
-    this.extLength = copyWords(this.ext.view, 0, view, b.baseExt[0], b.baseExt[1]);
+    this.idLength = copyWords(this.id.view, 0, view, b.baseIdStart, b.baseIdEnd);
+    this.urlLength = copyWords(this.url.view, 0, view, b.baseUrlStart, b.baseUrlEnd);
+    this.extLength = copyWords(this.ext.view, 0, view, b.baseExtStart, b.baseExtEnd);
     this.startsAt = 0;
-    this.film = this.attributes = this.screen = this.observed = this.provider = this.updated = -1;
+    this.other = this.attributes = this.screen = this.observed = this.provider = this.updated = -1;
   }
 
   /** Decodes the next record of the block. */
@@ -278,13 +320,13 @@ export class ShowtimeDecoder {
     if (index >= this.block.count) throw new DecodeError("read past the last record of a block");
     if (index % this.block.restartInterval === 0) {
       this.reset();
-      this.at = this.block.restarts[index / this.block.restartInterval]!;
+      this.at = this.block.restart(index / this.block.restartInterval);
     }
     if (this.at >= this.payloadEnd) throw new DecodeError("showtime block ends early");
     const flags = (this.flags = this.payload[this.at++]!);
     this.startsAt += unzigzag(this.varint());
     this.idLength = this.string(this.id, this.idLength);
-    if (!(flags & FILM_SAME)) this.film = this.varint();
+    if (!(flags & OTHER_SAME)) this.other = this.varint();
     if (flags & HAS_URL) this.urlLength = this.string(this.url, this.urlLength);
     if (!(flags & ATTRS_SAME)) this.attributes = this.varint();
     if (flags & HAS_SCREEN && !(flags & SCREEN_SAME)) this.screen = this.varint();
@@ -304,12 +346,14 @@ export class ShowtimeDecoder {
 
   /**
    * Writes the current record's canonical JSON: the fields in the schema's order, strings as
-   * JSON.stringify writes them. `cinema` is the cinema's fragment (`","cinemaId":"…","startsAt":"`).
+   * JSON.stringify writes them. The caller says which film and cinema (one is the block's cluster,
+   * the other the record's `other` code).
    */
-  render(out: PageBuffer, cinema: Fragments, cinemaIndex: number): void {
+  render(out: PageBuffer, film: number, cinemaIndex: number): void {
     const f = this.fragments;
+    const cinema = f.cinemas;
     const flags = this.flags;
-    const { film, startsAt, attributes, observed, provider } = this;
+    const { startsAt, attributes, observed, provider } = this;
     const screen = flags & HAS_SCREEN ? this.screen : 0;
     const updated = flags & HAS_UPDATED ? this.updated : 0;
     // A code past its dictionary can only come from a corrupt block; the checksum makes this rare, not impossible.

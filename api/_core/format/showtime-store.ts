@@ -1,16 +1,17 @@
 /**
- * The showtimes of an open snapshot: blocks found through a resident directory and kept decoded
- * in a bounded cache, and the lists that read them: a cinema's cluster (contiguous records), a
- * film's and a cinema+film pair's position lists, the whole list in order, an id index.
+ * The showtimes of an open snapshot: records clustered by cinema, found through a resident
+ * directory of blocks kept decoded in a bounded cache; and the lists that read them: a cinema's
+ * cluster (contiguous records), the whole list, each film and each cinema+film pair (position lists
+ * into the clusters), and an id index.
  */
 import type { BlockFile } from "./block-file.js";
 import { DecodeError } from "./bytes.js";
 import { SnapshotError } from "./errors.js";
-import { BLOCK_ENTRY_BYTES, CLUSTER_ENTRY_BYTES, SHOWTIME_SECTIONS as S } from "./encode-showtimes.js";
+import { BLOCK_ENTRY_BYTES, CLUSTER_ENTRY_BYTES, clusteringSections, SHOWTIME_SECTIONS as S, SUMMARY_CHUNK, type Clustering } from "./encode-showtimes.js";
 import { RECORDS_FILE } from "./files.js";
 import type { FreshnessFold } from "./freshness.js";
 import { fingerprintOf, hashId } from "./id-hash.js";
-import type { LruCache } from "../lru.js";
+import { BlockCache } from "./block-cache.js";
 import { PACKED_HEADER, readPacked } from "./packed.js";
 import type { PageBuffer } from "./page-buffer.js";
 import type { PagedFile, Section } from "./paged-file.js";
@@ -18,8 +19,8 @@ import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
 import { HAS_UPDATED, ShowtimeBlock, ShowtimeDecoder } from "./showtime-block.js";
 import { lowerBound, type SnapshotDictionaries } from "./snapshot-dictionaries.js";
 
-/** Bytes a cached block costs beyond its payload: the header's arrays and the cache's bookkeeping. */
-const BLOCK_OVERHEAD = 256;
+/** Records per entry of the table that finds a record's block without a search. */
+const CHUNK_SHIFT = 6;
 
 /** A packed array section of the index (packed.ts), read a range at a time through the page cache. */
 class PackedSection {
@@ -50,24 +51,88 @@ class PackedSection {
   }
 }
 
-/** A showtime list: how many, and the record numbers of positions [start, end). */
+/** One clustering's resident directories: where each block lies and what it holds, and each cluster's records. */
+class ClusterDirectory {
+  readonly offset: Float64Array;
+  readonly length: Uint32Array;
+  readonly first: Uint32Array;
+  readonly count: Uint32Array;
+  /** The cinema (or film) each block belongs to. */
+  readonly cluster: Uint32Array;
+  /** The start-time code of each block's first record. */
+  readonly firstStartsAt: Uint32Array;
+  readonly clusterFirst: Uint32Array;
+  readonly clusterCount: Uint32Array;
+  readonly records: number;
+  /** The block holding record k << CHUNK_SHIFT, for every k. */
+  private readonly chunkBlock: Uint32Array;
+
+  constructor(index: PagedFile, clustering: Clustering, expectedRecords: number) {
+    const names = clusteringSections(clustering);
+    const directory = index.readSection(names.blocks);
+    const view = new DataView(directory.buffer, directory.byteOffset, directory.byteLength);
+    const blocks = directory.byteLength / BLOCK_ENTRY_BYTES;
+    if (!Number.isInteger(blocks)) throw new RangeError(`${clustering} block directory has a partial entry`);
+    this.offset = new Float64Array(blocks);
+    this.length = new Uint32Array(blocks);
+    this.first = new Uint32Array(blocks);
+    this.count = new Uint32Array(blocks);
+    this.cluster = new Uint32Array(blocks);
+    this.firstStartsAt = new Uint32Array(blocks);
+    let expectedFirst = 0;
+    for (let b = 0; b < blocks; b++) {
+      const at = b * BLOCK_ENTRY_BYTES;
+      this.offset[b] = view.getFloat64(at, true);
+      this.length[b] = view.getUint32(at + 8, true);
+      this.first[b] = view.getUint32(at + 12, true);
+      this.count[b] = view.getUint32(at + 16, true);
+      this.cluster[b] = view.getUint32(at + 20, true);
+      this.firstStartsAt[b] = view.getUint32(at + 24, true);
+      if (this.first[b] !== expectedFirst || this.count[b] === 0) throw new RangeError(`${clustering} block directory out of order`);
+      expectedFirst += this.count[b]!;
+    }
+    this.records = expectedFirst;
+    if (this.records !== expectedRecords) throw new RangeError(`${this.records} showtimes in ${clustering} blocks, the manifest says ${expectedRecords}`);
+    this.chunkBlock = new Uint32Array(Math.ceil(this.records / (1 << CHUNK_SHIFT)));
+    for (let k = 0, b = 0; k < this.chunkBlock.length; k++) {
+      const record = k << CHUNK_SHIFT;
+      while (this.first[b]! + this.count[b]! <= record) b++;
+      this.chunkBlock[k] = b;
+    }
+    const clusters = new Uint32Array(index.readSection(names.clusters).buffer);
+    const n = clusters.length / (CLUSTER_ENTRY_BYTES / 4);
+    this.clusterFirst = Uint32Array.from({ length: n }, (_, c) => clusters[4 * c]!);
+    this.clusterCount = Uint32Array.from({ length: n }, (_, c) => clusters[4 * c + 1]!);
+  }
+
+  blockOf(record: number): number {
+    if (!(record >= 0 && record < this.records)) throw new DecodeError(`record ${record} does not exist`);
+    let b = this.chunkBlock[record >>> CHUNK_SHIFT]!;
+    while (this.first[b]! + this.count[b]! <= record) b++;
+    return b;
+  }
+}
+
+/** A showtime list: its clustering, how many, and the record numbers of positions [start, end). */
 interface Positions {
+  clustering: Clustering;
   length: number;
   records(start: number, end: number): Uint32Array;
+  /**
+   * Indexes [lo, hi] between which lies the first position whose start-time code is at least
+   * `code`, found without decoding records (from block or chunk summaries); absent: [0, length].
+   */
+  narrow?(code: number): [lo: number, hi: number];
 }
 
 export class ShowtimeStore {
   readonly count: number;
-  private readonly blockOffset: Float64Array;
-  private readonly blockLength: Uint32Array;
-  private readonly blockFirst: Uint32Array;
-  private readonly blockCount: Uint32Array;
-  private readonly blockCinema: Uint32Array;
-  private readonly clusterFirst: Uint32Array;
-  private readonly clusterCount: Uint32Array;
+  private readonly directories: Record<Clustering, ClusterDirectory>;
   private readonly order: PackedSection;
   private readonly filmDirectory: Uint32Array;
   private readonly filmPositions: PackedSection;
+  private readonly filmStarts: PackedSection;
+  private readonly orderStarts: PackedSection;
   private readonly pairDirectory: Uint32Array;
   private readonly pairEntries: Section;
   private readonly pairPositions: PackedSection;
@@ -75,7 +140,9 @@ export class ShowtimeStore {
   private readonly idRecords: PackedSection;
   private readonly idFingerprints: Section;
   private readonly decoder: ShowtimeDecoder;
-  /** The block the decoder is in, and the record it decoded last. */
+  private readonly blocks: BlockCache<ShowtimeBlock>;
+  /** The clustering and block the decoder is in, and the record it decoded last. */
+  private currentClustering: Clustering | undefined;
   private current = -1;
   private currentRecord = -1;
 
@@ -83,43 +150,21 @@ export class ShowtimeStore {
     private readonly index: PagedFile,
     private readonly records: BlockFile,
     readonly dictionaries: SnapshotDictionaries,
-    private readonly blocks: LruCache<number, ShowtimeBlock>,
+    blockBytes: number,
     expectedCount: number,
   ) {
-    const resident = (name: string) => index.readSection(name);
-    const directory = resident(S.blocks);
-    const view = new DataView(directory.buffer, directory.byteOffset, directory.byteLength);
-    const blockTotal = directory.byteLength / BLOCK_ENTRY_BYTES;
-    if (!Number.isInteger(blockTotal)) throw new RangeError("block directory has a partial entry");
-    this.blockOffset = new Float64Array(blockTotal);
-    this.blockLength = new Uint32Array(blockTotal);
-    this.blockFirst = new Uint32Array(blockTotal);
-    this.blockCount = new Uint32Array(blockTotal);
-    this.blockCinema = new Uint32Array(blockTotal);
-    let expectedFirst = 0;
-    for (let b = 0; b < blockTotal; b++) {
-      const at = b * BLOCK_ENTRY_BYTES;
-      this.blockOffset[b] = view.getFloat64(at, true);
-      this.blockLength[b] = view.getUint32(at + 8, true);
-      this.blockFirst[b] = view.getUint32(at + 12, true);
-      this.blockCount[b] = view.getUint32(at + 16, true);
-      this.blockCinema[b] = view.getUint32(at + 20, true);
-      if (this.blockFirst[b] !== expectedFirst || this.blockCount[b] === 0) throw new RangeError("block directory out of order");
-      expectedFirst += this.blockCount[b]!;
-    }
-    this.count = expectedFirst;
-    if (this.count !== expectedCount) throw new RangeError(`${this.count} showtimes in blocks, the manifest says ${expectedCount}`);
-    const clusters = new Uint32Array(resident(S.clusters).buffer);
-    const cinemas = clusters.length / (CLUSTER_ENTRY_BYTES / 4);
-    this.clusterFirst = Uint32Array.from({ length: cinemas }, (_, c) => clusters[4 * c]!);
-    this.clusterCount = Uint32Array.from({ length: cinemas }, (_, c) => clusters[4 * c + 1]!);
-    this.order = new PackedSection(index, index.section(S.order));
-    this.filmDirectory = new Uint32Array(resident(S.films).buffer);
+    this.directories = { byCinema: new ClusterDirectory(index, "byCinema", expectedCount) };
+    this.blocks = new BlockCache(this.directories.byCinema.first.length, blockBytes);
+    this.filmDirectory = new Uint32Array(index.readSection(S.films).buffer);
     this.filmPositions = new PackedSection(index, index.section(S.filmPositions));
-    this.pairDirectory = new Uint32Array(resident(S.pairs).buffer);
+    this.filmStarts = new PackedSection(index, index.section(S.filmStarts));
+    this.orderStarts = new PackedSection(index, index.section(S.orderStarts));
+    this.count = expectedCount;
+    this.order = new PackedSection(index, index.section(S.order));
+    this.pairDirectory = new Uint32Array(index.readSection(S.pairs).buffer);
     this.pairEntries = index.section(S.pairEntries);
     this.pairPositions = new PackedSection(index, index.section(S.pairPositions));
-    this.idBuckets = new Uint32Array(resident(S.idBuckets).buffer);
+    this.idBuckets = new Uint32Array(index.readSection(S.idBuckets).buffer);
     this.idRecords = new PackedSection(index, index.section(S.idRecords));
     this.idFingerprints = index.section(S.idFingerprints);
     if (this.order.count !== this.count || this.idRecords.count !== this.count) throw new RangeError("position lists do not match the showtimes");
@@ -127,32 +172,32 @@ export class ShowtimeStore {
   }
 
   /** A decoded block, from the cache or the disk. */
-  private block(b: number): ShowtimeBlock {
-    let block = this.blocks.get(b);
+  private block(clustering: Clustering, b: number): ShowtimeBlock {
+    // One clustering today: its block numbers are the cache's keys.
+    const key = b;
+    let block = this.blocks.get(key);
     if (!block) {
-      const payload = this.records.read({ offset: this.blockOffset[b]!, length: this.blockLength[b]! });
-      block = new ShowtimeBlock(payload);
-      if (block.count !== this.blockCount[b]) throw new DecodeError(`block ${b} holds ${block.count} records, its directory says ${this.blockCount[b]}`);
-      this.blocks.set(b, block, block.size + BLOCK_OVERHEAD);
+      const directory = this.directories[clustering];
+      block = new ShowtimeBlock(this.records.read({ offset: directory.offset[b]!, length: directory.length[b]! }));
+      if (block.count !== directory.count[b]) throw new DecodeError(`block ${b} holds ${block.count} records, its directory says ${directory.count[b]}`);
+      this.blocks.set(key, block);
     }
     return block;
   }
 
-  private blockOf(record: number): number {
-    if (!(record >= 0 && record < this.count)) throw new DecodeError(`record ${record} does not exist`);
-    return lowerBound(this.blockFirst.length, (b) => this.blockFirst[b]! > record) - 1;
-  }
-
   /** Leaves the decoder on `record`: the next one in the same block costs one step, any other a seek. */
-  private decode(record: number): void {
+  private decode(clustering: Clustering, record: number): void {
     const d = this.decoder;
-    if (record === this.currentRecord + 1 && this.current >= 0 && record < this.blockFirst[this.current]! + this.blockCount[this.current]!) {
+    const directory = this.directories[clustering];
+    const b = this.current;
+    if (clustering === this.currentClustering && record === this.currentRecord + 1 && b >= 0 && record < directory.first[b]! + directory.count[b]!) {
       d.next();
     } else {
-      const b = this.blockOf(record);
-      d.seek(this.block(b), record - this.blockFirst[b]!);
+      const found = directory.blockOf(record);
+      d.seek(this.block(clustering, found), record - directory.first[found]!);
       d.next();
-      this.current = b;
+      this.current = found;
+      this.currentClustering = clustering;
     }
     this.currentRecord = record;
   }
@@ -163,45 +208,71 @@ export class ShowtimeStore {
       return read();
     } catch (error) {
       this.current = this.currentRecord = -1;
+      this.currentClustering = undefined;
       if (error instanceof DecodeError || error instanceof RangeError) throw new SnapshotError(RECORDS_FILE, error.message);
       throw error;
     }
   }
 
-  /** The start-time code of a record. */
-  startsAtOf(record: number): number {
+  /** Narrows a search by start-time code in records [first, first + length) of a cluster, on block and restart summaries. */
+  narrowCluster(clustering: Clustering, first: number, length: number, code: number): [number, number] {
+    if (length === 0) return [0, 0];
     return this.guarded(() => {
-      this.decode(record);
+      const directory = this.directories[clustering];
+      const [b0, b1] = [directory.blockOf(first), directory.blockOf(first + length - 1)];
+      const starts = directory.firstStartsAt;
+      // The last block that starts before `code`; none: the answer is the cluster's first record.
+      const b = lowerBound(b1 - b0 + 1, (i) => starts[b0 + i]! >= code) + b0 - 1;
+      if (b < b0) return [0, 0];
+      const block = this.block(clustering, b);
+      const restarts = Math.ceil(block.count / block.restartInterval);
+      const r = lowerBound(restarts, (i) => block.restartStartsAt(i) >= code) - 1;
+      const lo = directory.first[b]! + Math.max(0, r) * block.restartInterval - first;
+      const hi = directory.first[b]! + Math.min(block.count, (r + 1) * block.restartInterval) - first;
+      return [Math.max(0, lo), Math.min(length, hi)];
+    });
+  }
+
+  /** Narrows a search by start-time code in a position list's range [start, start + length), on its chunk summary. */
+  narrowPositions(chunkStarts: PackedSection, start: number, length: number, code: number): [number, number] {
+    const first = Math.ceil(start / SUMMARY_CHUNK);
+    const end = Math.ceil((start + length) / SUMMARY_CHUNK);
+    if (end <= first) return [0, length];
+    const keys = chunkStarts.range(first, end);
+    const m = lowerBound(keys.length, (i) => keys[i]! >= code) - 1;
+    if (m < 0) return [0, Math.min(length, first * SUMMARY_CHUNK - start)];
+    const lo = (first + m) * SUMMARY_CHUNK - start;
+    return [lo, Math.min(length, lo + SUMMARY_CHUNK)];
+  }
+
+  /** The start-time code of a record. */
+  startsAtOf(clustering: Clustering, record: number): number {
+    return this.guarded(() => {
+      this.decode(clustering, record);
       return this.decoder.startsAt;
     });
   }
 
   /** The id of a record, as a string. */
-  idOf(record: number): string {
+  idOf(clustering: Clustering, record: number): string {
     return this.guarded(() => {
-      this.decode(record);
+      this.decode(clustering, record);
       return JSON.parse(`"${Buffer.from(this.decoder.idBytes()).toString("utf8")}"`) as string;
     });
   }
 
-  /** The film (list index) of a record. */
-  filmOf(record: number): number {
-    return this.guarded(() => {
-      this.decode(record);
-      return this.decoder.film;
-    });
-  }
-
-  /** Renders records as comma-separated JSON; returns the last one's sort key. */
-  render(records: ArrayLike<number>, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined {
+  /** Renders records of a clustering as comma-separated JSON; returns the last one's sort key. */
+  render(clustering: Clustering, records: ArrayLike<number>, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined {
     if (records.length === 0) return undefined;
     return this.guarded(() => {
       const d = this.decoder;
-      const cinemas = this.dictionaries.cinemaFragments;
+      const clusters = this.directories[clustering].cluster;
+      const byCinema = clustering === "byCinema";
       for (let i = 0; i < records.length; i++) {
         if (i > 0) out.byte(0x2c);
-        this.decode(records[i]!);
-        d.render(out, cinemas, this.blockCinema[this.current]!);
+        this.decode(clustering, records[i]!);
+        const cluster = clusters[this.current]!;
+        d.render(out, byCinema ? d.other : cluster, byCinema ? cluster : d.other);
         fold.add(d.observed, d.flags & HAS_UPDATED ? d.updated : -1);
       }
       return {
@@ -211,7 +282,7 @@ export class ShowtimeStore {
     });
   }
 
-  /** The record with this id, or undefined. */
+  /** The record (in the by-cinema clustering) with this id, or undefined. */
   findById(id: string): number | undefined {
     const hash = hashId(id);
     const buckets = this.idBuckets[0]!;
@@ -223,42 +294,62 @@ export class ShowtimeStore {
     for (let i = 0; i < end - start; i++) {
       if ((fingerprints[2 * i]! | (fingerprints[2 * i + 1]! << 8)) !== wanted) continue;
       const record = this.idRecords.at(start + i);
-      if (this.idOf(record) === id) return record;
+      if (this.idOf("byCinema", record) === id) return record;
     }
     return undefined;
   }
 
+  /** Bytes of decoded blocks held now. */
+  get cachedBytes(): number {
+    return this.blocks.size;
+  }
+
   /** Each block's place and contents, in record order (tools and tests). */
-  describeBlocks(): Array<{ firstRecord: number; count: number; cinema: number; bytes: number; attributeSets: number[] }> {
-    return Array.from(this.blockFirst, (firstRecord, b) => {
-      const block = this.guarded(() => this.block(b));
-      return { firstRecord, count: this.blockCount[b]!, cinema: this.blockCinema[b]!, bytes: block.end, attributeSets: block.attributeSets };
+  describeBlocks(clustering: Clustering): Array<{ firstRecord: number; count: number; cluster: number; bytes: number; attributeSets: number[] }> {
+    const directory = this.directories[clustering];
+    return Array.from(directory.first, (firstRecord, b) => {
+      const block = this.guarded(() => this.block(clustering, b));
+      return { firstRecord, count: directory.count[b]!, cluster: directory.cluster[b]!, bytes: block.end, attributeSets: block.attributeSets() };
     });
   }
 
   /** Every showtime, in list order. */
   all(): RecordList {
-    return this.list({ length: this.count, records: (s, e) => this.order.range(s, e) });
+    return this.list({
+      clustering: "byCinema", length: this.count, records: (s, e) => this.order.range(s, e),
+      narrow: (code) => this.narrowPositions(this.orderStarts, 0, this.count, code),
+    });
   }
 
-  /** The showtimes of cinema c: its cluster, already in list order. */
-  ofCinema(c: number): RecordList {
-    const first = this.clusterFirst[c]!;
-    const length = this.clusterCount[c]!;
+  /** A cluster's showtimes: contiguous records, already in list order. */
+  private cluster(clustering: Clustering, c: number): RecordList {
+    const directory = this.directories[clustering];
+    const first = directory.clusterFirst[c]!;
+    const length = directory.clusterCount[c]!;
     return this.list({
+      clustering,
       length,
       records: (s, e) => {
         const out = new Uint32Array(e - s);
         for (let i = 0; i < out.length; i++) out[i] = first + s + i;
         return out;
       },
+      narrow: (code) => this.narrowCluster(clustering, first, length, code),
     });
   }
 
-  /** The showtimes of film f. */
+  /** The showtimes of cinema c. */
+  ofCinema(c: number): RecordList {
+    return this.cluster("byCinema", c);
+  }
+
+  /** The showtimes of film f: a position list into the cinema clusters. */
   ofFilm(f: number): RecordList {
     const [start, length] = [this.filmDirectory[2 * f]!, this.filmDirectory[2 * f + 1]!];
-    return this.list({ length, records: (s, e) => this.filmPositions.range(start + s, start + e) });
+    return this.list({
+      clustering: "byCinema", length, records: (s, e) => this.filmPositions.range(start + s, start + e),
+      narrow: (code) => this.narrowPositions(this.filmStarts, start, length, code),
+    });
   }
 
   /** The showtimes of film f at cinema c. */
@@ -270,11 +361,11 @@ export class ShowtimeStore {
       return { film: view.getUint32(0, true), start: view.getUint32(4, true), count: view.getUint32(8, true) };
     };
     const at = lowerBound(entryCount, (i) => entry(i).film >= f);
-    if (at === entryCount) return this.list({ length: 0, records: () => new Uint32Array(0) });
-    const found = entry(at);
-    if (found.film !== f) return this.list({ length: 0, records: () => new Uint32Array(0) });
-    const first = this.clusterFirst[c]!;
+    const found = at < entryCount ? entry(at) : undefined;
+    if (!found || found.film !== f) return this.list({ clustering: "byCinema", length: 0, records: () => new Uint32Array(0) });
+    const first = this.directories.byCinema.clusterFirst[c]!;
     return this.list({
+      clustering: "byCinema",
       length: found.count,
       records: (s, e) => this.pairPositions.range(found.start + s, found.start + e).map((local) => first + local),
     });
@@ -300,28 +391,29 @@ class ShowtimeList implements RecordList {
     return this.positions.records(j, j + 1)[0]!;
   }
 
+  /** The first index whose start-time code is at least `code`: narrowed on summaries, then a few decodes. */
+  private firstAtOrAfter(code: number): number {
+    const [lo, hi] = this.positions.narrow?.(code) ?? [0, this.length];
+    const clustering = this.positions.clustering;
+    return lo + lowerBound(hi - lo, (i) => this.store.startsAtOf(clustering, this.recordAt(lo + i)) >= code);
+  }
+
   seek(seek: Seek): number {
     const dictionaries = this.store.dictionaries;
+    const clustering = this.positions.clustering;
     let start = 0;
     if (seek.after) {
+      // Past the cursor's record: a later instant, or the same instant and a greater id.
       const [instant, id] = seek.after as [string, string];
-      const [lo, hi] = [dictionaries.firstCodeAtOrAfter(instant), dictionaries.firstCodeAfter(instant)];
-      start = lowerBound(this.length, (j) => {
-        const record = this.recordAt(j);
-        const code = this.store.startsAtOf(record);
-        if (code >= hi) return true;
-        if (code < lo) return false;
-        return this.store.idOf(record) > id;
-      });
+      const from = this.firstAtOrAfter(dictionaries.firstCodeAtOrAfter(instant));
+      const to = this.firstAtOrAfter(dictionaries.firstCodeAfter(instant));
+      start = from + lowerBound(to - from, (i) => this.store.idOf(clustering, this.recordAt(from + i)) > id);
     }
-    if (seek.startsAfterKey !== undefined) {
-      const first = dictionaries.firstCodeAfter(seek.startsAfterKey);
-      start = Math.max(start, lowerBound(this.length, (j) => this.store.startsAtOf(this.recordAt(j)) >= first));
-    }
+    if (seek.startsAfterKey !== undefined) start = Math.max(start, this.firstAtOrAfter(dictionaries.firstCodeAfter(seek.startsAfterKey)));
     return start;
   }
 
   render(start: number, end: number, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined {
-    return this.store.render(this.positions.records(start, end), out, fold);
+    return this.store.render(this.positions.clustering, this.positions.records(start, end), out, fold);
   }
 }

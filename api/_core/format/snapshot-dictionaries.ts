@@ -36,8 +36,6 @@ export class SnapshotDictionaries {
   readonly observed: TimeDictionary;
   readonly updated: TimeDictionary;
   readonly fragments: ShowtimeFragments;
-  /** `","cinemaId":"<id>","startsAt":"` per cinema, in list order. */
-  readonly cinemaFragments: Fragments;
 
   constructor(index: PagedFile, cinemaIds: Dictionary, filmIds: Dictionary) {
     const load = (name: string) => new Dictionary(index.readSection(name));
@@ -48,21 +46,23 @@ export class SnapshotDictionaries {
     for (let i = 1; i < this.startsAtKeys.length; i++) if (this.startsAtKeys[i - 1]! > this.startsAtKeys[i]!) throw new RangeError("start-time keys out of order");
     this.attributeSets = load(D.attributeSets);
     this.memberSection = index.readSection(D.attributeSetMembers);
-    const observed = load(D.observed);
-    const updated = load(D.updated);
-    this.observed = { dictionary: observed, ranks: ranks(index.readSection(D.observedRanks), observed.count) };
-    this.updated = { dictionary: updated, ranks: ranks(index.readSection(D.updatedRanks), updated.count) };
+    // Provenance times are kept only as the fragments rendering copies (their texts are read from
+    // there too): at 2M showtimes, 70,000 of them, not worth holding twice.
+    const observed = new Fragments(load(D.observed), ',"provenance":{"observedAt":"', '"');
+    const updated = new Fragments(load(D.updated), ',"sourceUpdatedAt":"', '"');
+    this.observed = { dictionary: observed, ranks: ranks(index.readSection(D.observedRanks), observed.start.length) };
+    this.updated = { dictionary: updated, ranks: ranks(index.readSection(D.updatedRanks), updated.start.length) };
     const escaped = (ids: Dictionary) => new Dictionary(encodeDictionary(Array.from({ length: ids.count }, (_, i) => escapeJson(ids.text(i)))));
     this.fragments = {
       films: new Fragments(escaped(filmIds), '","filmId":"'),
+      cinemas: new Fragments(escaped(cinemaIds), '","cinemaId":"', '","startsAt":"'),
       startsAt: new Fragments(this.startsAt, "", '"'),
       attributes: new Fragments(this.attributeSets, ',"attributeIds":'),
       screens: new Fragments(load(D.screens), ',"screenName":"', '"'),
-      observed: new Fragments(observed, ',"provenance":{"observedAt":"', '"'),
-      updated: new Fragments(updated, ',"sourceUpdatedAt":"', '"'),
+      observed,
+      updated,
       providers: new Fragments(load(D.providers), ',"provider":"', '","externalId":"'),
     };
-    this.cinemaFragments = new Fragments(escaped(cinemaIds), '","cinemaId":"', '","startsAt":"');
   }
 
   /** The instant key of a start-time code. */

@@ -25,7 +25,7 @@ export interface CacheBudgets {
   blockBytes: number;
 }
 
-export const DEFAULT_BUDGETS: CacheBudgets = { pageBytes: 8 * 2 ** 20, blockBytes: 32 * 2 ** 20 };
+export const DEFAULT_BUDGETS: CacheBudgets = { pageBytes: 4 * 2 ** 20, blockBytes: 56 * 2 ** 20 };
 
 /** Showtime list filters (spec §4.2): a cinema, a film, or both. */
 export interface ShowtimeFilters {
@@ -41,19 +41,13 @@ export class SnapshotLists {
   readonly showtimes: ShowtimeStore;
   readonly dictionaries: SnapshotDictionaries;
 
-  /** The caches, to report what they hold. */
-  readonly pageCache: LruCache<number, Uint8Array>;
-  readonly blockCache: LruCache<number, ShowtimeBlock>;
-
   constructor(index: PagedFile, records: BlockFile, showtimeCount: number, budgets: CacheBudgets) {
-    this.pageCache = index.cache;
-    this.blockCache = new LruCache<number, ShowtimeBlock>(budgets.blockBytes);
     try {
       this.cinemas = new PlainStore(index, "cinemas");
       this.films = new PlainStore(index, "films");
       this.attributes = new PlainStore(index, "attributes");
       this.dictionaries = new SnapshotDictionaries(index, this.cinemas.ids, this.films.ids);
-      this.showtimes = new ShowtimeStore(index, records, this.dictionaries, this.blockCache, showtimeCount);
+      this.showtimes = new ShowtimeStore(index, records, this.dictionaries, budgets.blockBytes, showtimeCount);
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(INDEX_FILE, (error as Error).message);
@@ -104,36 +98,48 @@ export function openDataFiles(dir: string, files: Partial<Record<DataFile, DataF
 }
 
 export class Snapshot {
-  readonly lists: SnapshotLists;
   readonly bodies: StoredBodies;
-  private readonly closeFiles: () => void;
+  private readonly files: ReturnType<typeof openDataFiles>;
+  private opened: SnapshotLists | undefined;
+  /** Why the lists could not be read, once that is known: not tried again for this snapshot. */
+  private failure: unknown;
 
+  /** Opens every data file and checks each against the manifest; reads nothing else yet. */
   constructor(
     readonly manifest: Manifest,
     dir: string,
-    budgets: CacheBudgets,
+    private readonly budgets: CacheBudgets,
   ) {
-    const files = openDataFiles(dir, manifest.files, budgets);
+    this.files = openDataFiles(dir, manifest.files, budgets);
+    this.bodies = new StoredBodies(this.files.bodies!);
+  }
+
+  /**
+   * The lists, read on first use: a stored page needs none of them, so a cold start that serves
+   * one reads no dictionary or directory.
+   */
+  get lists(): SnapshotLists {
+    if (this.opened) return this.opened;
+    if (this.failure) throw this.failure;
     try {
-      this.lists = new SnapshotLists(files.index, files.records, manifest.counts.showtimes, budgets);
-      this.bodies = new StoredBodies(files.bodies!);
-      for (const [resource, store] of [["cinemas", this.lists.cinemas], ["films", this.lists.films], ["attributes", this.lists.attributes]] as const) {
-        if (store.length !== manifest.counts[resource]) throw new SnapshotError(INDEX_FILE, `holds ${store.length} ${resource}, manifest.json says ${manifest.counts[resource]}`);
+      const lists = new SnapshotLists(this.files.index, this.files.records, this.manifest.counts.showtimes, this.budgets);
+      for (const [resource, store] of [["cinemas", lists.cinemas], ["films", lists.films], ["attributes", lists.attributes]] as const) {
+        if (store.length !== this.manifest.counts[resource]) throw new SnapshotError(INDEX_FILE, `holds ${store.length} ${resource}, manifest.json says ${this.manifest.counts[resource]}`);
       }
+      return (this.opened = lists);
     } catch (error) {
-      files.close();
+      this.failure = error;
       throw error;
     }
-    this.closeFiles = files.close;
   }
 
   /** Bytes each cache holds now, as counted against its bound. */
   cachedBytes(): { pages: number; blocks: number } {
-    return { pages: this.lists.pageCache.size, blocks: this.lists.blockCache.size };
+    return { pages: this.files.index.cache.size, blocks: this.opened?.showtimes.cachedBytes ?? 0 };
   }
 
   close(): void {
-    this.closeFiles();
+    this.files.close();
   }
 }
 

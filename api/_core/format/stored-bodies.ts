@@ -70,7 +70,9 @@ export class StoredBodies {
 
   private loadIndex(): Buffer {
     if (this.index) return this.index;
-    const index = Buffer.from(this.file.trailingBlock());
+    // A view of the block as read: the read owns exactly these bytes (and the trailer), no copy.
+    const block = this.file.trailingBlock();
+    const index = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
     const count = (index.length - FANOUT_BYTES) / ENTRY_BYTES;
     if (!Number.isInteger(count) || count < 0 || index.readUInt32LE(255 * 4) !== count) {
       throw new SnapshotError(this.file.file.name, "its body index has the wrong shape");

@@ -1,0 +1,66 @@
+/**
+ * The bench's scenarios, with real paths taken from the snapshot through the format's reader:
+ * the stored default page, a get-one, a composed page the cache holds, "this cinema, from now
+ * on" and "this film, from now on" at random cinemas, films and minutes (thousands of distinct
+ * URLs, so no cache hides the work of composing), and a request without a key.
+ */
+import { readManifest, Snapshot } from "../../api/_core/format/snapshot.js";
+
+export interface Scenario {
+  name: string;
+  paths: string[];
+  authorized: boolean;
+  /** Composed on every request: many distinct URLs, more than the composed-page cache holds. */
+  uncached?: boolean;
+}
+
+/** Distinct URLs per uncached scenario: ~40 kB pages, far beyond the 6 MB composed-page cache. */
+export const UNCACHED_URLS = 2000;
+
+/** A deterministic generator (mulberry32), so every run asks the same URLs. */
+function random(seed: number): (n: number) => number {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+/** An instant key (date-time.ts) as a date-time the API takes: seconds since the epoch, biased. */
+function minuteOf(instantKey: string): number {
+  return Math.floor((Number(instantKey.slice(0, 13)) - 100_000_000_000) / 60);
+}
+
+function dateTimeOfMinute(minute: number): string {
+  return new Date(minute * 60_000).toISOString().replace(":00.000Z", "Z");
+}
+
+export function collectScenarios(snapshotDir: string): Scenario[] {
+  const snapshot = new Snapshot(readManifest(snapshotDir), snapshotDir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
+  try {
+    const { lists } = snapshot;
+    const pick = random(1);
+    const ids = (store: typeof lists.cinemas) => Array.from({ length: store.length }, (_, i) => store.ids.text(i));
+    const cinemas = ids(lists.cinemas);
+    const films = ids(lists.films);
+    const keys = lists.dictionaries;
+    const first = minuteOf(keys.instantKeyOf(0));
+    const last = minuteOf(keys.instantKeyOf(keys.startsAt.count - 1));
+    const at = () => encodeURIComponent(dateTimeOfMinute(first + pick(last - first + 1)));
+    const byCinema = Array.from({ length: UNCACHED_URLS }, () => `/v1/showtimes?cinemaId=${encodeURIComponent(cinemas[pick(cinemas.length)]!)}&startsAfter=${at()}&limit=100`);
+    const byFilm = Array.from({ length: UNCACHED_URLS }, () => `/v1/showtimes?filmId=${encodeURIComponent(films[pick(films.length)]!)}&startsAfter=${at()}&limit=100`);
+    return [
+      { name: "stored page", paths: ["/v1/showtimes"], authorized: true },
+      { name: "get-one", paths: [`/v1/cinemas/${encodeURIComponent(cinemas[0]!)}`], authorized: true },
+      { name: "composed, cached", paths: [byCinema[0]!], authorized: true },
+      { name: "composed by cinema, uncached", paths: byCinema, authorized: true, uncached: true },
+      { name: "composed by film, uncached", paths: byFilm, authorized: true, uncached: true },
+      { name: "401", paths: ["/v1/showtimes"], authorized: false },
+    ];
+  } finally {
+    snapshot.close();
+  }
+}
