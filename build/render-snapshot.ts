@@ -8,7 +8,7 @@ import { composeOne, composeRange } from "../api/_core/compose-page.js";
 import { bindingOf } from "../api/_core/cursor.js";
 import type { SnapshotContent } from "../api/_core/format/content.js";
 import type { BlockLayout } from "../api/_core/format/encode-showtimes.js";
-import { BODIES_FILE, type DataFile } from "../api/_core/format/files.js";
+import type { DataFile } from "../api/_core/format/files.js";
 import { FreshnessFold } from "../api/_core/format/freshness.js";
 import { LIST_RESOURCES, type DataFileFacts, type Freshness, type ListResource } from "../api/_core/format/manifest.js";
 import { PageBuffer } from "../api/_core/format/page-buffer.js";
@@ -96,5 +96,5 @@ export async function renderSnapshot(content: SnapshotContent, output: OutputWri
     await pool.close();
     opened.close();
   }
-  return { files: { ...listFiles, [BODIES_FILE]: stored.finish() }, counts, freshness };
+  return { files: { ...listFiles, ...stored.finish() }, counts, freshness };
 }

@@ -186,7 +186,7 @@ describe("determinism", () => {
       }),
     ]);
     expect(results.map((r) => r.code)).toEqual([0, 0]);
-    expect(Object.keys(plain.tree).sort()).toEqual(["bodies.blocks", "index.pages", "manifest.json", "records.blocks"]);
+    expect(Object.keys(plain.tree).sort()).toEqual(["bodies.blocks", "bodies.index", "index.pages", "manifest.json", "records.blocks"]);
     for (const out of outs) expect(hashTree(out)).toEqual(plain.tree);
   });
 

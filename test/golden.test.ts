@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { contentTag } from "../api/_core/body-tag.js";
 import { composePage } from "../api/_core/compose-page.js";
 import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
-import { BODIES_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "../api/_core/format/files.js";
+import { BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "../api/_core/format/files.js";
 import type { ListResource } from "../api/_core/format/manifest.js";
 import { readManifest, Snapshot, type ShowtimeFilters } from "../api/_core/format/snapshot.js";
 import { bodyKeyOf, type BodyKey } from "../api/_core/format/stored-bodies.js";
@@ -88,9 +88,9 @@ afterAll(() => {
 });
 
 describe("golden build of test/fixtures/golden", () => {
-  test("the file list: four files, with sizes", async () => {
+  test("the file list: five files, with sizes", async () => {
     const files = listFiles(snapshotDir);
-    expect(files).toEqual([BODIES_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE].sort());
+    expect(files).toEqual([BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE].sort());
     const sizes: Record<string, string> = {
       [BODIES_FILE]: "(gzip bytes, see bodies.txt)",
       [RECORDS_FILE]: "(may hold deflate bytes, see blocks.txt)",

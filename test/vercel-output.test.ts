@@ -30,7 +30,7 @@ const func = (relative = "") => path.join(out(), FUNCTION_DIR, relative);
 const run = () => checkVercelOutput(out(), root, path.join(root, "public"), path.join(root, "snapshot"));
 const failing = () => run().checks.filter((c) => !c.ok).map((c) => c.name);
 
-const SNAPSHOT = { "manifest.json": '{"format":3}', "bodies.blocks": "gz", "records.blocks": "rec", "index.pages": "idx" };
+const SNAPSHOT = { "manifest.json": '{"format":3}', "bodies.blocks": "gz", "bodies.index": "keys", "records.blocks": "rec", "index.pages": "idx" };
 const PUBLIC = { "index.html": "<redoc>", "openapi.json": '{"openapi":"3.1.0"}' };
 
 beforeEach(() => {
@@ -51,7 +51,7 @@ describe("checkVercelOutput", () => {
   test("a good output passes every check", () => {
     const { checks, facts } = run();
     expect(checks.filter((c) => !c.ok)).toEqual([]);
-    expect(facts.snapshotFiles).toBe(4);
+    expect(facts.snapshotFiles).toBe(5);
     expect(facts.staticFiles).toEqual(["index.html", "openapi.json"]);
   });
 

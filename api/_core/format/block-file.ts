@@ -1,8 +1,7 @@
 /**
  * A block file: variable-size blocks, each sealed with a type and checksum trailer (checksum.ts),
- * addressed by (offset, length) from an index; then, optionally, one more block the footer points
- * to (a file's own index, as RocksDB keeps an SST's index block in it); then the footer. Stored
- * response bodies and showtime record blocks live in block files.
+ * addressed by (offset, length) from an index kept elsewhere, then a footer. Stored response
+ * bodies and showtime record blocks live in block files.
  */
 import { inflateRawSync } from "node:zlib";
 import { BlockType, sealBlock, TRAILER_BYTES, unsealBlock } from "./checksum.js";
@@ -32,19 +31,12 @@ export class BlockFileWriter {
     return address;
   }
 
-  /** Writes the trailing block (if any) and the footer, closes the sink; returns what the manifest records. */
-  finish(trailing?: Uint8Array): { bytes: number; digest: number } {
-    let tocLength = 0;
-    if (trailing) {
-      const sealed = sealBlock(trailing, BlockType.raw);
-      this.sink.append(sealed);
-      this.digest = foldDigest(this.digest, sealed.readUInt32LE(sealed.length - 4));
-      tocLength = sealed.length;
-    }
-    const footer = encodeFooter({ magic: BLOCKS_MAGIC, pageSize: 0, tocLength, dataLength: this.offset, digest: this.digest });
+  /** Writes the footer and closes the sink; returns what the manifest records of the file. */
+  finish(): { bytes: number; digest: number } {
+    const footer = encodeFooter({ magic: BLOCKS_MAGIC, pageSize: 0, tocLength: 0, dataLength: this.offset, digest: this.digest });
     this.sink.append(footer);
     this.sink.close();
-    return { bytes: this.offset + tocLength + footer.length, digest: this.digest >>> 0 };
+    return { bytes: this.offset + footer.length, digest: this.digest >>> 0 };
   }
 }
 
@@ -57,14 +49,6 @@ export class BlockFile {
     digest: number,
   ) {
     this.footer = readFooter(file, BLOCKS_MAGIC, digest);
-  }
-
-  /** The block the footer points to, checked. */
-  trailingBlock(): Uint8Array {
-    if (this.footer.tocLength === 0) throw new SnapshotError(this.file.name, "has no index block");
-    const block = unsealBlock(this.file.read(this.footer.dataLength, this.footer.tocLength));
-    if (!block) throw new SnapshotError(this.file.name, "its index block fails its checksum");
-    return block.payload;
   }
 
   /** The payload of the block at `address`, checked and decoded; a mismatch throws SnapshotError. */

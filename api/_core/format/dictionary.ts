@@ -6,7 +6,7 @@
  * it resident, since rendering copies from it for every record.
  */
 import { ByteWriter } from "./bytes.js";
-import { PaddedBytes } from "./page-buffer.js";
+import { PAD, PaddedBytes } from "./page-buffer.js";
 
 /** The text a string has between the quotes of its JSON form: what JSON.stringify writes. */
 export function escapeJson(value: string): string {
@@ -111,15 +111,16 @@ export class Fragments extends PaddedBytes {
     this.end = new Int32Array(count);
     this.headLength = head.length;
     this.tailLength = tail.length;
+    // Byte loops, not a native call per piece: tens of thousands of entries are built at start-up.
+    const out = this.bytes;
+    const source = dictionary.bytes;
+    const offsets = dictionary.offsets;
     let at = 0;
     for (let i = 0; i < count; i++) {
       this.start[i] = at;
-      this.bytes.set(head, at);
-      at += head.length;
-      this.bytes.set(dictionary.entry(i), at);
-      at += dictionary.offsets[i + 1]! - dictionary.offsets[i]!;
-      this.bytes.set(tail, at);
-      at += tail.length;
+      for (let k = 0; k < head.length; k++) out[at++] = head[k]!;
+      for (let k = offsets[i]!, end = offsets[i + 1]!; k < end; k++) out[at++] = source[k]!;
+      for (let k = 0; k < tail.length; k++) out[at++] = tail[k]!;
       this.end[i] = at;
     }
   }
@@ -127,5 +128,35 @@ export class Fragments extends PaddedBytes {
   /** Entry i's own text, without the JSON around it. */
   text(i: number): string {
     return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.start[i]! + this.headLength, this.end[i]! - this.start[i]! - this.headLength - this.tailLength).toString("utf8");
+  }
+}
+
+/**
+ * A large dictionary as rendering reads it: its entries padded for word copies, and the fixed
+ * text around them kept once. A record then copies three ranges rather than one, but a table of
+ * 70,000 wrapped entries is neither built at start-up nor held in memory twice.
+ */
+export class WrappedTexts {
+  readonly data: PaddedBytes;
+  readonly offsets: Uint32Array;
+  readonly count: number;
+  readonly head: PaddedBytes;
+  readonly tail: PaddedBytes;
+
+  constructor(dictionary: Dictionary, before: string, after = "") {
+    this.data = new PaddedBytes(dictionary.bytes);
+    this.offsets = dictionary.offsets;
+    this.count = dictionary.count;
+    this.head = new PaddedBytes(Buffer.from(before));
+    this.tail = new PaddedBytes(Buffer.from(after));
+  }
+
+  /** Entry i's bytes, rendered with the text around them. */
+  length(i: number): number {
+    return this.head.bytes.length - PAD + this.offsets[i + 1]! - this.offsets[i]! + this.tail.bytes.length - PAD;
+  }
+
+  text(i: number): string {
+    return Buffer.from(this.data.bytes.buffer, this.data.bytes.byteOffset + this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!).toString("utf8");
   }
 }

@@ -145,14 +145,15 @@ function encodeClustering(input: ClusterInput, rowOf: (p: number, other: number)
     for (let r = first; r < end; r++) {
       const p = positions[r]!;
       const row = rowOf(p, input.otherOf[p]!);
-      const cost = rowCost(row, rows.at(-1));
+      let cost = rowCost(row, rows.at(-1));
       if (rows.length > 0 && bytes + cost > layout.targetBytes) {
         writeBlock(rows, blockStart, c);
         rows = [];
         bytes = 0;
         blockStart = r;
+        cost = rowCost(row, undefined);
       }
-      bytes += rowCost(row, rows.at(-1));
+      bytes += cost;
       rows.push(row);
     }
     if (rows.length > 0) writeBlock(rows, blockStart, c);

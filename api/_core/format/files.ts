@@ -8,12 +8,14 @@ import path from "node:path";
 export const MANIFEST_FILE = "manifest.json";
 /** Stored response bodies: every default-limit page of the four unfiltered lists, every get-one. */
 export const BODIES_FILE = "bodies.blocks";
+/** Where each stored body lies, by the key of what it answers: one section of checksummed pages. */
+export const BODY_INDEX_FILE = "bodies.index";
 /** Showtime records, clustered by cinema in list order, in compact blocks. */
 export const RECORDS_FILE = "records.blocks";
 /** Every index, dictionary, position list and small resource, as named sections of checksummed pages. */
 export const INDEX_FILE = "index.pages";
 
-export const DATA_FILES = [BODIES_FILE, RECORDS_FILE, INDEX_FILE] as const;
+export const DATA_FILES = [BODIES_FILE, BODY_INDEX_FILE, RECORDS_FILE, INDEX_FILE] as const;
 export type DataFile = (typeof DATA_FILES)[number];
 
 /** Joins a file name to the snapshot root, refusing anything that would leave it. */

@@ -170,12 +170,45 @@ export class PagedFile {
     return out;
   }
 
-  /** A whole section in memory of its own, read past the cache (resident data). */
+  /**
+   * A whole section in memory of its own, read past the cache (resident data): one read of the
+   * pages it spans, each verified before its bytes are copied out.
+   */
   readSection(name: string): Uint8Array {
     const { offset, length } = this.section(name);
-    const bytes = this.read(offset, length, false);
-    // A view into one page's read buffer: copied, so it owns exactly its bytes and starts at offset 0.
-    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    if (length === 0) return new Uint8Array(0);
+    const first = Math.floor(offset / PAGE_BYTES);
+    const last = Math.floor((offset + length - 1) / PAGE_BYTES);
+    const stride = PAGE_BYTES + TRAILER_BYTES;
+    const lastLength = Math.min(PAGE_BYTES, this.logicalLength - last * PAGE_BYTES) + TRAILER_BYTES;
+    // One read, then the pages' payloads moved left over their trailers in place: fresh memory is
+    // dear (on a virtual machine every first touch of a page traps), so none is touched twice.
+    const pages = this.file.read(first * stride, (last - first) * stride + lastLength);
+    let done = 0;
+    for (let index = first; index <= last; index++) {
+      const start = (index - first) * stride;
+      const page = unsealBlock(pages.subarray(start, index === last ? start + lastLength : start + stride));
+      if (!page) throw new SnapshotError(this.file.name, `page ${index} fails its checksum`);
+      const within = index === first ? offset - first * PAGE_BYTES : 0;
+      const take = Math.min(page.payload.length - within, length - done);
+      pages.copyWithin(done, start + within, start + within + take);
+      done += take;
+    }
+    return new Uint8Array(pages.buffer, pages.byteOffset, length);
+  }
+
+  /** A whole section of little-endian uint32 values, resident. */
+  readUint32Section(name: string): Uint32Array {
+    const bytes = this.readSection(name);
+    if (bytes.byteLength % 4 !== 0) throw new SnapshotError(this.file.name, `section ${name} is not whole uint32 values`);
+    return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  }
+
+  /** A whole section of little-endian float64 values, resident. */
+  readFloat64Section(name: string): Float64Array {
+    const bytes = this.readSection(name);
+    if (bytes.byteLength % 8 !== 0) throw new SnapshotError(this.file.name, `section ${name} is not whole float64 values`);
+    return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
   }
 
   /** A little-endian uint32 at a logical offset (through the cache). */

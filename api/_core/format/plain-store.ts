@@ -3,13 +3,14 @@ import { Dictionary, escapeJson } from "./dictionary.js";
 import { plainSections, type PlainResource } from "./encode-plain.js";
 import type { FreshnessFold } from "./freshness.js";
 import type { PageBuffer } from "./page-buffer.js";
+import { SnapshotError } from "./errors.js";
 import type { PagedFile } from "./paged-file.js";
 import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
 import { lowerBound } from "./snapshot-dictionaries.js";
 
 export class PlainStore implements RecordList {
   readonly length: number;
-  readonly records: Dictionary;
+  private recordsRead: Dictionary | undefined;
   readonly ids: Dictionary;
   /** Per record: observed code + 1, updated code + 1 (0: none). */
   private readonly provenance: Uint32Array | undefined;
@@ -20,15 +21,20 @@ export class PlainStore implements RecordList {
     readonly resource: PlainResource,
   ) {
     const names = plainSections(resource);
-    this.records = new Dictionary(index.readSection(names.records));
     this.ids = new Dictionary(index.readSection(names.ids));
-    this.length = this.records.count;
-    if (this.ids.count !== this.length) throw new RangeError(`${resource} ids do not match their records`);
+    this.length = this.ids.count;
     if (resource !== "attributes") {
-      const section = index.readSection(names.provenance);
-      if (section.byteLength !== 8 * this.length) throw new RangeError(`${resource} provenance does not match its records`);
-      this.provenance = new Uint32Array(section.buffer);
+      this.provenance = index.readUint32Section(names.provenance);
+      if (this.provenance.length !== 2 * this.length) throw new RangeError(`${resource} provenance does not match its records`);
     }
+  }
+
+  /** The records' canonical JSON, read on first use: showtime pages need only the ids. */
+  get records(): Dictionary {
+    if (this.recordsRead) return this.recordsRead;
+    const records = new Dictionary(this.index.readSection(plainSections(this.resource).records));
+    if (records.count !== this.length) throw new SnapshotError(this.index.file.name, `${this.resource} records do not match their ids`);
+    return (this.recordsRead = records);
   }
 
   /** The list index of an id, or -1 (ids compare as JavaScript strings: the list's order). */
@@ -58,7 +64,7 @@ export class PlainStore implements RecordList {
 
   /** Latitude and longitude of cinema i (NaN when it has none). */
   coordinates(i: number): [number, number] {
-    this.geo ??= new Float64Array(this.index.readSection(plainSections(this.resource).geo).buffer);
+    this.geo ??= this.index.readFloat64Section(plainSections(this.resource).geo);
     return [this.geo[2 * i]!, this.geo[2 * i + 1]!];
   }
 }

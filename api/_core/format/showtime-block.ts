@@ -22,8 +22,8 @@
  * String: varint shared-prefix length, varint rest length, rest bytes.
  */
 import { ByteReader, ByteWriter, DecodeError, unzigzag, zigzag } from "./bytes.js";
-import type { Fragments } from "./dictionary.js";
-import { copyWords, literal, PaddedBytes, type PageBuffer } from "./page-buffer.js";
+import type { Fragments, WrappedTexts } from "./dictionary.js";
+import { copyWords, literal, PAD, PaddedBytes, type PageBuffer } from "./page-buffer.js";
 
 export const HAS_URL = 1;
 export const HAS_SCREEN = 2;
@@ -223,8 +223,8 @@ export interface ShowtimeFragments {
   startsAt: Fragments;
   attributes: Fragments;
   screens: Fragments;
-  observed: Fragments;
-  updated: Fragments;
+  observed: WrappedTexts;
+  updated: WrappedTexts;
   providers: Fragments;
 }
 
@@ -359,18 +359,19 @@ export class ShowtimeDecoder {
     // A code past its dictionary can only come from a corrupt block; the checksum makes this rare, not impossible.
     if (
       !(film >= 0 && film < f.films.start.length) || !(startsAt >= 0 && startsAt < f.startsAt.start.length) ||
-      !(attributes >= 0 && attributes < f.attributes.start.length) || !(observed >= 0 && observed < f.observed.start.length) ||
+      !(attributes >= 0 && attributes < f.attributes.start.length) || !(observed >= 0 && observed < f.observed.count) ||
       !(provider >= 0 && provider < f.providers.start.length) || !(screen >= 0 && screen < (flags & HAS_SCREEN ? f.screens.start.length : 1)) ||
-      !(updated >= 0 && updated < (flags & HAS_UPDATED ? f.updated.start.length : 1)) || !(cinemaIndex >= 0 && cinemaIndex < cinema.start.length)
+      !(updated >= 0 && updated < (flags & HAS_UPDATED ? f.updated.count : 1)) || !(cinemaIndex >= 0 && cinemaIndex < cinema.start.length)
     ) {
       throw new DecodeError("a showtime refers to a dictionary entry that does not exist");
     }
     const fs = f.films.start, fe = f.films.end, ss = f.startsAt.start, se = f.startsAt.end, as = f.attributes.start, ae = f.attributes.end;
-    const os = f.observed.start, oe = f.observed.end, ps = f.providers.start, pe = f.providers.end;
+    const ps = f.providers.start, pe = f.providers.end;
+    const ob = f.observed, up = f.updated;
     let length = RECORD_SLACK + this.idLength + this.urlLength + this.extLength + fe[film]! - fs[film]! + cinema.end[cinemaIndex]! - cinema.start[cinemaIndex]!;
-    length += se[startsAt]! - ss[startsAt]! + ae[attributes]! - as[attributes]! + oe[observed]! - os[observed]! + pe[provider]! - ps[provider]!;
+    length += se[startsAt]! - ss[startsAt]! + ae[attributes]! - as[attributes]! + ob.length(observed) + pe[provider]! - ps[provider]!;
     if (flags & HAS_SCREEN) length += f.screens.end[screen]! - f.screens.start[screen]!;
-    if (flags & HAS_UPDATED) length += f.updated.end[updated]! - f.updated.start[updated]!;
+    if (flags & HAS_UPDATED) length += up.length(updated);
     out.ensure(length);
     const o = out.view;
     let w = copyWords(o, out.length, ID_OPEN.view, 0, 7);
@@ -385,8 +386,14 @@ export class ShowtimeDecoder {
     }
     w = copyWords(o, w, f.attributes.view, as[attributes]!, ae[attributes]!);
     if (flags & HAS_SCREEN) w = copyWords(o, w, f.screens.view, f.screens.start[screen]!, f.screens.end[screen]!);
-    w = copyWords(o, w, f.observed.view, os[observed]!, oe[observed]!);
-    if (flags & HAS_UPDATED) w = copyWords(o, w, f.updated.view, f.updated.start[updated]!, f.updated.end[updated]!);
+    w = copyWords(o, w, ob.head.view, 0, ob.head.bytes.length - PAD);
+    w = copyWords(o, w, ob.data.view, ob.offsets[observed]!, ob.offsets[observed + 1]!);
+    w = copyWords(o, w, ob.tail.view, 0, ob.tail.bytes.length - PAD);
+    if (flags & HAS_UPDATED) {
+      w = copyWords(o, w, up.head.view, 0, up.head.bytes.length - PAD);
+      w = copyWords(o, w, up.data.view, up.offsets[updated]!, up.offsets[updated + 1]!);
+      w = copyWords(o, w, up.tail.view, 0, up.tail.bytes.length - PAD);
+    }
     w = copyWords(o, w, f.providers.view, ps[provider]!, pe[provider]!);
     w = copyWords(o, w, this.ext.view, 0, this.extLength);
     out.length = copyWords(o, w, CLOSE.view, 0, 3);

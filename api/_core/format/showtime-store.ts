@@ -99,7 +99,7 @@ class ClusterDirectory {
       while (this.first[b]! + this.count[b]! <= record) b++;
       this.chunkBlock[k] = b;
     }
-    const clusters = new Uint32Array(index.readSection(names.clusters).buffer);
+    const clusters = index.readUint32Section(names.clusters);
     const n = clusters.length / (CLUSTER_ENTRY_BYTES / 4);
     this.clusterFirst = Uint32Array.from({ length: n }, (_, c) => clusters[4 * c]!);
     this.clusterCount = Uint32Array.from({ length: n }, (_, c) => clusters[4 * c + 1]!);
@@ -155,16 +155,16 @@ export class ShowtimeStore {
   ) {
     this.directories = { byCinema: new ClusterDirectory(index, "byCinema", expectedCount) };
     this.blocks = new BlockCache(this.directories.byCinema.first.length, blockBytes);
-    this.filmDirectory = new Uint32Array(index.readSection(S.films).buffer);
+    this.filmDirectory = index.readUint32Section(S.films);
     this.filmPositions = new PackedSection(index, index.section(S.filmPositions));
     this.filmStarts = new PackedSection(index, index.section(S.filmStarts));
     this.orderStarts = new PackedSection(index, index.section(S.orderStarts));
     this.count = expectedCount;
     this.order = new PackedSection(index, index.section(S.order));
-    this.pairDirectory = new Uint32Array(index.readSection(S.pairs).buffer);
+    this.pairDirectory = index.readUint32Section(S.pairs);
     this.pairEntries = index.section(S.pairEntries);
     this.pairPositions = new PackedSection(index, index.section(S.pairPositions));
-    this.idBuckets = new Uint32Array(index.readSection(S.idBuckets).buffer);
+    this.idBuckets = index.readUint32Section(S.idBuckets);
     this.idRecords = new PackedSection(index, index.section(S.idRecords));
     this.idFingerprints = index.section(S.idFingerprints);
     if (this.order.count !== this.count || this.idRecords.count !== this.count) throw new RangeError("position lists do not match the showtimes");

@@ -3,7 +3,7 @@
  * Their fragment tables (dictionary.ts) wrap each entry in the JSON text around it.
  */
 import { ByteReader } from "./bytes.js";
-import { Dictionary, escapeJson, encodeDictionary, Fragments } from "./dictionary.js";
+import { Dictionary, escapeJson, encodeDictionary, Fragments, WrappedTexts } from "./dictionary.js";
 import { DICTIONARY_SECTIONS as D } from "./encode-dictionaries.js";
 import type { TimeDictionary } from "./freshness.js";
 import type { PagedFile } from "./paged-file.js";
@@ -11,7 +11,7 @@ import type { ShowtimeFragments } from "./showtime-block.js";
 
 function ranks(section: Uint8Array, count: number): Int32Array {
   if (section.byteLength !== count * 4) throw new RangeError("ranks do not match their dictionary");
-  return new Int32Array(section.buffer);
+  return new Int32Array(section.buffer, section.byteOffset, count);
 }
 
 /** First index in [0, n) for which `isPast` holds, given it is monotone. */
@@ -46,12 +46,11 @@ export class SnapshotDictionaries {
     for (let i = 1; i < this.startsAtKeys.length; i++) if (this.startsAtKeys[i - 1]! > this.startsAtKeys[i]!) throw new RangeError("start-time keys out of order");
     this.attributeSets = load(D.attributeSets);
     this.memberSection = index.readSection(D.attributeSetMembers);
-    // Provenance times are kept only as the fragments rendering copies (their texts are read from
-    // there too): at 2M showtimes, 70,000 of them, not worth holding twice.
-    const observed = new Fragments(load(D.observed), ',"provenance":{"observedAt":"', '"');
-    const updated = new Fragments(load(D.updated), ',"sourceUpdatedAt":"', '"');
-    this.observed = { dictionary: observed, ranks: ranks(index.readSection(D.observedRanks), observed.start.length) };
-    this.updated = { dictionary: updated, ranks: ranks(index.readSection(D.updatedRanks), updated.start.length) };
+    // Provenance times are many (70,000 at 2M showtimes): kept once, rendered between fixed texts.
+    const observed = new WrappedTexts(load(D.observed), ',"provenance":{"observedAt":"', '"');
+    const updated = new WrappedTexts(load(D.updated), ',"sourceUpdatedAt":"', '"');
+    this.observed = { dictionary: observed, ranks: ranks(index.readSection(D.observedRanks), observed.count) };
+    this.updated = { dictionary: updated, ranks: ranks(index.readSection(D.updatedRanks), updated.count) };
     const escaped = (ids: Dictionary) => new Dictionary(encodeDictionary(Array.from({ length: ids.count }, (_, i) => escapeJson(ids.text(i)))));
     this.fragments = {
       films: new Fragments(escaped(filmIds), '","filmId":"'),

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { BlockFile } from "./block-file.js";
 import { DiskFile } from "./disk-file.js";
 import { SnapshotError } from "./errors.js";
-import { BODIES_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE, resolveInside, type DataFile } from "./files.js";
+import { BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE, resolveInside, type DataFile } from "./files.js";
 import { parseManifest, type DataFileFacts, type Manifest } from "./manifest.js";
 import { PagedFile } from "./paged-file.js";
 import { PlainStore } from "./plain-store.js";
@@ -24,6 +24,9 @@ export interface CacheBudgets {
   /** Bytes of showtime blocks kept decoded in memory. */
   blockBytes: number;
 }
+
+/** Pages of the body index kept: the fan-out and the buckets hot pages fall in. */
+const BODY_INDEX_CACHE_BYTES = 2 ** 20;
 
 export const DEFAULT_BUDGETS: CacheBudgets = { pageBytes: 4 * 2 ** 20, blockBytes: 56 * 2 ** 20 };
 
@@ -85,10 +88,12 @@ export function openDataFiles(dir: string, files: Partial<Record<DataFile, DataF
     const index = track(disk(INDEX_FILE));
     const records = track(disk(RECORDS_FILE));
     const bodies = files[BODIES_FILE] ? track(disk(BODIES_FILE)) : undefined;
+    const bodyIndex = files[BODY_INDEX_FILE] ? track(disk(BODY_INDEX_FILE)) : undefined;
     return {
       index: new PagedFile(index.file, index.digest, new LruCache<number, Uint8Array>(budgets.pageBytes)),
       records: new BlockFile(records.file, records.digest),
       bodies: bodies && new BlockFile(bodies.file, bodies.digest),
+      bodyIndex: bodyIndex && new PagedFile(bodyIndex.file, bodyIndex.digest, new LruCache<number, Uint8Array>(BODY_INDEX_CACHE_BYTES)),
       close: () => opened.forEach((f) => f.close()),
     };
   } catch (error) {
@@ -111,7 +116,12 @@ export class Snapshot {
     private readonly budgets: CacheBudgets,
   ) {
     this.files = openDataFiles(dir, manifest.files, budgets);
-    this.bodies = new StoredBodies(this.files.bodies!);
+    try {
+      this.bodies = new StoredBodies(this.files.bodies!, this.files.bodyIndex!);
+    } catch (error) {
+      this.files.close();
+      throw error;
+    }
   }
 
   /**

@@ -2,18 +2,21 @@
  * Stored response bodies: every default-limit page of the four unfiltered lists and every
  * get-one of a cinema or film, as final gzip bytes with their entity tag, so the commonest
  * requests cost one lookup and one read. A body is found by a 160-bit SHA-256 of what it answers
- * (keyed like git's pack index: a 256-entry fan-out, then sorted keys); the index is the block at
- * the end of bodies.blocks, and each body is a checksummed block of its own.
+ * (keyed like git's pack index: a 256-entry fan-out, then sorted keys) in bodies.index; each body
+ * is a checksummed block of its own in bodies.blocks.
  */
 import { createHash } from "node:crypto";
 import type { BlockAddress, BlockFile, BlockFileWriter } from "./block-file.js";
 import { SnapshotError } from "./errors.js";
-import type { ListResource } from "./manifest.js";
+import { BODIES_FILE, BODY_INDEX_FILE } from "./files.js";
+import type { DataFileFacts, ListResource } from "./manifest.js";
+import type { PagedFile, PagedFileWriter, Section } from "./paged-file.js";
 
 export const KEY_BYTES = 20;
 const ENTRY_BYTES = KEY_BYTES + 12;
 const FANOUT_BYTES = 256 * 4;
 export const ETAG_LENGTH = 22;
+const KEYS_SECTION = "bodies.keys";
 
 /** What a stored body answers. `after` is the sort key of the record before the page (null: the first page). */
 export type BodyKey =
@@ -31,11 +34,14 @@ export interface StoredBody {
   gzip: Buffer;
 }
 
-/** Appends bodies to bodies.blocks and writes their index as the file's last block. */
+/** Appends bodies to bodies.blocks and writes their index into bodies.index. */
 export class StoredBodyWriter {
   private readonly entries: Array<{ key: Buffer } & BlockAddress> = [];
 
-  constructor(private readonly file: BlockFileWriter) {}
+  constructor(
+    private readonly file: BlockFileWriter,
+    private readonly index: PagedFileWriter,
+  ) {}
 
   add(key: Buffer, body: StoredBody): void {
     if (key.length !== KEY_BYTES || body.etag.length !== ETAG_LENGTH) throw new Error("malformed stored body");
@@ -43,8 +49,8 @@ export class StoredBodyWriter {
     this.entries.push({ key, ...this.file.append(payload) });
   }
 
-  /** Writes the index block and the footer; returns what the manifest records of the file. */
-  finish(): { bytes: number; digest: number } {
+  /** Finishes both files; returns what the manifest records of them. */
+  finish(): Record<typeof BODIES_FILE | typeof BODY_INDEX_FILE, DataFileFacts> {
     const sorted = [...this.entries].sort((a, b) => Buffer.compare(a.key, b.key));
     const index = Buffer.alloc(FANOUT_BYTES + sorted.length * ENTRY_BYTES);
     const counts = new Uint32Array(256);
@@ -58,43 +64,52 @@ export class StoredBodyWriter {
     });
     let total = 0;
     for (let b = 0; b < 256; b++) index.writeUInt32LE((total += counts[b]!), b * 4);
-    return this.file.finish(index);
+    this.index.add(KEYS_SECTION, index);
+    return { [BODIES_FILE]: this.file.finish(), [BODY_INDEX_FILE]: this.index.finish() };
   }
 }
 
-/** Finds and reads stored bodies; the index is read (and verified) once, on first use. */
+/**
+ * Finds and reads stored bodies. The index is read a page at a time (a lookup reads the fan-out
+ * and a few pages of one bucket), so a cold start that serves one stored page reads a few kB.
+ */
 export class StoredBodies {
-  private index: Buffer | undefined;
+  private readonly keys: Section;
+  private readonly count: number;
 
-  constructor(private readonly file: BlockFile) {}
+  constructor(
+    private readonly file: BlockFile,
+    private readonly index: PagedFile,
+  ) {
+    this.keys = index.section(KEYS_SECTION);
+    this.count = (this.keys.length - FANOUT_BYTES) / ENTRY_BYTES;
+    if (!Number.isInteger(this.count) || this.count < 0) throw new SnapshotError(index.file.name, "its body index has the wrong shape");
+  }
 
-  private loadIndex(): Buffer {
-    if (this.index) return this.index;
-    // A view of the block as read: the read owns exactly these bytes (and the trailer), no copy.
-    const block = this.file.trailingBlock();
-    const index = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
-    const count = (index.length - FANOUT_BYTES) / ENTRY_BYTES;
-    if (!Number.isInteger(count) || count < 0 || index.readUInt32LE(255 * 4) !== count) {
-      throw new SnapshotError(this.file.file.name, "its body index has the wrong shape");
-    }
-    return (this.index = index);
+  private fanout(b: number): number {
+    return b < 0 ? 0 : this.index.u32(this.keys.offset + 4 * b);
   }
 
   /** The block address of a key's body, or undefined when nothing is stored for it. */
   find(key: Uint8Array): BlockAddress | undefined {
-    const index = this.loadIndex();
     const first = key[0]!;
-    let low = first === 0 ? 0 : index.readUInt32LE((first - 1) * 4);
-    let high = index.readUInt32LE(first * 4);
+    let low = this.fanout(first - 1);
+    let high = this.fanout(first);
+    if (low > high || high > this.count) throw new SnapshotError(this.index.file.name, "its fan-out table is inconsistent");
     while (low < high) {
       const mid = (low + high) >>> 1;
-      const at = FANOUT_BYTES + mid * ENTRY_BYTES;
-      const order = Buffer.compare(index.subarray(at, at + KEY_BYTES), key);
-      if (order === 0) return { offset: index.readDoubleLE(at + KEY_BYTES), length: index.readUInt32LE(at + KEY_BYTES + 8) };
+      const entry = this.entry(mid);
+      const order = Buffer.compare(entry.subarray(0, KEY_BYTES), key);
+      if (order === 0) return { offset: entry.readDoubleLE(KEY_BYTES), length: entry.readUInt32LE(KEY_BYTES + 8) };
       if (order < 0) low = mid + 1;
       else high = mid;
     }
     return undefined;
+  }
+
+  private entry(i: number): Buffer {
+    const bytes = this.index.read(this.keys.offset + FANOUT_BYTES + i * ENTRY_BYTES, ENTRY_BYTES);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   read(address: BlockAddress): StoredBody {
@@ -106,11 +121,9 @@ export class StoredBodies {
 
   /** Every key and address, in key order (tools and tests). */
   entries(): Array<{ key: string } & BlockAddress> {
-    const index = this.loadIndex();
-    const count = (index.length - FANOUT_BYTES) / ENTRY_BYTES;
-    return Array.from({ length: count }, (_, i) => {
-      const at = FANOUT_BYTES + i * ENTRY_BYTES;
-      return { key: index.toString("hex", at, at + KEY_BYTES), offset: index.readDoubleLE(at + KEY_BYTES), length: index.readUInt32LE(at + KEY_BYTES + 8) };
+    return Array.from({ length: this.count }, (_, i) => {
+      const entry = this.entry(i);
+      return { key: entry.toString("hex", 0, KEY_BYTES), offset: entry.readDoubleLE(KEY_BYTES), length: entry.readUInt32LE(KEY_BYTES + 8) };
     });
   }
 }

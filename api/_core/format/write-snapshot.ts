@@ -7,7 +7,7 @@ import type { SnapshotContent } from "./content.js";
 import { encodeDictionaries } from "./encode-dictionaries.js";
 import { encodePlain } from "./encode-plain.js";
 import { DEFAULT_BLOCK_LAYOUT, encodeShowtimes, type BlockLayout } from "./encode-showtimes.js";
-import { BODIES_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "./files.js";
+import { BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "./files.js";
 import { encodeManifest, type DataFileFacts, type Manifest } from "./manifest.js";
 import { PagedFileWriter } from "./paged-file.js";
 import { StoredBodyWriter } from "./stored-bodies.js";
@@ -34,9 +34,9 @@ export function writeLists(output: SnapshotOutput, content: SnapshotContent, lay
   return { [INDEX_FILE]: indexFacts, [RECORDS_FILE]: recordsFacts } as Record<typeof INDEX_FILE | typeof RECORDS_FILE, DataFileFacts>;
 }
 
-/** Opens bodies.blocks for the stored bodies. */
+/** Opens bodies.blocks and bodies.index for the stored bodies. */
 export function openStoredBodies(output: SnapshotOutput): StoredBodyWriter {
-  return new StoredBodyWriter(new BlockFileWriter(output.openAppend(BODIES_FILE)));
+  return new StoredBodyWriter(new BlockFileWriter(output.openAppend(BODIES_FILE)), new PagedFileWriter(output.openAppend(BODY_INDEX_FILE)));
 }
 
 /** Writes the manifest: last, since its presence marks a complete snapshot. */
