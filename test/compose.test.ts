@@ -16,7 +16,9 @@ import type { ListResource } from "../api/_core/format/manifest.js";
 import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { bodyKeyOf } from "../api/_core/format/stored-bodies.js";
 import { createHandler } from "../api/_core/handle-request.js";
-import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
+import { createDiskWriter } from "../build/output-writer.js";
+import { runBuild } from "../build/run-build.js";
+import { GOLDEN_FIXTURE, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, compareInstants, expectedList, generateDataset, type AnyRecord, type Dataset, type Showtime } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 
@@ -64,15 +66,18 @@ function isAfter(resource: ListResource, record: AnyRecord, last: AnyRecord): bo
   return record.id > last.id;
 }
 
+/** A 200 page from the core, asked with the bulk key. */
+async function getPage(handle: ReturnType<typeof createHandler>, url: string) {
+  const res = await handle({ method: "GET", url, headers: { authorization: `Bearer ${KEYS.bulk}` } });
+  expect(res.status, `${url}: ${res.body.toString()}`).toBe(200);
+  return JSON.parse(res.body.toString()) as { data: AnyRecord[]; pagination: { nextCursor: string | null } };
+}
+
 describe("a cursor across a rebuild", () => {
   const snapshotDir = () => path.join(root, "rebuilt");
   let before: Dataset;
   let handle: ReturnType<typeof createHandler>;
-  const get = async (url: string) => {
-    const res = await handle({ method: "GET", url, headers: { authorization: `Bearer ${KEYS.bulk}` } });
-    expect(res.status, `${url}: ${res.body.toString()}`).toBe(200);
-    return JSON.parse(res.body.toString()) as { data: AnyRecord[]; pagination: { nextCursor: string | null } };
-  };
+  const get = (url: string) => getPage(handle, url);
 
   beforeAll(async () => {
     before = generateDataset({ seed: 5, showtimes: 60 });
@@ -134,6 +139,41 @@ describe("a cursor across a rebuild", () => {
     await buildDataset(without, root, snapshotDir(), "data-without");
     const page = await get(`/v1/showtimes?filmId=${encodeURIComponent(film.id)}&cursor=${first.pagination.nextCursor}`);
     expect(page).toMatchObject({ data: [], pagination: { nextCursor: null, hasMore: false } });
+  });
+});
+
+/**
+ * Cursors issued by a format-2 server (this fixture, served by the last format-2 build): each URL
+ * with the nextCursor its first page carried, and that page's last record.
+ */
+const FORMAT_2_CURSORS: Array<[url: string, cursor: string, lastId: string]> = [
+  ["/v1/showtimes?limit=7", "I9toi6IF6fDcyZ1XWzEsIlcteW5YcTVsdFczRG1MYjMiLCIwMTAxNzcyODIwMDAwIiwic3QtZ2ItMDMwNi0xODAwIl0", "st-gb-0306-1800"],
+  ["/v1/showtimes", "1er-44fRMjdShmJbWzEsIlcteW5YcTVsdFczRG1MYjMiLCIwMTAxNzcyOTA4MjAwIiwic3QtdGllLWEiXQ", "st-tie-a"],
+  ["/v1/showtimes?cinemaId=gb-lon-prince-charles&limit=3", "HUsYpCzMu0xTOde2WzEsInk5eWpRb0MtNzRaR1EtR28iLCIwMTAxNzcyODIwMDAwIiwic3QtZ2ItMDMwNi0xODAwIl0", "st-gb-0306-1800"],
+  ["/v1/showtimes?filmId=film-arrival-2016&startsAfter=2026-03-06T00:00Z&limit=2", "nOelRltOvtOCmZOGWzEsImF4cDRDLUJndHVjTzFESlgiLCIwMTAxNzcyODAzODAwIiwic3QtZGUtMDMwNi0xNDMwIl0", "st-de-0306-1430"],
+  ["/v1/cinemas?limit=1", "Oof_V1odKFb2O3b2WzEsIkRKQmwtbG1ITlpPZG5mUmQiLCJkZS1iZXItZGVscGhpIl0", "de-ber-delphi"],
+  ["/v1/films?limit=2", "PAHwl2FjWxtgPOkVWzEsInBvVVB3eXlveHhLOU1sTHgiLCJmaWxtLWFycml2YWwtMjAxNiJd", "film-arrival-2016"],
+  ["/v1/attributes?limit=3", "0BMGUFpkDmpvF2hTWzEsImxMU1FjMUVlS0hfZFc5d2ciLCJldmVudC1wcmVtaWVyZSJd", "event-premiere"],
+];
+
+describe("a cursor issued by a format-2 snapshot", () => {
+  let handle: ReturnType<typeof createHandler>;
+  const get = (url: string) => getPage(handle, url);
+
+  beforeAll(async () => {
+    const snapshotDir = path.join(root, "golden");
+    const result = await runBuild({ dataDir: GOLDEN_FIXTURE, output: createDiskWriter(snapshotDir), gzipWorkers: 0 });
+    expect(result.ok).toBe(true);
+    handle = createHandler({ snapshots: new SnapshotSource(snapshotDir), access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
+  });
+
+  test.each(FORMAT_2_CURSORS)("%s: continues where the format-2 page ended, as the format-3 cursor does", async (url, cursor, lastId) => {
+    const first = await get(url);
+    expect(first.data.at(-1)!.id).toBe(lastId);
+    const withCursor = (c: string) => `${url}${url.includes("?") ? "&" : "?"}cursor=${c}`;
+    const resumed = await get(withCursor(cursor));
+    expect(resumed.data.length).toBeGreaterThan(0);
+    expect(resumed).toEqual(await get(withCursor(first.pagination.nextCursor!)));
   });
 });
 

@@ -140,6 +140,43 @@ async function checkQuery(handle: Handle, dataset: Dataset, query: Query): Promi
   expect(served).toBe(expected.length);
 }
 
+const smallBlocksArb = fc.record({
+  seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  showtimes: fc.integer({ min: 300, max: 900 }),
+  cinemas: fc.integer({ min: 0, max: 1 }),
+  films: fc.integer({ min: 0, max: 1 }),
+});
+const layoutArb = fc.record({
+  targetBytes: fc.constantFrom(1, 200, 1000),
+  restartInterval: fc.integer({ min: 1, max: 5 }),
+  deflate: fc.boolean(),
+});
+const showtimeQueryArb: fc.Arbitrary<Query> = fc.record({
+  resource: fc.constant("showtimes" as const),
+  filter: filterArb.filter((f) => f.kind !== "unknown"),
+  startsAfter: startsAfterArb,
+  limits: fc.array(fc.constantFrom(undefined, 1, 7, 64, 100), { minLength: 1, maxLength: 3 }),
+});
+
+test("with blocks of a few records, every view's pages and searches cross block, restart and chunk boundaries rightly", async () => {
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(smallBlocksArb, layoutArb, fc.array(showtimeQueryArb, { minLength: 6, maxLength: 10 }), async (options, layout, queries) => {
+      const dir = path.join(root, `small-blocks-${run++}`);
+      try {
+        const dataset = generateDataset(options);
+        const snapshotDir = path.join(dir, "snapshot");
+        await buildDataset(dataset, dir, snapshotDir, "data", layout);
+        const handle = createHandler({ snapshots: new SnapshotSource(snapshotDir), access: fileAccess(accessFile), now: () => TEST_NOW });
+        for (const query of queries) await checkQuery(handle, dataset, query);
+      } finally {
+        removeDir(dir);
+      }
+    }),
+    { numRuns: 5, seed: Number(process.env.FC_SEED ?? 20_261_124) },
+  );
+});
+
 test("paging with any limits and filters equals filter-then-sort of the source", async () => {
   let run = 0;
   // How pages were produced: the property means little unless both paths are exercised.

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createDiskWriter } from "../../build/output-writer.js";
 import { runBuild } from "../../build/run-build.js";
+import type { BlockLayout } from "../../api/_core/format/encode-showtimes.js";
 
 export interface Provenance { observedAt: string; sourceUpdatedAt?: string; provider: string; externalId: string }
 export interface Cinema { id: string; chainId?: string; name: string; location: Record<string, unknown>; provenance: Provenance }
@@ -141,11 +142,14 @@ export function writeDataset(dataDir: string, dataset: Dataset): void {
   }
 }
 
-/** Writes the dataset under `root`/data-<label> and builds (or rebuilds) `snapshotDir` from it. */
-export async function buildDataset(dataset: Dataset, root: string, snapshotDir: string, label = "data"): Promise<void> {
+/**
+ * Writes the dataset under `root`/data-<label> and builds (or rebuilds) `snapshotDir` from it;
+ * `layout` sets the showtime blocks' size and restart interval (tiny blocks reach block boundaries in small data).
+ */
+export async function buildDataset(dataset: Dataset, root: string, snapshotDir: string, label = "data", layout?: BlockLayout): Promise<void> {
   const dataDir = path.join(root, label);
   writeDataset(dataDir, dataset);
-  const result = await runBuild({ dataDir, output: createDiskWriter(snapshotDir), gzipLevel: 1, gzipWorkers: 0 });
+  const result = await runBuild({ dataDir, output: createDiskWriter(snapshotDir), gzipLevel: 1, gzipWorkers: 0, layout });
   if (!result.ok) throw new Error(`test dataset is invalid:\n${JSON.stringify(result.problems.slice(0, 5), null, 2)}`);
 }
 
