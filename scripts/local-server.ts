@@ -1,5 +1,6 @@
 /** The local Node server: the same request core as the Vercel function, plus the public docs. */
 // The callback API: node:fs is loaded anyway, fs/promises would add ~2 ms to a cold start.
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,6 +10,7 @@ import { createHandler, type CoreOptions, type RequestLog } from "../api/_core/h
 import { toNodeListener } from "../api/_core/node-adapter.js";
 import type { RateLimiter } from "../api/_core/rate-limit.js";
 import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { answerProtocolErrors } from "./protocol-errors.js";
 
 export interface ServerOptions {
   snapshotDir: string;
@@ -22,6 +24,8 @@ export interface ServerOptions {
   now?: CoreOptions["now"];
   snapshots?: CoreOptions["snapshots"];
   onError?: CoreOptions["onError"];
+  /** How long a request may take to arrive before it is answered 408 (Node's default: 300 s). */
+  requestTimeoutMs?: number;
 }
 
 /** How often a running server looks for a rebuilt snapshot: a stat per request cost 3% of a page's time. */
@@ -52,7 +56,11 @@ async function servePublic(publicDir: string, entry: PublicFile, req: IncomingMe
     const body = await new Promise<Buffer>((resolve, reject) =>
       readFile(path.join(publicDir, entry.file), (error, data) => (error ? reject(error) : resolve(data))),
     );
-    res.writeHead(200, { "content-type": entry.type, "content-length": body.length, "cache-control": "public, max-age=300" });
+    res.writeHead(200, {
+      "content-type": entry.type, "content-length": body.length, "cache-control": "public, max-age=300",
+      // Like every API response (decision: headers of the public files).
+      "x-request-id": randomUUID(), "x-content-type-options": "nosniff",
+    });
     res.end(req.method === "HEAD" ? undefined : body);
     return true;
   } catch {
@@ -74,13 +82,19 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
   });
   const listener = toNodeListener(handle);
   const publicDir = options.publicDir ?? path.resolve("public");
-  const server = createServer((req, res) => {
+  const timeouts = options.requestTimeoutMs === undefined ? {} : {
+    requestTimeout: options.requestTimeoutMs,
+    headersTimeout: options.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(10, options.requestTimeoutMs / 4),
+  };
+  const server = createServer(timeouts, (req, res) => {
     // An API request goes straight to the core: no promise spent on the public-file check. Neither
     // path rejects: the core and the adapter turn every failure into a response.
     const entry = publicFileOf(req);
     if (entry) void servePublic(publicDir, entry, req, res).then((served) => (served ? undefined : listener(req, res)));
     else listener(req, res);
   });
+  answerProtocolErrors(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

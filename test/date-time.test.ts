@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { checkDate, checkDateTime, instantKeyOf, instantKeyOfEpochMs } from "../api/_core/date-time.js";
+import { checkDate, checkDateTime, DateTimeMemo, instantKeyOf, instantKeyOfEpochMs } from "../api/_core/date-time.js";
 
 describe("checkDateTime accepts the spec's form", () => {
   test.each([
@@ -221,4 +221,34 @@ describe("instantKeyOfEpochMs", () => {
       }),
     );
   });
+});
+
+describe("the build's date-time memo (decision: caches keyed by input)", () => {
+  const cases: [string, string, boolean][] = [
+    ["a valid time is kept", "2026-11-24T18:00:00Z", true],
+    ["a valid time with an offset is kept", "2026-11-24T18:00+01:00", true],
+    ["an invalid time is not kept", "2026-02-30T18:00:00Z", false],
+    ["text that is no date-time is not kept", "tonight", false],
+    ["a valid time of 64 characters is kept", `2026-11-24T18:00:00.${"1".repeat(43)}Z`, true],
+    ["a valid time of 65 characters is not kept", `2026-11-24T18:00:00.${"1".repeat(44)}Z`, false],
+  ];
+  test.each(cases)("%s", (_, value, kept) => {
+    const memo = new DateTimeMemo();
+    expect(memo.check(value)).toEqual(checkDateTime(value));
+    expect(memo.size).toBe(kept ? 1 : 0);
+    expect(memo.check(value)).toEqual(checkDateTime(value));
+  });
+
+  test("answers exactly as the parser, and never holds more bytes than its bound", () => {
+    const memo = new DateTimeMemo(2000);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.string()), { maxLength: 50 }), (values) => {
+        for (const value of values) {
+          expect(memo.check(value)).toEqual(checkDateTime(value));
+          expect(memo.bytes).toBeLessThanOrEqual(2000);
+        }
+      }),
+    );
+  });
+
 });

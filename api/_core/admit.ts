@@ -18,10 +18,13 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return match && match[1]!.toLowerCase() === "bearer" ? match[2] : undefined;
 }
 
-function unauthorized(hasHeader: boolean): ApiError {
-  const message = hasHeader
-    ? "The API key is not valid (unknown, revoked or expired)."
-    : "An API key is required: send the header Authorization: Bearer <API_KEY>.";
+function unauthorized(authorization: string | readonly string[] | undefined): ApiError {
+  const hasHeader = authorization !== undefined;
+  const message = typeof authorization === "object"
+    ? "Send one Authorization header; this request has several, so it carries no single key."
+    : hasHeader
+      ? "The API key is not valid (unknown, revoked or expired)."
+      : "An API key is required: send the header Authorization: Bearer <API_KEY>.";
   const challenge = hasHeader ? 'Bearer realm="cinema-listings", error="invalid_token"' : 'Bearer realm="cinema-listings"';
   return new ApiError(401, "unauthorized", message, undefined, { "www-authenticate": challenge });
 }
@@ -43,14 +46,15 @@ function decide(organization: Organization, rate: RateDecision, now: Date): Admi
  * (a shared store): an in-memory count costs no promise.
  */
 export function admit(
-  authorization: string | undefined,
+  /** The header's value; several values when the request repeats the header (always a 401). */
+  authorization: string | readonly string[] | undefined,
   access: AccessSource,
   limiter: RateLimiter,
   now: Date,
 ): Admission | Promise<Admission> {
-  const token = bearerToken(authorization);
+  const token = typeof authorization === "string" ? bearerToken(authorization) : undefined;
   const check = token === undefined ? undefined : access.current().checkKey(token, now);
-  if (!check?.ok) throw unauthorized(authorization !== undefined);
+  if (!check?.ok) throw unauthorized(authorization);
   const { organization } = check;
   const rate = limiter.hit(organization.id, organization.rateLimit ?? DEFAULT_RATE_LIMIT, now.getTime());
   return rate instanceof Promise ? rate.then((decided) => decide(organization, decided, now)) : decide(organization, rate, now);

@@ -56,21 +56,55 @@ function digitsAt(value: string, start: number, count: number): number {
   return n;
 }
 
-/** Validated results by text: feeds repeat the same times millions of times. Bounded, then reset. */
-const memo = new Map<string, DateCheck>();
-const MEMO_LIMIT = 50_000;
-
 /**
  * Checks a spec date-time and, when valid, returns its instant key: a string whose plain
- * comparison orders instants exactly (offsets applied, every fractional digit kept).
+ * comparison orders instants exactly (offsets applied, every fractional digit kept). Pure: a
+ * request's startsAfter is parsed each time (under a microsecond), so no memory is ever kept
+ * for what a client sends (decision: caches keyed by client input).
  */
 export function checkDateTime(value: string): DateCheck {
-  const known = memo.get(value);
-  if (known) return known;
-  const result = parseDateTime(value);
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(value, result);
-  return result;
+  return parseDateTime(value);
+}
+
+/** A memo's cost per entry beyond its text and key: the map slot and the result object. */
+const MEMO_ENTRY_OVERHEAD = 96;
+/** Longer texts are parsed every time: valid feeds write at most milliseconds, ~30 characters. */
+const MEMO_MAX_TEXT = 64;
+
+/**
+ * Remembers valid date-times by text for the build, whose feeds repeat the same few thousand
+ * times millions of times. Bounded in bytes (emptied when full); keeps no invalid text and no
+ * long one.
+ */
+export class DateTimeMemo {
+  private readonly results = new Map<string, DateCheck>();
+  private held = 0;
+
+  constructor(private readonly maxBytes = 4 * 2 ** 20) {}
+
+  check(value: string): DateCheck {
+    const known = this.results.get(value);
+    if (known) return known;
+    const result = parseDateTime(value);
+    if (!result.ok || value.length > MEMO_MAX_TEXT) return result;
+    const cost = 2 * (value.length + result.instantKey.length) + MEMO_ENTRY_OVERHEAD;
+    if (this.held + cost > this.maxBytes) {
+      this.results.clear();
+      this.held = 0;
+    }
+    this.results.set(value, result);
+    this.held += cost;
+    return result;
+  }
+
+  /** Bytes held, as counted against the bound. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  get size(): number {
+    return this.results.size;
+  }
 }
 
 function parseDateTime(value: string): DateCheck {

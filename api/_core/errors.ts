@@ -4,6 +4,7 @@
  */
 import { SnapshotError } from "./format/errors.js";
 import type { RateDecision } from "./rate-limit.js";
+import { clipText } from "./text.js";
 
 /** Every code of the spec's error envelope (§7), in its order. */
 export const ERROR_CODES = [
@@ -19,8 +20,10 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Spec §7: error.message is 1..300 characters. */
+/** Spec §7: error.message is 1..300 characters (code points, as JSON Schema counts them). */
 const MAX_MESSAGE = 300;
+/** A parameter name echoed in a message and in details.parameter: the longest real one is 11. */
+const MAX_PARAMETER_ECHO = 64;
 
 export class ApiError {
   constructor(
@@ -35,7 +38,7 @@ export class ApiError {
 
   /** The envelope clients see; messages are capped at the spec's 300 characters. */
   toBody(requestId: string): Buffer {
-    const error: Record<string, unknown> = { code: this.code, message: this.message.slice(0, MAX_MESSAGE), requestId };
+    const error: Record<string, unknown> = { code: this.code, message: clipText(this.message, MAX_MESSAGE), requestId };
     if (this.details) error.details = this.details;
     return Buffer.from(JSON.stringify({ error }));
   }
@@ -43,7 +46,8 @@ export class ApiError {
 
 /** A 400 about one query or path parameter, named in the message and in details. */
 export function badParameter(parameter: string, message: string): ApiError {
-  return new ApiError(400, "bad_request", `${parameter}: ${message}`, { parameter });
+  const echoed = clipText(parameter, MAX_PARAMETER_ECHO);
+  return new ApiError(400, "bad_request", `${echoed}: ${message}`, { parameter: echoed });
 }
 
 export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred; quote the request id when reporting it.";

@@ -12,6 +12,7 @@ import type { SnapshotSource } from "./format/snapshot-source.js";
 import { memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
 import { ResponseCache, type CacheBudgets } from "./response-cache.js";
 import { JSON_TYPE, type Outgoing } from "./respond.js";
+import { originForm } from "./route.js";
 import { serve } from "./serve.js";
 
 export interface CoreRequest {
@@ -59,6 +60,12 @@ const EMPTY = Buffer.alloc(0);
 function header(request: CoreRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** The Authorization field: one value, or every value when the request repeats it. */
+function authorizationOf(request: CoreRequest): string | readonly string[] | undefined {
+  const value = request.headers.authorization;
+  return Array.isArray(value) && value.length === 1 ? value[0] : value;
 }
 
 /** Milliseconds since `started`, to the microsecond (process.hrtime: `performance` loads perf_hooks, ~1.5 ms of a cold start). */
@@ -124,13 +131,15 @@ export function createHandler(options: CoreOptions): Handler {
     }
   }
 
-  return (request) => {
+  return (received) => {
+    const url = originForm(received.url);
+    const request = url === received.url ? received : { ...received, url };
     // The clock is read only for the log line that reports it.
     const started = options.onLog ? process.hrtime.bigint() : undefined;
     const requestId = randomUUID();
     let admission: Admission | Promise<Admission>;
     try {
-      admission = admit(header(request, "authorization"), options.access, limiter, now());
+      admission = admit(authorizationOf(request), options.access, limiter, now());
     } catch (thrown) {
       return failed(request, requestId, started, thrown);
     }

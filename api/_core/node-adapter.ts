@@ -27,12 +27,24 @@ function send(req: IncomingMessage, res: ServerResponse, response: CoreResponse)
   else res.end(body);
 }
 
+/**
+ * The request's headers, with every Authorization field kept: Node keeps only the first of
+ * several, and a request with two keys is ambiguous (decision: one Authorization header).
+ */
+function headersOf(req: IncomingMessage): IncomingMessage["headers"] | Record<string, string | string[] | undefined> {
+  if (req.headers.authorization === undefined) return req.headers;
+  const raw = req.rawHeaders;
+  const values: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") values.push(raw[i + 1]!);
+  return values.length > 1 ? { ...req.headers, authorization: values } : req.headers;
+}
+
 /** Wraps the core as a Node request listener; a synchronous answer is sent without a promise. */
 export function toNodeListener(handle: Handle) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     let answered: CoreResponse | Promise<CoreResponse>;
     try {
-      answered = handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers });
+      answered = handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: headersOf(req) });
     } catch (error) {
       answered = outsideFailure(error);
     }

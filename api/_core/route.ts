@@ -57,6 +57,21 @@ function decodeComponent(raw: string, parameter: string): string {
   }
 }
 
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
+/**
+ * The request target in origin-form (path and query). An absolute-form target
+ * (`GET http://host/v1/films`) is valid HTTP/1.1 (RFC 9112 §3.2.2) and routes by its path; its
+ * authority is ignored as Host is (decision: absolute-form targets).
+ */
+export function originForm(target: string): string {
+  if (target.charCodeAt(0) === 47) return target;
+  const authority = ABSOLUTE_FORM.exec(target);
+  if (!authority) return target;
+  const rest = target.slice(authority[0].length);
+  return rest.charCodeAt(0) === 47 ? rest : `/${rest}`;
+}
+
 /** Decodes a get-one path segment and checks it can be an id. */
 export function decodeId(route: Extract<Route, { kind: "one" }>): string {
   const parameter = route.resource === "cinemas" ? "cinemaId" : "filmId";

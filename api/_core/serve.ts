@@ -12,9 +12,12 @@ import type { SnapshotSource } from "./format/snapshot-source.js";
 import { bodyKeyOf, type BodyKey } from "./format/stored-bodies.js";
 import type { CachedBody, ResponseCache } from "./response-cache.js";
 import { sendBody, type Conditions, type Outgoing } from "./respond.js";
+import { clipText } from "./text.js";
 import { decodeId, matchRoute, parseListRequest, parseQuery, type ListRequest } from "./route.js";
 
 const ALLOWED_METHODS = "GET, HEAD";
+/** An unknown id echoed in a 404: whole up to the spec's 160, so the message stays within 300. */
+const MAX_ID_ECHO = 160;
 
 export interface ServeRequest {
   method: string;
@@ -93,7 +96,7 @@ export function serve(request: ServeRequest, source: SnapshotSource, cache: Resp
     const id = decodeId(route);
     const found = tryStored(snapshot, cache, url, { kind: "one", resource: route.resource, id });
     const singular = route.resource === "cinemas" ? "cinema" : "film";
-    if (!found) throw new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(id).slice(0, 200)}.`);
+    if (!found) throw new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(clipText(id, MAX_ID_ECHO))}.`);
     return sendStored(cache, found.key, found.body, conditions);
   }
   const list = parseListRequest(route.resource, rawQuery);

@@ -27,3 +27,18 @@ export function compareSortKeys(a: readonly string[], b: readonly string[]): num
   }
   return a.length - b.length;
 }
+
+/**
+ * `value` cut to at most `max` code points, ending in "…" when cut. Cutting by UTF-16 unit could
+ * leave half a surrogate pair, which strict JSON decoders refuse (decision: echoed values).
+ */
+export function clipText(value: string, max: number): string {
+  if (value.length <= max || codePointLength(value) <= max) return value;
+  let units = 0;
+  for (let points = 0; points < max - 1; points++) {
+    const unit = value.charCodeAt(units);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && (value.charCodeAt(units + 1) & 0xfc00) === 0xdc00;
+    units += pair ? 2 : 1;
+  }
+  return `${value.slice(0, units)}…`;
+}

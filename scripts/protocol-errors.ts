@@ -1,0 +1,77 @@
+/**
+ * Answers for requests Node's HTTP parser refuses before they reach the core: a malformed request
+ * line or header (400), a URL or headers too large (431), an idle socket (408), an Expect value
+ * other than 100-continue (417), CONNECT (405). Spec §7 gives every non-200 response the error
+ * envelope, so these carry it too, with X-Request-Id, nosniff and Connection: close (decision:
+ * requests the parser refuses).
+ */
+import { randomUUID } from "node:crypto";
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { ApiError } from "../api/_core/errors.js";
+import { errorResponse } from "../api/_core/handle-request.js";
+
+/** Node's parser error codes → status and message (the codes Node's own default handler maps). */
+function refusalOf(code: string | undefined): { status: number; message: string } {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return { status: 431, message: "The request's URL and headers are too large for this server." };
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return { status: 413, message: "The request's chunk extensions are too large." };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return { status: 408, message: "The request was not received in time; send it again." };
+    default:
+      return { status: 400, message: "The request is not valid HTTP/1.1 and could not be read." };
+  }
+}
+
+/** The envelope's status, headers and body for a refusal outside the core. */
+function refusal(status: number, message: string, extra: Record<string, string> = {}) {
+  const requestId = randomUUID();
+  const response = errorResponse(new ApiError(status, "bad_request", message, undefined, extra), requestId);
+  const headers: Record<string, string> = {
+    ...response.headers,
+    "x-request-id": requestId,
+    "x-content-type-options": "nosniff",
+    "content-length": String(response.body.length),
+    connection: "close",
+    date: new Date().toUTCString(),
+  };
+  return { status, headers, body: response.body };
+}
+
+/** The refusal as raw HTTP/1.1 bytes, for a socket that has no response object. */
+function rawRefusal(status: number, message: string, extra?: Record<string, string>): Buffer {
+  const { headers, body } = refusal(status, message, extra);
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  return Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n`, "latin1"), body]);
+}
+
+function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset peer, or a response already under way, cannot take another one.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const { status, message } = refusalOf(error.code);
+  socket.end(rawRefusal(status, message));
+}
+
+function onConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on("error", () => socket.destroy());
+  socket.end(rawRefusal(405, "Method CONNECT is not allowed; use GET or HEAD.", { allow: "GET, HEAD" }));
+}
+
+function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const { status, headers, body } = refusal(417, "The Expect header's only supported value is 100-continue.");
+  res.writeHead(status, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** Makes every request the parser refuses an error envelope instead of a bare status line. */
+export function answerProtocolErrors(server: Server): void {
+  server.on("clientError", onClientError);
+  server.on("connect", onConnect);
+  server.on("checkExpectation", onCheckExpectation);
+}
