@@ -39,7 +39,12 @@ export async function createBodyPool(level: number, size = availableParallelism(
       const pending = batches.get(id)!;
       batches.delete(id);
       // Transferred buffers arrive as Uint8Arrays: view them as Buffers again.
-      out.forEach((body, i) => pending[i]!.resolve({ etag: body.etag, gzip: Buffer.from(body.gzip.buffer, body.gzip.byteOffset, body.gzip.byteLength) }));
+      out.forEach((body, i) =>
+        pending[i]!.resolve({
+          etag: body.etag,
+          gzip: Buffer.from(body.gzip.buffer, body.gzip.byteOffset, body.gzip.byteLength),
+        }),
+      );
     });
     worker.on("error", (error) => {
       for (const pending of batches.values()) for (const p of pending) p.reject(error);
@@ -51,7 +56,10 @@ export async function createBodyPool(level: number, size = availableParallelism(
     if (batch.length === 0) return;
     const id = nextId++;
     batches.set(id, waiting);
-    workers[id % workers.length]!.postMessage({ id, bodies: batch }, batch.map((b) => b.buffer as ArrayBuffer));
+    workers[id % workers.length]!.postMessage(
+      { id, bodies: batch },
+      batch.map((b) => b.buffer as ArrayBuffer),
+    );
     batch = [];
     waiting = [];
   }

@@ -9,5 +9,8 @@ const { level } = workerData as { level: number };
 
 parentPort!.on("message", ({ id, bodies }: { id: number; bodies: Uint8Array[] }) => {
   const out = bodies.map((body) => encodeStoredBody(body, level));
-  parentPort!.postMessage({ id, out }, out.map((b) => b.gzip.buffer as ArrayBuffer));
+  parentPort!.postMessage(
+    { id, out },
+    out.map((b) => b.gzip.buffer as ArrayBuffer),
+  );
 });

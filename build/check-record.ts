@@ -48,7 +48,8 @@ function describeType(value: unknown): string {
 
 function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let value = root;
-  for (const key of path) value = value != null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    value = value != null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   return value;
 }
 
@@ -70,7 +71,9 @@ function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem
   if (issue.code === "invalid_type") {
     const expected = issue.expected === "int" ? "whole number" : issue.expected;
     const article = /^[aeiou]/.test(expected) ? "an" : "a";
-    return [{ ...where, code: "invalid_type", path, message: `must be ${article} ${expected} (got ${describeType(actual)})` }];
+    return [
+      { ...where, code: "invalid_type", path, message: `must be ${article} ${expected} (got ${describeType(actual)})` },
+    ];
   }
   return [{ ...where, code: "invalid_value", path, message: issue.message }];
 }
@@ -80,16 +83,31 @@ function factsOf(source: SourceRecord, record: Record<string, unknown>, json: st
     const s = record as Showtime;
     const p = s.provenance;
     return {
-      kind: "showtime", id: s.id, cinemaId: s.cinemaId, filmId: s.filmId, startsAt: s.startsAt, bookingUrl: s.bookingUrl,
-      attributeIds: s.attributeIds, screenName: s.screenName, observedAt: p.observedAt, sourceUpdatedAt: p.sourceUpdatedAt,
-      provider: p.provider, externalId: p.externalId,
+      kind: "showtime",
+      id: s.id,
+      cinemaId: s.cinemaId,
+      filmId: s.filmId,
+      startsAt: s.startsAt,
+      bookingUrl: s.bookingUrl,
+      attributeIds: s.attributeIds,
+      screenName: s.screenName,
+      observedAt: p.observedAt,
+      sourceUpdatedAt: p.sourceUpdatedAt,
+      provider: p.provider,
+      externalId: p.externalId,
     };
   }
   const provenance = record.provenance as Showtime["provenance"] | undefined;
   const location = (record as Partial<Cinema>).location;
   return {
-    kind: "plain", id: record.id as string, json, observedAt: provenance?.observedAt, sourceUpdatedAt: provenance?.sourceUpdatedAt,
-    latitude: location?.latitude, longitude: location?.longitude, countryCode: location?.countryCode,
+    kind: "plain",
+    id: record.id as string,
+    json,
+    observedAt: provenance?.observedAt,
+    sourceUpdatedAt: provenance?.sourceUpdatedAt,
+    latitude: location?.latitude,
+    longitude: location?.longitude,
+    countryCode: location?.countryCode,
   };
 }
 
@@ -97,7 +115,12 @@ function factsOf(source: SourceRecord, record: Record<string, unknown>, json: st
 export function checkRecord(source: SourceRecord, problems: Problem[]): RecordFacts | undefined {
   if (source.value === null || typeof source.value !== "object" || Array.isArray(source.value)) {
     const where = { file: source.file, line: source.line, index: source.index };
-    problems.push({ ...where, code: "not_an_object", path: "", message: `must be a JSON object (got ${describeType(source.value)})` });
+    problems.push({
+      ...where,
+      code: "not_an_object",
+      path: "",
+      message: `must be a JSON object (got ${describeType(source.value)})`,
+    });
     return undefined;
   }
   const result = SCHEMAS[source.resource].safeParse(source.value);
@@ -110,7 +133,11 @@ export function checkRecord(source: SourceRecord, problems: Problem[]): RecordFa
   const bytes = Buffer.byteLength(json);
   if (bytes > MAX_RECORD_BYTES) {
     problems.push({
-      file: source.file, line: source.line, index: source.index, code: "record_too_large", path: "",
+      file: source.file,
+      line: source.line,
+      index: source.index,
+      code: "record_too_large",
+      path: "",
       message: `is ${bytes} bytes as JSON; at most ${MAX_RECORD_BYTES} are allowed so every page fits a response`,
     });
     return undefined;

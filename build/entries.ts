@@ -66,23 +66,47 @@ export class Interner {
 
 export function plainEntryOf(facts: PlainFacts, where: Location, interner: Interner): PlainEntry {
   return {
-    id: facts.id, json: Buffer.from(facts.json), observed: interner.time(facts.observedAt), updated: interner.time(facts.sourceUpdatedAt),
-    latitude: facts.latitude, longitude: facts.longitude, countryCode: facts.countryCode, file: where.file, line: where.line, index: where.index,
+    id: facts.id,
+    json: Buffer.from(facts.json),
+    observed: interner.time(facts.observedAt),
+    updated: interner.time(facts.sourceUpdatedAt),
+    latitude: facts.latitude,
+    longitude: facts.longitude,
+    countryCode: facts.countryCode,
+    file: where.file,
+    line: where.line,
+    index: where.index,
   };
 }
 
 export function showtimeEntryOf(facts: ShowtimeFacts, where: Location, interner: Interner): ShowtimeEntry {
   // Every field in one literal: one object shape for millions of entries.
   return {
-    id: facts.id, cinemaId: interner.string(facts.cinemaId), filmId: interner.string(facts.filmId), startsAt: interner.time(facts.startsAt),
-    bookingUrl: facts.bookingUrl, attributeIds: interner.list(facts.attributeIds), screenName: interner.string(facts.screenName),
-    observed: interner.time(facts.observedAt), updated: interner.time(facts.sourceUpdatedAt), provider: interner.string(facts.provider),
-    externalId: facts.externalId, file: where.file, line: where.line, index: where.index,
+    id: facts.id,
+    cinemaId: interner.string(facts.cinemaId),
+    filmId: interner.string(facts.filmId),
+    startsAt: interner.time(facts.startsAt),
+    bookingUrl: facts.bookingUrl,
+    attributeIds: interner.list(facts.attributeIds),
+    screenName: interner.string(facts.screenName),
+    observed: interner.time(facts.observedAt),
+    updated: interner.time(facts.sourceUpdatedAt),
+    provider: interner.string(facts.provider),
+    externalId: facts.externalId,
+    file: where.file,
+    line: where.line,
+    index: where.index,
   };
 }
 
 /** Adds one record's facts to the records of its resource. */
-export function addRecord(records: ValidRecords, resource: Resource, facts: PlainFacts | ShowtimeFacts, where: Location, interner: Interner): void {
+export function addRecord(
+  records: ValidRecords,
+  resource: Resource,
+  facts: PlainFacts | ShowtimeFacts,
+  where: Location,
+  interner: Interner,
+): void {
   if (facts.kind === "showtime") records.showtimes.push(showtimeEntryOf(facts, where, interner));
   else records[resource as Exclude<Resource, "showtimes">].push(plainEntryOf(facts, where, interner));
 }

@@ -39,7 +39,13 @@ function readOptions() {
   if (values.data === "" || values.out === "") fail("--data and --out must not be empty");
   const workers = values["gzip-workers"];
   if (workers !== undefined && !/^[0-8]$/.test(workers)) fail("--gzip-workers must be a whole number from 0 to 8");
-  return { dataDir: values.data!, outDir: values.out!, gzipLevel, gzipWorkers: workers === undefined ? undefined : Number(workers), quiet: values.quiet! };
+  return {
+    dataDir: values.data!,
+    outDir: values.out!,
+    gzipLevel,
+    gzipWorkers: workers === undefined ? undefined : Number(workers),
+    quiet: values.quiet!,
+  };
 }
 
 async function main(): Promise<void> {

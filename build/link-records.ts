@@ -22,7 +22,12 @@ function indexIds(entries: ReadonlyArray<PlainEntry | ShowtimeEntry>, problems: 
   for (const entry of entries) {
     const seen = first.get(entry.id);
     if (seen) {
-      problems.push({ ...whereOf(entry), code: "duplicate_id", path: "id", message: `${JSON.stringify(entry.id)} is already used (first at ${locationOf(seen)})` });
+      problems.push({
+        ...whereOf(entry),
+        code: "duplicate_id",
+        path: "id",
+        message: `${JSON.stringify(entry.id)} is already used (first at ${locationOf(seen)})`,
+      });
     } else {
       first.set(entry.id, entry);
     }
@@ -30,13 +35,26 @@ function indexIds(entries: ReadonlyArray<PlainEntry | ShowtimeEntry>, problems: 
   return new Set(first.keys());
 }
 
-const SINGULAR: Record<Resource, string> = { cinemas: "cinema", films: "film", showtimes: "showtime", attributes: "attribute" };
+const SINGULAR: Record<Resource, string> = {
+  cinemas: "cinema",
+  films: "film",
+  showtimes: "showtime",
+  attributes: "attribute",
+};
 
 export function linkRecords(records: ValidRecords, problems: Problem[]): LinkedRecords {
-  const ids = Object.fromEntries(RESOURCES.map((r) => [r, indexIds(records[r], problems)])) as Record<Resource, Set<string>>;
+  const ids = Object.fromEntries(RESOURCES.map((r) => [r, indexIds(records[r], problems)])) as Record<
+    Resource,
+    Set<string>
+  >;
   const check = (entry: ShowtimeEntry, path: string, target: Resource, id: string) => {
     if (ids[target].has(id)) return;
-    problems.push({ ...whereOf(entry), code: "dangling_reference", path, message: `refers to ${SINGULAR[target]} ${JSON.stringify(id)}, which does not exist` });
+    problems.push({
+      ...whereOf(entry),
+      code: "dangling_reference",
+      path,
+      message: `refers to ${SINGULAR[target]} ${JSON.stringify(id)}, which does not exist`,
+    });
   };
   for (const showtime of records.showtimes) {
     check(showtime, "cinemaId", "cinemas", showtime.cinemaId);

@@ -46,11 +46,19 @@ export const FILM_EXAMPLE = {
   provenance: { observedAt: "2026-11-22T06:01:13+01:00", provider: "kinoheld-api", externalId: "kh-film-88377" },
 };
 
-export const ATTRIBUTE_EXAMPLE = { id: "format-2d", kind: "format", name: "2D", description: "Standard digital 2D projection." };
+export const ATTRIBUTE_EXAMPLE = {
+  id: "format-2d",
+  kind: "format",
+  name: "2D",
+  description: "Standard digital 2D projection.",
+};
 
 export const FRESHNESS_EXAMPLE = { observedAt: "2026-11-22T06:00:04Z", sourceUpdatedAt: "2026-11-20T13:13:00Z" };
 
-export const PAGINATION_EXAMPLE = { nextCursor: "3mX0kQ2b7yWcTnVhWyJbMSwiYjNxS3ZwZ1pTUjFoIiwiMTc2NDA0MTMwMCJdXQ", hasMore: true };
+export const PAGINATION_EXAMPLE = {
+  nextCursor: "3mX0kQ2b7yWcTnVhWyJbMSwiYjNxS3ZwZ1pTUjFoIiwiMTc2NDA0MTMwMCJdXQ",
+  hasMore: true,
+};
 
 const page = (record: unknown) => ({ data: [record], pagination: PAGINATION_EXAMPLE, freshness: FRESHNESS_EXAMPLE });
 
@@ -69,6 +77,9 @@ export const EXAMPLES: Record<string, unknown> = {
   CinemaPage: page(CINEMA_EXAMPLE),
   FilmPage: page(FILM_EXAMPLE),
   AttributePage: { ...page(ATTRIBUTE_EXAMPLE), pagination: { nextCursor: null, hasMore: false } },
-  CinemaResult: { data: CINEMA_EXAMPLE, freshness: { observedAt: provenance.observedAt, sourceUpdatedAt: "2026-10-02T09:15:00Z" } },
+  CinemaResult: {
+    data: CINEMA_EXAMPLE,
+    freshness: { observedAt: provenance.observedAt, sourceUpdatedAt: "2026-10-02T09:15:00Z" },
+  },
   FilmResult: { data: FILM_EXAMPLE, freshness: { observedAt: FILM_EXAMPLE.provenance.observedAt } },
 };

@@ -1,6 +1,13 @@
 /** The tables the OpenAPI paths are rendered from: the six operations, and each error status. */
 
-export type HeaderName = "X-Request-Id" | "ETag" | "Cache-Control" | "RateLimit-Policy" | "RateLimit" | "Retry-After" | "WWW-Authenticate";
+export type HeaderName =
+  | "X-Request-Id"
+  | "ETag"
+  | "Cache-Control"
+  | "RateLimit-Policy"
+  | "RateLimit"
+  | "Retry-After"
+  | "WWW-Authenticate";
 
 const RATE: HeaderName[] = ["RateLimit-Policy", "RateLimit"];
 
@@ -33,7 +40,8 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     code: "unauthorized",
     required: ["Cache-Control", "WWW-Authenticate"],
     message: "An API key is required: send the header Authorization: Bearer <API_KEY>.",
-    description: "No `Authorization: Bearer` header, or the key is unknown, revoked or expired. Checked first: such a request learns nothing else.",
+    description:
+      "No `Authorization: Bearer` header, or the key is unknown, revoked or expired. Checked first: such a request learns nothing else.",
   },
   "403": {
     name: "EntitlementRequired",
@@ -54,7 +62,8 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     code: "rate_limited",
     required: ["Cache-Control", "Retry-After", ...RATE],
     message: "Rate limit of 600 requests per 60 s exceeded; retry in 12 s.",
-    description: "The organization used up its quota for the current window (all its keys count together). `Retry-After` says when to retry.",
+    description:
+      "The organization used up its quota for the current window (all its keys count together). `Retry-After` says when to retry.",
   },
   "500": {
     name: "InternalError",
@@ -147,6 +156,7 @@ export const OPERATIONS: Operation[] = [
     summary: "List showtime attributes",
     result: "AttributePage",
     parameters: LIST,
-    description: "Showtime attributes ordered by `id`. The page's freshness is the snapshot's, as attributes carry no provenance.",
+    description:
+      "Showtime attributes ordered by `id`. The page's freshness is the snapshot's, as attributes carry no provenance.",
   },
 ];

@@ -68,12 +68,20 @@ const header = (description: string, schema: Json = { type: "string" }) => ({ de
 
 const HEADERS: Record<HeaderName, Json> = {
   "X-Request-Id": header("Identifies this request in the service's logs; equals `error.requestId` in error bodies."),
-  ETag: header("Strong entity tag: `\"<tag>\"` for the identity body, `\"<tag>-gzip\"` / `\"<tag>-br\"` for encoded ones. Send it in `If-None-Match` to get a 304."),
-  "Cache-Control": header("`private, max-age=60` on 200s (a shared cache must never answer for the key check); `no-store` on errors."),
-  "RateLimit-Policy": header("The organization's quota (draft-ietf-httpapi-ratelimit-headers), e.g. `\"org\";q=600;w=60`: 600 requests per 60-second window."),
-  RateLimit: header("What is left of the quota, e.g. `\"org\";r=599;t=39`: 599 requests remain, the window resets in 39 s."),
+  ETag: header(
+    'Strong entity tag: `"<tag>"` for the identity body, `"<tag>-gzip"` / `"<tag>-br"` for encoded ones. Send it in `If-None-Match` to get a 304.',
+  ),
+  "Cache-Control": header(
+    "`private, max-age=60` on 200s (a shared cache must never answer for the key check); `no-store` on errors.",
+  ),
+  "RateLimit-Policy": header(
+    'The organization\'s quota (draft-ietf-httpapi-ratelimit-headers), e.g. `"org";q=600;w=60`: 600 requests per 60-second window.',
+  ),
+  RateLimit: header(
+    'What is left of the quota, e.g. `"org";r=599;t=39`: 599 requests remain, the window resets in 39 s.',
+  ),
   "Retry-After": header("Seconds to wait before retrying.", { type: "integer", minimum: 0 }),
-  "WWW-Authenticate": header("The bearer challenge, `Bearer realm=\"cinema-listings\"`."),
+  "WWW-Authenticate": header('The bearer challenge, `Bearer realm="cinema-listings"`.'),
 };
 
 const RATE: HeaderName[] = ["RateLimit-Policy", "RateLimit"];
@@ -103,7 +111,9 @@ export function renderResponses(): Record<string, Json> {
     },
   };
   for (const status of Object.values(ERROR_STATUSES)) {
-    const example = { error: { code: status.code, message: status.message, requestId: "6f1c2a9e-4b7d-4e0a-9c35-2d8f1b7a6e40" } };
+    const example = {
+      error: { code: status.code, message: status.message, requestId: "6f1c2a9e-4b7d-4e0a-9c35-2d8f1b7a6e40" },
+    };
     responses[status.name] = {
       description: status.description,
       headers: headersOf(status.required, status.optional),

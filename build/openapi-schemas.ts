@@ -50,7 +50,11 @@ export const errorBodySchema = z.strictObject({
 });
 
 function listOf<T extends z.ZodType>(record: T) {
-  return z.strictObject({ data: z.array(record).max(MAX_LIMIT), pagination: paginationSchema, freshness: freshnessSchema });
+  return z.strictObject({
+    data: z.array(record).max(MAX_LIMIT),
+    pagination: paginationSchema,
+    freshness: freshnessSchema,
+  });
 }
 
 function oneOf<T extends z.ZodType>(record: T) {
@@ -72,7 +76,11 @@ const COMPONENTS: [z.ZodType, string, string][] = [
   [locationSchema, "Location", "Where a cinema is. `countryCode` is an ISO 3166-1 alpha-2 code."],
   [cinemaSchema, "Cinema", "A cinema (spec 2.3)."],
   [filmSchema, "Film", "A film (spec 2.4). `durationMinutes` is a whole number from 1 to 1000."],
-  [attributeSchema, "Attribute", "A showtime attribute (spec 2.5): accessibility, event, format or language. No provenance."],
+  [
+    attributeSchema,
+    "Attribute",
+    "A showtime attribute (spec 2.5): accessibility, event, format or language. No provenance.",
+  ],
   [
     freshnessSchema,
     "Freshness",
@@ -100,12 +108,18 @@ const COMPONENTS: [z.ZodType, string, string][] = [
       "404 `not_found`, 429 `rate_limited`, 500 `internal_error`, 503 `database_unavailable`. " +
       "`forbidden` is reserved by the spec and never sent by v1.",
   ],
-  [errorBodySchema, "Error", "The body of every non-200 response (spec 7). `requestId` equals the `X-Request-Id` header."],
+  [
+    errorBodySchema,
+    "Error",
+    "The body of every non-200 response (spec 7). `requestId` equals the `X-Request-Id` header.",
+  ],
 ];
 
 type JsonSchema = Record<string, unknown>;
 
-const NAMED = new Map<z.ZodType, { id: string; description: string }>(COMPONENTS.map(([schema, id, description]) => [schema, { id, description }]));
+const NAMED = new Map<z.ZodType, { id: string; description: string }>(
+  COMPONENTS.map(([schema, id, description]) => [schema, { id, description }]),
+);
 
 /** Adds descriptions and examples, and adjusts zod's output where checks say more than JSON Schema can. */
 function refine(schema: z.ZodType, json: JsonSchema): void {

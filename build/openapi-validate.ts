@@ -65,7 +65,9 @@ export function createResponseValidator(doc: Json): ResponseValidator {
     let validate = compiled.get(schema);
     if (!validate) compiled.set(schema, (validate = ajv.compile(relink(schema) as Json)));
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || "(body)"} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+    return (validate.errors ?? []).map(
+      (e) => `${e.instancePath || "(body)"} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+    );
   }
 
   function response(operationId: string, status: number): DocumentedResponse | undefined {
@@ -73,7 +75,8 @@ export function createResponseValidator(doc: Json): ResponseValidator {
     if (!raw) return undefined;
     const resolved = resolve(doc, raw);
     const headers: DocumentedResponse["headers"] = {};
-    for (const [name, header] of Object.entries<Json>(resolved.headers ?? {})) headers[name] = { required: header.required === true };
+    for (const [name, header] of Object.entries<Json>(resolved.headers ?? {}))
+      headers[name] = { required: header.required === true };
     return { description: resolved.description, headers, schema: resolved.content?.["application/json"]?.schema };
   }
 

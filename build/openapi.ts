@@ -66,7 +66,10 @@ export function createOpenApiDocument(): Record<string, unknown> {
       { name: "Showtimes", description: "Screenings of films at cinemas." },
       { name: "Cinemas", description: "Cinemas and where they are." },
       { name: "Films", description: "Films being shown." },
-      { name: "Attributes", description: "The catalogue of showtime attributes (accessibility, event, format, language)." },
+      {
+        name: "Attributes",
+        description: "The catalogue of showtime attributes (accessibility, event, format, language).",
+      },
     ],
     paths: renderPaths(),
     components: {

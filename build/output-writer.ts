@@ -32,7 +32,9 @@ export interface DiskWriter extends OutputWriter {
 /** Deletes a folder; `rm -rf` is several times faster than fs.rm on a tree of many small files. */
 function removeTree(dir: string): Promise<void> {
   return new Promise((resolve) => {
-    execFile("rm", ["-rf", dir], (error) => (error ? rm(dir, { recursive: true, force: true }).then(resolve, () => resolve()) : resolve()));
+    execFile("rm", ["-rf", dir], (error) =>
+      error ? rm(dir, { recursive: true, force: true }).then(resolve, () => resolve()) : resolve(),
+    );
   });
 }
 

@@ -61,7 +61,8 @@ export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Prog
       stageName = "";
       if (drawn) stream.write("\n");
       drawn = false;
-      if (!quiet && times.length > 0) stream.write(`stages: ${times.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}\n`);
+      if (!quiet && times.length > 0)
+        stream.write(`stages: ${times.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}\n`);
     },
   };
 }

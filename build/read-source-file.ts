@@ -38,7 +38,13 @@ function* parseJsonArray(resource: Resource, file: string, text: string, problem
     parsed = JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
-    problems.push({ code: "invalid_json", file, line: lineOfPosition(text, message), path: "", message: `is not valid JSON (${message})` });
+    problems.push({
+      code: "invalid_json",
+      file,
+      line: lineOfPosition(text, message),
+      path: "",
+      message: `is not valid JSON (${message})`,
+    });
     return;
   }
   if (!Array.isArray(parsed)) {
@@ -56,7 +62,13 @@ function* parseNdjson(resource: Resource, file: string, text: string, problems: 
     try {
       yield { resource, file, line: i + 1, value: JSON.parse(line) };
     } catch (error) {
-      problems.push({ code: "invalid_json", file, line: i + 1, path: "", message: `is not valid JSON (${(error as Error).message})` });
+      problems.push({
+        code: "invalid_json",
+        file,
+        line: i + 1,
+        path: "",
+        message: `is not valid JSON (${(error as Error).message})`,
+      });
     }
   }
 }

@@ -54,7 +54,12 @@ function rawKey(last: { instantKey?: string; escapedId: string }): string[] {
   return last.instantKey === undefined ? [id] : [last.instantKey, id];
 }
 
-async function renderPages(lists: SnapshotLists, bodies: BodyWriter, resource: ListResource, fallback: Freshness): Promise<void> {
+async function renderPages(
+  lists: SnapshotLists,
+  bodies: BodyWriter,
+  resource: ListResource,
+  fallback: Freshness,
+): Promise<void> {
   const list = lists.list(resource);
   const binding = bindingOf(resource, {});
   const out = new PageBuffer();
@@ -77,13 +82,23 @@ async function renderGetOnes(lists: SnapshotLists, bodies: BodyWriter, resource:
   }
 }
 
-export async function renderSnapshot(content: SnapshotContent, output: OutputWriter, options: RenderOptions): Promise<RenderedSnapshot> {
+export async function renderSnapshot(
+  content: SnapshotContent,
+  output: OutputWriter,
+  options: RenderOptions,
+): Promise<RenderedSnapshot> {
   const listFiles = writeLists(output, content, options.layout);
   const opened = openDataFiles(output.root, listFiles, { pageBytes: 64 * 2 ** 20, blockBytes: 256 * 2 ** 20 });
-  const lists = new SnapshotLists(opened.index, opened.records, content.showtimes.length, { pageBytes: 64 * 2 ** 20, blockBytes: 256 * 2 ** 20 });
+  const lists = new SnapshotLists(opened.index, opened.records, content.showtimes.length, {
+    pageBytes: 64 * 2 ** 20,
+    blockBytes: 256 * 2 ** 20,
+  });
   const freshness = snapshotFreshness(content);
   const counts = Object.fromEntries(LIST_RESOURCES.map((r) => [r, content[r].length])) as Record<ListResource, number>;
-  const total = LIST_RESOURCES.reduce((sum, r) => sum + Math.max(1, Math.ceil(counts[r] / DEFAULT_LIMIT)), 0) + counts.cinemas + counts.films;
+  const total =
+    LIST_RESOURCES.reduce((sum, r) => sum + Math.max(1, Math.ceil(counts[r] / DEFAULT_LIMIT)), 0) +
+    counts.cinemas +
+    counts.films;
   const stored = openStoredBodies(output);
   const pool = await createBodyPool(options.gzipLevel, options.gzipWorkers);
   try {

@@ -45,7 +45,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const valid = await stage("validate", () =>
       validateRecords(
         sources,
-        { workers: options.validateWorkers, onProgress: (n) => options.onProgress?.("validate", n), onWorkers: options.onValidationWorkers },
+        {
+          workers: options.validateWorkers,
+          onProgress: (n) => options.onProgress?.("validate", n),
+          onWorkers: options.onValidationWorkers,
+        },
         problems,
         interner,
       ),
@@ -59,7 +63,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const content = stage("index", () => indexRecords(linked));
     const rendered = await stage("render", () =>
       renderSnapshot(content, options.output, {
-        gzipLevel: options.gzipLevel ?? 6, gzipWorkers: options.gzipWorkers, layout: options.layout,
+        gzipLevel: options.gzipLevel ?? 6,
+        gzipWorkers: options.gzipWorkers,
+        layout: options.layout,
         onProgress: (done, total) => options.onProgress?.("render", done, total),
       }),
     );

@@ -54,7 +54,11 @@ export const httpUrl = z
   .string()
   .check((ctx) => {
     if (!isHttpUrl(ctx.value)) {
-      ctx.issues.push({ code: "custom", input: ctx.value, message: "must be an absolute http or https URL in ASCII (percent-encode other characters)" });
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: "must be an absolute http or https URL in ASCII (percent-encode other characters)",
+      });
     }
   })
   .meta({ format: "uri" });
@@ -103,7 +107,11 @@ export const locationSchema = z.strictObject({
   locality: text(1, 160),
   postcode: text(2, 16),
   address: text(1, 300).optional(),
-  latitude: z.number().min(-90, { message: "must be between -90 and 90" }).max(90, { message: "must be between -90 and 90" }).optional(),
+  latitude: z
+    .number()
+    .min(-90, { message: "must be between -90 and 90" })
+    .max(90, { message: "must be between -90 and 90" })
+    .optional(),
   longitude: z
     .number()
     .min(-180, { message: "must be between -180 and 180" })

@@ -56,7 +56,8 @@ export async function validateInWorkers(run: ParallelValidation): Promise<void> 
         worker.on("message", (result: FileResult) => {
           // Rows are numbered in the worker's sending order: extend the tables as messages arrive.
           for (const text of result.newStrings) tables.strings.push(run.interner.string(text));
-          for (const rows of result.newLists) tables.lists.push(run.interner.list(rows.map((row) => tables.strings[row]!)));
+          for (const rows of result.newLists)
+            tables.lists.push(run.interner.list(rows.map((row) => tables.strings[row]!)));
           waiting.set(result.at, { result, tables });
           applyReady();
         });
@@ -76,19 +77,38 @@ export async function validateInWorkers(run: ParallelValidation): Promise<void> 
 function applyResult(run: ParallelValidation, source: SourceFile, result: FileResult, tables: WorkerTables): number {
   run.problems.push(...result.problems);
   const where = (line: number | undefined, index: number | undefined) => ({ file: source.file, line, index });
-  for (const facts of result.plain) addRecord(run.records, source.resource, facts, where(facts.line, facts.index), run.interner);
+  for (const facts of result.plain)
+    addRecord(run.records, source.resource, facts, where(facts.line, facts.index), run.interner);
   const n = result.numbers;
   const value = (row: number) => (row === ABSENT ? undefined : tables.strings[row]!);
   const count = result.strings.length / STRINGS_PER_SHOWTIME;
   for (let i = 0; i < count; i++) {
     const at = i * NUMBERS_PER_SHOWTIME;
-    const [id, externalId, bookingUrl] = result.strings.slice(i * STRINGS_PER_SHOWTIME, (i + 1) * STRINGS_PER_SHOWTIME) as [string, string, string];
+    const [id, externalId, bookingUrl] = result.strings.slice(
+      i * STRINGS_PER_SHOWTIME,
+      (i + 1) * STRINGS_PER_SHOWTIME,
+    ) as [string, string, string];
     const facts = {
-      kind: "showtime" as const, id, externalId, bookingUrl: bookingUrl === "" ? undefined : bookingUrl,
-      cinemaId: value(n[at + 2]!)!, filmId: value(n[at + 3]!)!, startsAt: value(n[at + 4]!)!, observedAt: value(n[at + 5]!)!,
-      sourceUpdatedAt: value(n[at + 6]!), provider: value(n[at + 7]!)!, screenName: value(n[at + 8]!), attributeIds: tables.lists[n[at + 9]!]!,
+      kind: "showtime" as const,
+      id,
+      externalId,
+      bookingUrl: bookingUrl === "" ? undefined : bookingUrl,
+      cinemaId: value(n[at + 2]!)!,
+      filmId: value(n[at + 3]!)!,
+      startsAt: value(n[at + 4]!)!,
+      observedAt: value(n[at + 5]!)!,
+      sourceUpdatedAt: value(n[at + 6]!),
+      provider: value(n[at + 7]!)!,
+      screenName: value(n[at + 8]!),
+      attributeIds: tables.lists[n[at + 9]!]!,
     };
-    addRecord(run.records, "showtimes", facts, where(n[at] === ABSENT ? undefined : n[at], n[at + 1] === ABSENT ? undefined : n[at + 1]), run.interner);
+    addRecord(
+      run.records,
+      "showtimes",
+      facts,
+      where(n[at] === ABSENT ? undefined : n[at], n[at + 1] === ABSENT ? undefined : n[at + 1]),
+      run.interner,
+    );
   }
   return result.plain.length + count;
 }

@@ -8,7 +8,18 @@ import type { PlainFacts } from "./check-record.js";
 import type { Problem } from "./problems.js";
 
 /** Per showtime, in `numbers`: these in this order; ABSENT for an absent optional value. */
-export const SHOWTIME_NUMBERS = ["line", "index", "cinemaId", "filmId", "startsAt", "observedAt", "sourceUpdatedAt", "provider", "screenName", "attributeIds"] as const;
+export const SHOWTIME_NUMBERS = [
+  "line",
+  "index",
+  "cinemaId",
+  "filmId",
+  "startsAt",
+  "observedAt",
+  "sourceUpdatedAt",
+  "provider",
+  "screenName",
+  "attributeIds",
+] as const;
 export const NUMBERS_PER_SHOWTIME = SHOWTIME_NUMBERS.length;
 /** Per showtime, in `strings`: id, externalId, bookingUrl ("" when absent). */
 export const STRINGS_PER_SHOWTIME = 3;

@@ -28,7 +28,12 @@ function totalBytes(files: readonly SourceFile[]): number {
   }, 0);
 }
 
-export async function validateRecords(sources: LoadedSources, options: ValidateOptions, problems: Problem[], interner: Interner): Promise<ValidRecords> {
+export async function validateRecords(
+  sources: LoadedSources,
+  options: ValidateOptions,
+  problems: Problem[],
+  interner: Interner,
+): Promise<ValidRecords> {
   const records = emptyRecords();
   const workers = options.workers ?? (totalBytes(sources.files) >= PARALLEL_MIN_BYTES ? availableParallelism() : 0);
   if (workers > 0 && sources.files.length > 1) {
@@ -37,7 +42,15 @@ export async function validateRecords(sources: LoadedSources, options: ValidateO
     const script = await bundleValidationWorker();
     if (script) {
       options.onWorkers?.(Math.min(workers, sources.files.length));
-      await validateInWorkers({ files: sources.files, script, workers, records, problems, interner, onProgress: options.onProgress });
+      await validateInWorkers({
+        files: sources.files,
+        script,
+        workers,
+        records,
+        problems,
+        interner,
+        onProgress: options.onProgress,
+      });
       return records;
     }
   }

@@ -27,14 +27,28 @@ for (const source of files) {
     }
     own.push(facts.id, facts.externalId, facts.bookingUrl ?? "");
     numbers.push(
-      record.line ?? ABSENT, record.index ?? ABSENT, strings.row(facts.cinemaId), strings.row(facts.filmId), strings.row(facts.startsAt),
-      strings.row(facts.observedAt), strings.row(facts.sourceUpdatedAt), strings.row(facts.provider), strings.row(facts.screenName),
+      record.line ?? ABSENT,
+      record.index ?? ABSENT,
+      strings.row(facts.cinemaId),
+      strings.row(facts.filmId),
+      strings.row(facts.startsAt),
+      strings.row(facts.observedAt),
+      strings.row(facts.sourceUpdatedAt),
+      strings.row(facts.provider),
+      strings.row(facts.screenName),
       lists.row(facts.attributeIds.map((id) => strings.row(id))),
     );
   }
-  if (numbers.length !== (own.length / 3) * NUMBERS_PER_SHOWTIME) throw new Error("validation worker: record numbers out of step");
+  if (numbers.length !== (own.length / 3) * NUMBERS_PER_SHOWTIME)
+    throw new Error("validation worker: record numbers out of step");
   const result: FileResult = {
-    at: source.at, problems, plain, numbers: Float64Array.from(numbers), strings: own, newStrings: strings.takeNew(), newLists: lists.takeNew(),
+    at: source.at,
+    problems,
+    plain,
+    numbers: Float64Array.from(numbers),
+    strings: own,
+    newStrings: strings.takeNew(),
+    newLists: lists.takeNew(),
   };
   parentPort!.postMessage(result, [result.numbers.buffer as ArrayBuffer]);
 }

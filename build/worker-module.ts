@@ -12,7 +12,13 @@ export async function bundleWorkerModule(entry: URL): Promise<string | undefined
   try {
     const { buildSync } = await import("esbuild");
     const out = buildSync({
-      entryPoints: [fileURLToPath(entry)], bundle: true, platform: "node", format: "esm", write: false, external: ["esbuild"], logLevel: "silent",
+      entryPoints: [fileURLToPath(entry)],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      write: false,
+      external: ["esbuild"],
+      logLevel: "silent",
     });
     const name = `cinema-${path.basename(entry.pathname, ".ts")}-${process.pid}-${Date.now().toString(36)}.mjs`;
     const file = path.join(tmpdir(), name);

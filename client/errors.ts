@@ -51,8 +51,20 @@ export function toApiError(status: number, headers: Headers, text: string): ApiE
     body = undefined;
   }
   const error = isObject(body) ? body.error : undefined;
-  if (!isObject(error) || typeof error.code !== "string" || !CODES.includes(error.code) || typeof error.message !== "string") {
-    return new ApiError(status, "invalid_response", `HTTP ${status}: the response is not the API's error envelope`, requestId, undefined, retryAfter);
+  if (
+    !isObject(error) ||
+    typeof error.code !== "string" ||
+    !CODES.includes(error.code) ||
+    typeof error.message !== "string"
+  ) {
+    return new ApiError(
+      status,
+      "invalid_response",
+      `HTTP ${status}: the response is not the API's error envelope`,
+      requestId,
+      undefined,
+      retryAfter,
+    );
   }
   return new ApiError(
     status,

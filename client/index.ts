@@ -56,7 +56,12 @@ export function createClient(options: ClientOptions): Client {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new ApiError(response.status, "invalid_response", "HTTP 200 with a body that is not JSON", response.headers.get("x-request-id") ?? undefined);
+      throw new ApiError(
+        response.status,
+        "invalid_response",
+        "HTTP 200 with a body that is not JSON",
+        response.headers.get("x-request-id") ?? undefined,
+      );
     }
   }
 
@@ -74,7 +79,9 @@ export function createClient(options: ClientOptions): Client {
     // URL parsers (fetch, browsers, curl) remove "." and ".." path segments, even percent-encoded
     // ones, so such an id would silently reach another URL: refuse it instead.
     if (id === "." || id === "..") {
-      throw new RangeError(`the id ${JSON.stringify(id)} cannot be sent in a URL path (it is a dot segment); find the record through its list instead`);
+      throw new RangeError(
+        `the id ${JSON.stringify(id)} cannot be sent in a URL path (it is a dot segment); find the record through its list instead`,
+      );
     }
     return `/v1/${resource}/${encodeURIComponent(id)}`;
   }

@@ -14,9 +14,18 @@ import { spawnUntil, stop } from "./bench/processes.js";
 import { formatTable, type SizeReport } from "./bench/report.js";
 import { measureResponseSizes } from "./bench/response-size.js";
 import { collectScenarios } from "./bench/scenarios.js";
-import { SERVER_BUNDLE, compareWithCeiling, measureColdStart, measureFunctionColdStart, serverArgs, sweepMemory, writeBenchAccess } from "./bench/serve-step.js";
+import {
+  SERVER_BUNDLE,
+  compareWithCeiling,
+  measureColdStart,
+  measureFunctionColdStart,
+  serverArgs,
+  sweepMemory,
+  writeBenchAccess,
+} from "./bench/serve-step.js";
 
-const USAGE = "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve] [--reuse-snapshots]";
+const USAGE =
+  "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve] [--reuse-snapshots]";
 
 function parseSize(text: string): number {
   const match = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(text.trim());
@@ -40,7 +49,10 @@ function readOptions() {
     const seconds = Number(values.seconds);
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > 60) throw new Error("--seconds must be 1..60");
     return {
-      sizes: values.sizes!.split(",").map(parseSize), seconds, work: path.resolve(values.work!), serve: !values["no-serve"],
+      sizes: values.sizes!.split(",").map(parseSize),
+      seconds,
+      work: path.resolve(values.work!),
+      serve: !values["no-serve"],
       reuse: values["reuse-snapshots"]!,
     };
   } catch (error) {
@@ -59,8 +71,14 @@ async function bundle(): Promise<number> {
 }
 
 /** Runs `work` against a fresh server process, stopped afterwards. */
-async function withServer<T>(snapshotDir: string, accessFile: string, work: (url: string, pid: number) => Promise<T>): Promise<T> {
-  const server = await spawnUntil("node", serverArgs(snapshotDir, accessFile, 0), /listening on/, { LOG_LEVEL: "silent" });
+async function withServer<T>(
+  snapshotDir: string,
+  accessFile: string,
+  work: (url: string, pid: number) => Promise<T>,
+): Promise<T> {
+  const server = await spawnUntil("node", serverArgs(snapshotDir, accessFile, 0), /listening on/, {
+    LOG_LEVEL: "silent",
+  });
   try {
     return await work(/http:\/\/\S+/.exec(server.line)![0], server.child.pid!);
   } finally {
@@ -68,10 +86,18 @@ async function withServer<T>(snapshotDir: string, accessFile: string, work: (url
   }
 }
 
-async function measureServing(snapshotDir: string, work: string, seconds: number, functionBytes: number, snapshotMb: number): Promise<SizeReport["serve"]> {
+async function measureServing(
+  snapshotDir: string,
+  work: string,
+  seconds: number,
+  functionBytes: number,
+  snapshotMb: number,
+): Promise<SizeReport["serve"]> {
   const accessFile = writeBenchAccess(work);
   const scenarios = collectScenarios(snapshotDir);
-  const figures = await withServer(snapshotDir, accessFile, (url, pid) => compareWithCeiling({ url, pid }, work, scenarios, seconds));
+  const figures = await withServer(snapshotDir, accessFile, (url, pid) =>
+    compareWithCeiling({ url, pid }, work, scenarios, seconds),
+  );
   // The memory target's figure, on a server that did nothing else.
   const sweep = await withServer(snapshotDir, accessFile, (url, pid) => sweepMemory(url, pid));
   const fn = await measureFunctionColdStart(snapshotDir, readFileSync(accessFile, "utf8"));
@@ -101,9 +127,19 @@ async function main(): Promise<void> {
     const dataDir = await ensureData(options.work, showtimes);
     const snapshotDir = path.join(options.work, `snapshot-${showtimes}`);
     // --reuse-snapshots: serve a snapshot an earlier run built (its build figures are then those of the folder as it is).
-    const buildFigures = options.reuse && existsSync(path.join(snapshotDir, "manifest.json")) ? describeSnapshot(snapshotDir, showtimes) : await measureBuild(dataDir, snapshotDir, showtimes);
+    const buildFigures =
+      options.reuse && existsSync(path.join(snapshotDir, "manifest.json"))
+        ? describeSnapshot(snapshotDir, showtimes)
+        : await measureBuild(dataDir, snapshotDir, showtimes);
     const report: SizeReport = { showtimes, build: buildFigures };
-    if (options.serve) report.serve = await measureServing(snapshotDir, options.work, options.seconds, functionBytes, buildFigures.snapshotMb);
+    if (options.serve)
+      report.serve = await measureServing(
+        snapshotDir,
+        options.work,
+        options.seconds,
+        functionBytes,
+        buildFigures.snapshotMb,
+      );
     reports.push(report);
     process.stderr.write(`${formatTable([report])}\n`);
   }
@@ -111,7 +147,10 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table}\n`);
   const result = { date: new Date().toISOString(), cores: availableParallelism(), node: process.version, reports };
   writeFileSync(path.join(options.work, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(path.join(options.work, `bench-${result.date.slice(0, 19).replace(/:/g, "")}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    path.join(options.work, `bench-${result.date.slice(0, 19).replace(/:/g, "")}.json`),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   process.stdout.write(options.json ? formatJson(result) : formatText(result));
   const over = options.failIfRemovedOver === undefined ? [] : findRemovalsOver(result, options.failIfRemovedOver);
   for (const message of over) process.stderr.write(`diff: ${message}\n`);
-  process.exitCode = over.length > 0 ? EXIT_REMOVED_OVER_THRESHOLD : hasChanges(result) ? EXIT_CHANGES : EXIT_NO_CHANGES;
+  process.exitCode =
+    over.length > 0 ? EXIT_REMOVED_OVER_THRESHOLD : hasChanges(result) ? EXIT_CHANGES : EXIT_NO_CHANGES;
 }
 
 main().catch((error: unknown) => fail((error as Error).message));

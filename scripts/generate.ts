@@ -2,21 +2,21 @@
  * Writes a deterministic synthetic source dataset (same layout as data/) for load tests and benchmarks:
  *   npm run generate -- --out DIR --showtimes N [--seed S] [--force]
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ATTRIBUTES } from './generate/attributes.js';
-import { countCinemas, createCinemas } from './generate/cinemas.js';
-import { countFilms, createFilms } from './generate/films.js';
-import { createNdjsonSink } from './generate/ndjson-sink.js';
-import { apportion, forkRandom } from './generate/random.js';
-import { renderShowtimes } from './generate/schedule.js';
-import type { CinemaPlan } from './generate/types.js';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ATTRIBUTES } from "./generate/attributes.js";
+import { countCinemas, createCinemas } from "./generate/cinemas.js";
+import { countFilms, createFilms } from "./generate/films.js";
+import { createNdjsonSink } from "./generate/ndjson-sink.js";
+import { apportion, forkRandom } from "./generate/random.js";
+import { renderShowtimes } from "./generate/schedule.js";
+import type { CinemaPlan } from "./generate/types.js";
 
 const USAGE = `Usage: npm run generate -- --out DIR --showtimes N [--seed S] [--force]
 
 Writes DIR/{attributes,cinemas,films,showtimes}: about N/364 cinemas in GB, DE, FR, ES, IT, NL
 and US, a few hundred films, and exactly N showtimes over 14 days from 2026-12-01 as NDJSON
-parts of at most ${(100_000).toLocaleString('en')} lines. The same N and S always give byte-identical files.
+parts of at most ${(100_000).toLocaleString("en")} lines. The same N and S always give byte-identical files.
 
   --out DIR       output directory; created if missing, must be empty unless --force
   --showtimes N   number of showtimes, an integer from 0 to 100000000
@@ -26,7 +26,7 @@ parts of at most ${(100_000).toLocaleString('en')} lines. The same N and S alway
 
 const LINES_PER_FILE = 100_000;
 const MAX_SHOWTIMES = 100_000_000;
-const RESOURCES = ['attributes', 'cinemas', 'films', 'showtimes'] as const;
+const RESOURCES = ["attributes", "cinemas", "films", "showtimes"] as const;
 
 interface Options {
   out: string;
@@ -38,33 +38,41 @@ interface Options {
 /** A mistake in how the script was called: printed as one line, exit status 2. */
 class UsageError extends Error {}
 
-function parseArguments(argv: readonly string[]): Options | 'help' {
+function parseArguments(argv: readonly string[]): Options | "help" {
   const values = new Map<string, string>();
   let force = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') return 'help';
-    if (arg === '--force') {
+    if (arg === "--help" || arg === "-h") return "help";
+    if (arg === "--force") {
       force = true;
       continue;
     }
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (!['--out', '--showtimes', '--seed'].includes(flag)) {
-      throw new UsageError(flag.startsWith('-') ? `unknown option ${flag} (see --help)` : `unexpected argument ${JSON.stringify(arg)} (see --help)`);
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
+    if (!["--out", "--showtimes", "--seed"].includes(flag)) {
+      throw new UsageError(
+        flag.startsWith("-")
+          ? `unknown option ${flag} (see --help)`
+          : `unexpected argument ${JSON.stringify(arg)} (see --help)`,
+      );
     }
     if (values.has(flag)) throw new UsageError(`${flag} is given twice`);
     const value = inline ?? argv[++i];
-    if (value === undefined || value === '' || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${flag} needs a value`);
+    if (value === undefined || value === "" || (inline === undefined && value.startsWith("--")))
+      throw new UsageError(`${flag} needs a value`);
     values.set(flag, value);
   }
-  const out = values.get('--out');
-  if (out === undefined) throw new UsageError('--out DIR is required');
-  const showtimes = values.get('--showtimes');
-  if (showtimes === undefined) throw new UsageError('--showtimes N is required');
+  const out = values.get("--out");
+  if (out === undefined) throw new UsageError("--out DIR is required");
+  const showtimes = values.get("--showtimes");
+  if (showtimes === undefined) throw new UsageError("--showtimes N is required");
   return {
     out,
-    showtimes: parseInteger('--showtimes', showtimes, MAX_SHOWTIMES),
-    seed: parseInteger('--seed', values.get('--seed') ?? '1', 0xffffffff),
+    showtimes: parseInteger("--showtimes", showtimes, MAX_SHOWTIMES),
+    seed: parseInteger("--seed", values.get("--seed") ?? "1", 0xffffffff),
     force,
   };
 }
@@ -80,7 +88,8 @@ function prepareOutput({ out, force }: Options): void {
   if (existsSync(out)) {
     if (!statSync(out).isDirectory()) throw new UsageError(`--out ${out} exists and is not a directory`);
     if (readdirSync(out).length > 0) {
-      if (!force) throw new UsageError(`--out ${out} is not empty (pass --force to replace its ${RESOURCES.join(', ')} folders)`);
+      if (!force)
+        throw new UsageError(`--out ${out} is not empty (pass --force to replace its ${RESOURCES.join(", ")} folders)`);
       for (const resource of RESOURCES) rmSync(join(out, resource), { recursive: true, force: true });
     }
   }
@@ -106,18 +115,30 @@ async function generateDataset({ out, showtimes, seed }: Options) {
   const films = createFilms(forkRandom(seed, 1), countFilms(showtimes));
   const cinemas = createCinemas(seed, countCinemas(showtimes), films);
   const byCountry = groupByCountry(cinemas);
-  writeJson(join(out, 'attributes', 'attributes.json'), ATTRIBUTES);
-  writeJson(join(out, 'films', 'films.json'), films.map((film) => film.record));
-  for (const [code, group] of byCountry) writeJson(join(out, 'cinemas', `${code}.json`), group.map((cinema) => cinema.record));
+  writeJson(join(out, "attributes", "attributes.json"), ATTRIBUTES);
+  writeJson(
+    join(out, "films", "films.json"),
+    films.map((film) => film.record),
+  );
+  for (const [code, group] of byCountry)
+    writeJson(
+      join(out, "cinemas", `${code}.json`),
+      group.map((cinema) => cinema.record),
+    );
 
   // Bigger cinemas get proportionally more showtimes; rounding the running sum makes the total exactly N.
-  const quotas = apportion(showtimes, cinemas.map((cinema) => cinema.screens.length));
+  const quotas = apportion(
+    showtimes,
+    cinemas.map((cinema) => cinema.screens.length),
+  );
   const fallback = films.slice(0, 3);
   let files = 0;
   for (const [code, group] of byCountry) {
-    const sink = createNdjsonSink(join(out, 'showtimes', code), LINES_PER_FILE);
+    const sink = createNdjsonSink(join(out, "showtimes", code), LINES_PER_FILE);
     for (const cinema of group) {
-      await sink.writeLines(renderShowtimes(forkRandom(seed, 1_000 + cinema.index), cinema, quotas[cinema.index]!, fallback));
+      await sink.writeLines(
+        renderShowtimes(forkRandom(seed, 1_000 + cinema.index), cinema, quotas[cinema.index]!, fallback),
+      );
     }
     files += await sink.close();
   }
@@ -126,7 +147,7 @@ async function generateDataset({ out, showtimes, seed }: Options) {
 
 async function main(argv: readonly string[]): Promise<void> {
   const options = parseArguments(argv);
-  if (options === 'help') {
+  if (options === "help") {
     console.log(USAGE);
     return;
   }

@@ -51,15 +51,23 @@ function publicFileOf(req: IncomingMessage): PublicFile | undefined {
   return entry && (req.method === "GET" || req.method === "HEAD") ? entry : undefined;
 }
 
-async function servePublic(publicDir: string, entry: PublicFile, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+async function servePublic(
+  publicDir: string,
+  entry: PublicFile,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
   try {
     const body = await new Promise<Buffer>((resolve, reject) =>
       readFile(path.join(publicDir, entry.file), (error, data) => (error ? reject(error) : resolve(data))),
     );
     res.writeHead(200, {
-      "content-type": entry.type, "content-length": body.length, "cache-control": "public, max-age=300",
+      "content-type": entry.type,
+      "content-length": body.length,
+      "cache-control": "public, max-age=300",
       // Like every API response (decision: headers of the public files).
-      "x-request-id": randomUUID(), "x-content-type-options": "nosniff",
+      "x-request-id": randomUUID(),
+      "x-content-type-options": "nosniff",
     });
     res.end(req.method === "HEAD" ? undefined : body);
     return true;
@@ -70,7 +78,9 @@ async function servePublic(publicDir: string, entry: PublicFile, req: IncomingMe
 
 /** Starts the server; throws (before listening) when the access file is missing or malformed. */
 export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
-  const access = fileAccess(options.accessFile, (message) => process.stderr.write(`access file not reloaded: ${message}\n`));
+  const access = fileAccess(options.accessFile, (message) =>
+    process.stderr.write(`access file not reloaded: ${message}\n`),
+  );
   const snapshots = options.snapshots ?? new SnapshotSource(options.snapshotDir, { recheckMs: SNAPSHOT_RECHECK_MS });
   const handle = createHandler({
     snapshots,
@@ -78,15 +88,23 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
     limiter: options.limiter,
     now: options.now,
     onLog: options.onLog,
-    onError: options.onError ?? ((requestId, error) => process.stderr.write(`${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.stack ?? error) })}\n`)),
+    onError:
+      options.onError ??
+      ((requestId, error) =>
+        process.stderr.write(
+          `${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.stack ?? error) })}\n`,
+        )),
   });
   const listener = toNodeListener(handle);
   const publicDir = options.publicDir ?? path.resolve("public");
-  const timeouts = options.requestTimeoutMs === undefined ? {} : {
-    requestTimeout: options.requestTimeoutMs,
-    headersTimeout: options.requestTimeoutMs,
-    connectionsCheckingInterval: Math.max(10, options.requestTimeoutMs / 4),
-  };
+  const timeouts =
+    options.requestTimeoutMs === undefined
+      ? {}
+      : {
+          requestTimeout: options.requestTimeoutMs,
+          headersTimeout: options.requestTimeoutMs,
+          connectionsCheckingInterval: Math.max(10, options.requestTimeoutMs / 4),
+        };
   const server = createServer(timeouts, (req, res) => {
     // An API request goes straight to the core: no promise spent on the public-file check. Neither
     // path rejects: the core and the adapter turn every failure into a response.

@@ -43,7 +43,9 @@ function refusal(status: number, message: string, extra: Record<string, string> 
 /** The refusal as raw HTTP/1.1 bytes, for a socket that has no response object. */
 function rawRefusal(status: number, message: string, extra?: Record<string, string>): Buffer {
   const { headers, body } = refusal(status, message, extra);
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
   return Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n`, "latin1"), body]);
 }
 

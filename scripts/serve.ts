@@ -39,6 +39,13 @@ const options = readOptions();
 const log = requestLogger();
 // REDIS_URL set: one rate limit shared by every server process (issue 5); otherwise in memory.
 Promise.resolve()
-  .then(() => startServer({ ...options, limiter: rateLimiterFromEnvironment(process.env, log.warn), onLog: log.request, onError: log.error }))
+  .then(() =>
+    startServer({
+      ...options,
+      limiter: rateLimiterFromEnvironment(process.env, log.warn),
+      onLog: log.request,
+      onError: log.error,
+    }),
+  )
   .then(({ url }) => process.stdout.write(`listening on ${url}\n`))
   .catch((error: unknown) => fail((error as Error).message));

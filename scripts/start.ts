@@ -15,8 +15,17 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const log = requestLogger();
   const limiter = rateLimiterFromEnvironment(process.env, log.warn);
-  const { url } = await startServer({ snapshotDir: "snapshot", accessFile: "data/demo-access.json", port, limiter, onLog: log.request, onError: log.error });
-  process.stdout.write(`listening on ${url.replace("127.0.0.1", "localhost")} (demo key: cl_demo_3f9a1c7e5b2d4086a1e7c9b3)\n`);
+  const { url } = await startServer({
+    snapshotDir: "snapshot",
+    accessFile: "data/demo-access.json",
+    port,
+    limiter,
+    onLog: log.request,
+    onError: log.error,
+  });
+  process.stdout.write(
+    `listening on ${url.replace("127.0.0.1", "localhost")} (demo key: cl_demo_3f9a1c7e5b2d4086a1e7c9b3)\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -35,7 +35,11 @@ interface Answer {
 }
 
 /** One request over node:http, which leaves the body as sent (fetch would decompress it). */
-export function send(baseUrl: string, path: string, options: { method?: string; key?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+export function send(
+  baseUrl: string,
+  path: string,
+  options: { method?: string; key?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers = { ...options.headers, ...(options.key ? { authorization: `Bearer ${options.key}` } : {}) };
   return new Promise((resolve, reject) => {
     const req = request(`${baseUrl}${path}`, { method: options.method ?? "GET", headers, agent: false }, (res) => {
@@ -44,7 +48,12 @@ export function send(baseUrl: string, path: string, options: { method?: string; 
       res.on("error", reject);
       res.on("end", () => {
         const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, body, json: () => JSON.parse(body.toString("utf8")) });
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers as Record<string, string>,
+          body,
+          json: () => JSON.parse(body.toString("utf8")),
+        });
       });
     });
     req.on("error", reject);
@@ -56,13 +65,24 @@ function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
-const OPERATION: Record<ListResource, string> = { showtimes: "listShowtimes", cinemas: "listCinemas", films: "listFilms", attributes: "listAttributes" };
+const OPERATION: Record<ListResource, string> = {
+  showtimes: "listShowtimes",
+  cinemas: "listCinemas",
+  films: "listFilms",
+  attributes: "listAttributes",
+};
 
 /** Asserts status, documented body and always-sent headers. */
 function expectDocumented(ctx: HttpCheckContext, answer: Answer, operationId: string, status: number): any {
-  assert(answer.status === status, `${operationId}: expected ${status}, got ${answer.status}: ${answer.body.toString().slice(0, 200)}`);
+  assert(
+    answer.status === status,
+    `${operationId}: expected ${status}, got ${answer.status}: ${answer.body.toString().slice(0, 200)}`,
+  );
   const body = answer.body.length ? answer.json() : undefined;
-  const problems = [...ctx.validator.checkBody(operationId, status, body), ...ctx.validator.checkHeaders(operationId, status, answer.headers)];
+  const problems = [
+    ...ctx.validator.checkBody(operationId, status, body),
+    ...ctx.validator.checkHeaders(operationId, status, answer.headers),
+  ];
   assert(problems.length === 0, problems.join("; "));
   return body;
 }
@@ -70,7 +90,10 @@ function expectDocumented(ctx: HttpCheckContext, answer: Answer, operationId: st
 /** Asserts an error envelope with its code, the request id echoed in the header. */
 function expectError(ctx: HttpCheckContext, answer: Answer, status: number, code: string, operationId?: string): any {
   const body = operationId ? expectDocumented(ctx, answer, operationId, status) : answer.json();
-  assert(answer.status === status && body.error?.code === code, `expected ${status} ${code}, got ${answer.status} ${body.error?.code}`);
+  assert(
+    answer.status === status && body.error?.code === code,
+    `expected ${status} ${code}, got ${answer.status} ${body.error?.code}`,
+  );
   assert(ctx.validator.checkValue(ctx.errorSchema, body).length === 0, "the body is not the error envelope");
   assert(body.error.requestId === answer.headers["x-request-id"], "error.requestId differs from X-Request-Id");
   return body;
@@ -79,79 +102,180 @@ function expectError(ctx: HttpCheckContext, answer: Answer, status: number, code
 type Check = [name: string, run: (ctx: HttpCheckContext) => Promise<string>];
 
 export const HTTP_CHECKS: Check[] = [
-  ["every list pages through all its records, each page as documented", async (ctx) => {
-    const seen: string[] = [];
-    for (const resource of Object.keys(OPERATION) as ListResource[]) {
-      let path: string | null = `/v1/${resource}?limit=100`;
-      let records = 0;
-      while (path) {
-        const page = expectDocumented(ctx, await send(ctx.baseUrl, path, { key: ctx.keys.valid }), OPERATION[resource], 200);
-        records += page.data.length;
-        path = page.pagination.nextCursor ? `/v1/${resource}?limit=100&cursor=${page.pagination.nextCursor}` : null;
+  [
+    "every list pages through all its records, each page as documented",
+    async (ctx) => {
+      const seen: string[] = [];
+      for (const resource of Object.keys(OPERATION) as ListResource[]) {
+        let path: string | null = `/v1/${resource}?limit=100`;
+        let records = 0;
+        while (path) {
+          const page = expectDocumented(
+            ctx,
+            await send(ctx.baseUrl, path, { key: ctx.keys.valid }),
+            OPERATION[resource],
+            200,
+          );
+          records += page.data.length;
+          path = page.pagination.nextCursor ? `/v1/${resource}?limit=100&cursor=${page.pagination.nextCursor}` : null;
+        }
+        assert(
+          records === ctx.counts[resource],
+          `${resource}: ${records} records served, the snapshot has ${ctx.counts[resource]}`,
+        );
+        seen.push(`${records} ${resource}`);
       }
-      assert(records === ctx.counts[resource], `${resource}: ${records} records served, the snapshot has ${ctx.counts[resource]}`);
-      seen.push(`${records} ${resource}`);
-    }
-    return seen.join(", ");
-  }],
-  ["the first page at the default limit (precomputed bytes)", async (ctx) => {
-    const page = expectDocumented(ctx, await send(ctx.baseUrl, "/v1/showtimes", { key: ctx.keys.valid }), "listShowtimes", 200);
-    return `${page.data.length} showtimes, hasMore ${page.pagination.hasMore}`;
-  }],
-  ["get a cinema and a film by id", async (ctx) => {
-    const cinemas = (await send(ctx.baseUrl, "/v1/cinemas?limit=1", { key: ctx.keys.valid })).json();
-    const films = (await send(ctx.baseUrl, "/v1/films?limit=1", { key: ctx.keys.valid })).json();
-    const cinema = expectDocumented(ctx, await send(ctx.baseUrl, `/v1/cinemas/${encodeURIComponent(cinemas.data[0].id)}`, { key: ctx.keys.valid }), "getCinema", 200);
-    const film = expectDocumented(ctx, await send(ctx.baseUrl, `/v1/films/${encodeURIComponent(films.data[0].id)}`, { key: ctx.keys.valid }), "getFilm", 200);
-    assert(cinema.data.id === cinemas.data[0].id && film.data.id === films.data[0].id, "get-one returned another record");
-    return `${cinema.data.id}, ${film.data.id}`;
-  }],
-  ["If-None-Match with the ETag gives 304", async (ctx) => {
-    const first = await send(ctx.baseUrl, "/v1/attributes", { key: ctx.keys.valid });
-    const again = await send(ctx.baseUrl, "/v1/attributes", { key: ctx.keys.valid, headers: { "if-none-match": first.headers.etag! } });
-    expectDocumented(ctx, again, "listAttributes", 304);
-    return `ETag ${first.headers.etag}`;
-  }],
-  ["gzip when accepted, the same JSON once decompressed", async (ctx) => {
-    const plain = await send(ctx.baseUrl, "/v1/films", { key: ctx.keys.valid });
-    const zipped = await send(ctx.baseUrl, "/v1/films", { key: ctx.keys.valid, headers: { "accept-encoding": "gzip" } });
-    assert(zipped.headers["content-encoding"] === "gzip", `content-encoding ${zipped.headers["content-encoding"]}`);
-    assert(gunzipSync(zipped.body).equals(plain.body), "the gzip body differs from the identity body");
-    return `${zipped.body.length} of ${plain.body.length} bytes`;
-  }],
-  ["HEAD: the GET's status and headers, no body", async (ctx) => {
-    const head = await send(ctx.baseUrl, "/v1/cinemas", { method: "HEAD", key: ctx.keys.valid });
-    assert(head.status === 200 && head.body.length === 0 && head.headers.etag, `HEAD gave ${head.status} with ${head.body.length} bytes`);
-    return "200, empty";
-  }],
-  ["400 names the bad parameter", async (ctx) => {
-    const body = expectError(ctx, await send(ctx.baseUrl, "/v1/showtimes?limit=0", { key: ctx.keys.valid }), 400, "bad_request", "listShowtimes");
-    assert(body.error.details?.parameter === "limit", "details.parameter is not limit");
-    return body.error.message;
-  }],
-  ["401 without a key and with an unknown key", async (ctx) => {
-    expectError(ctx, await send(ctx.baseUrl, "/v1/films"), 401, "unauthorized", "listFilms");
-    const body = expectError(ctx, await send(ctx.baseUrl, "/v1/films", { key: "cl_not_a_key" }), 401, "unauthorized", "listFilms");
-    return body.error.message;
-  }],
-  ["403 for an organization without an active paid entitlement", async (ctx) =>
-    expectError(ctx, await send(ctx.baseUrl, "/v1/cinemas", { key: ctx.keys.lapsed }), 403, "entitlement_required", "listCinemas").error.message],
-  ["404 for an unknown film and an unknown path", async (ctx) => {
-    expectError(ctx, await send(ctx.baseUrl, "/v1/films/no-such-film", { key: ctx.keys.valid }), 404, "not_found", "getFilm");
-    expectError(ctx, await send(ctx.baseUrl, "/v1/nope", { key: ctx.keys.valid }), 404, "not_found");
-    return "not_found twice";
-  }],
-  ["405 for POST, with Allow", async (ctx) => {
-    const answer = await send(ctx.baseUrl, "/v1/showtimes", { method: "POST", key: ctx.keys.valid });
-    expectError(ctx, answer, 405, "bad_request");
-    assert(answer.headers.allow === "GET, HEAD", `Allow: ${answer.headers.allow}`);
-    return "Allow: GET, HEAD";
-  }],
+      return seen.join(", ");
+    },
+  ],
+  [
+    "the first page at the default limit (precomputed bytes)",
+    async (ctx) => {
+      const page = expectDocumented(
+        ctx,
+        await send(ctx.baseUrl, "/v1/showtimes", { key: ctx.keys.valid }),
+        "listShowtimes",
+        200,
+      );
+      return `${page.data.length} showtimes, hasMore ${page.pagination.hasMore}`;
+    },
+  ],
+  [
+    "get a cinema and a film by id",
+    async (ctx) => {
+      const cinemas = (await send(ctx.baseUrl, "/v1/cinemas?limit=1", { key: ctx.keys.valid })).json();
+      const films = (await send(ctx.baseUrl, "/v1/films?limit=1", { key: ctx.keys.valid })).json();
+      const cinema = expectDocumented(
+        ctx,
+        await send(ctx.baseUrl, `/v1/cinemas/${encodeURIComponent(cinemas.data[0].id)}`, { key: ctx.keys.valid }),
+        "getCinema",
+        200,
+      );
+      const film = expectDocumented(
+        ctx,
+        await send(ctx.baseUrl, `/v1/films/${encodeURIComponent(films.data[0].id)}`, { key: ctx.keys.valid }),
+        "getFilm",
+        200,
+      );
+      assert(
+        cinema.data.id === cinemas.data[0].id && film.data.id === films.data[0].id,
+        "get-one returned another record",
+      );
+      return `${cinema.data.id}, ${film.data.id}`;
+    },
+  ],
+  [
+    "If-None-Match with the ETag gives 304",
+    async (ctx) => {
+      const first = await send(ctx.baseUrl, "/v1/attributes", { key: ctx.keys.valid });
+      const again = await send(ctx.baseUrl, "/v1/attributes", {
+        key: ctx.keys.valid,
+        headers: { "if-none-match": first.headers.etag! },
+      });
+      expectDocumented(ctx, again, "listAttributes", 304);
+      return `ETag ${first.headers.etag}`;
+    },
+  ],
+  [
+    "gzip when accepted, the same JSON once decompressed",
+    async (ctx) => {
+      const plain = await send(ctx.baseUrl, "/v1/films", { key: ctx.keys.valid });
+      const zipped = await send(ctx.baseUrl, "/v1/films", {
+        key: ctx.keys.valid,
+        headers: { "accept-encoding": "gzip" },
+      });
+      assert(zipped.headers["content-encoding"] === "gzip", `content-encoding ${zipped.headers["content-encoding"]}`);
+      assert(gunzipSync(zipped.body).equals(plain.body), "the gzip body differs from the identity body");
+      return `${zipped.body.length} of ${plain.body.length} bytes`;
+    },
+  ],
+  [
+    "HEAD: the GET's status and headers, no body",
+    async (ctx) => {
+      const head = await send(ctx.baseUrl, "/v1/cinemas", { method: "HEAD", key: ctx.keys.valid });
+      assert(
+        head.status === 200 && head.body.length === 0 && head.headers.etag,
+        `HEAD gave ${head.status} with ${head.body.length} bytes`,
+      );
+      return "200, empty";
+    },
+  ],
+  [
+    "400 names the bad parameter",
+    async (ctx) => {
+      const body = expectError(
+        ctx,
+        await send(ctx.baseUrl, "/v1/showtimes?limit=0", { key: ctx.keys.valid }),
+        400,
+        "bad_request",
+        "listShowtimes",
+      );
+      assert(body.error.details?.parameter === "limit", "details.parameter is not limit");
+      return body.error.message;
+    },
+  ],
+  [
+    "401 without a key and with an unknown key",
+    async (ctx) => {
+      expectError(ctx, await send(ctx.baseUrl, "/v1/films"), 401, "unauthorized", "listFilms");
+      const body = expectError(
+        ctx,
+        await send(ctx.baseUrl, "/v1/films", { key: "cl_not_a_key" }),
+        401,
+        "unauthorized",
+        "listFilms",
+      );
+      return body.error.message;
+    },
+  ],
+  [
+    "403 for an organization without an active paid entitlement",
+    async (ctx) =>
+      expectError(
+        ctx,
+        await send(ctx.baseUrl, "/v1/cinemas", { key: ctx.keys.lapsed }),
+        403,
+        "entitlement_required",
+        "listCinemas",
+      ).error.message,
+  ],
+  [
+    "404 for an unknown film and an unknown path",
+    async (ctx) => {
+      expectError(
+        ctx,
+        await send(ctx.baseUrl, "/v1/films/no-such-film", { key: ctx.keys.valid }),
+        404,
+        "not_found",
+        "getFilm",
+      );
+      expectError(ctx, await send(ctx.baseUrl, "/v1/nope", { key: ctx.keys.valid }), 404, "not_found");
+      return "not_found twice";
+    },
+  ],
+  [
+    "405 for POST, with Allow",
+    async (ctx) => {
+      const answer = await send(ctx.baseUrl, "/v1/showtimes", { method: "POST", key: ctx.keys.valid });
+      expectError(ctx, answer, 405, "bad_request");
+      assert(answer.headers.allow === "GET, HEAD", `Allow: ${answer.headers.allow}`);
+      return "Allow: GET, HEAD";
+    },
+  ],
 ];
 
 /** The check for a deployment whose snapshot is missing: a documented 503, not a crash. */
-export const UNAVAILABLE_CHECK: Check = ["503 database_unavailable when the snapshot is missing", async (ctx) =>
-  expectError(ctx, await send(ctx.baseUrl, "/v1/showtimes", { key: ctx.keys.valid }), 503, "database_unavailable", "listShowtimes").error.message];
+export const UNAVAILABLE_CHECK: Check = [
+  "503 database_unavailable when the snapshot is missing",
+  async (ctx) =>
+    expectError(
+      ctx,
+      await send(ctx.baseUrl, "/v1/showtimes", { key: ctx.keys.valid }),
+      503,
+      "database_unavailable",
+      "listShowtimes",
+    ).error.message,
+];
 
 /** Runs checks in order, collecting every result rather than stopping at the first failure. */
 export async function runHttpChecks(ctx: HttpCheckContext, checks: Check[] = HTTP_CHECKS): Promise<HttpCheckResult[]> {

@@ -20,11 +20,22 @@ export interface LaunchedFunction {
  * Starts the function in `funcDir` with `env` (plus what Vercel sets); resolves once it listens.
  * With `routesFile` (the output's config.json), requests see the query its rewrites would add.
  */
-export function launchFunction(funcDir: string, env: Record<string, string>, routesFile?: string): Promise<LaunchedFunction> {
+export function launchFunction(
+  funcDir: string,
+  env: Record<string, string>,
+  routesFile?: string,
+): Promise<LaunchedFunction> {
   const child: ChildProcess = spawn(process.execPath, routesFile ? [RUNTIME, routesFile] : [RUNTIME], {
     cwd: funcDir,
     // Not the developer's environment: a stray SNAPSHOT_DIR or ACCESS_FILE must not help the bundle.
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", VERCEL: "1", VERCEL_ENV: "preview", VERCEL_REGION: "dev1", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      VERCEL: "1",
+      VERCEL_ENV: "preview",
+      VERCEL_REGION: "dev1",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -37,7 +48,13 @@ export function launchFunction(funcDir: string, env: Record<string, string>, rou
     await exited;
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => void close().then(() => reject(new Error(`the function did not start within ${START_TIMEOUT_MS} ms\n${stderr}`))), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        void close().then(() =>
+          reject(new Error(`the function did not start within ${START_TIMEOUT_MS} ms\n${stderr}`)),
+        ),
+      START_TIMEOUT_MS,
+    );
     child.stdout!.on("data", (chunk: Buffer) => {
       if (started) return; // later output is the function's request log
       stdout += chunk.toString();

@@ -12,7 +12,8 @@ export const FUNCTION_DIR = "functions/api/v1.func";
 /** Paths the function must answer: lists, an encoded id, the bare prefix, an unknown path (its 404 is the API's). */
 export const ROUTED_PATHS = ["/v1/showtimes", "/v1/cinemas/a%2Fb", "/v1/films/x", "/v1/attributes", "/v1", "/v1/nope"];
 /** Names that only snapshot or access data have: none may be served as a static file. */
-const DATA_LIKE = /(^|\/)snapshot[^/]*\/|\.(blocks|pages|index|bin|idx|ndjson)$|(^|\/)(manifest|[^/]*access[^/]*)\.json$/;
+const DATA_LIKE =
+  /(^|\/)snapshot[^/]*\/|\.(blocks|pages|index|bin|idx|ndjson)$|(^|\/)(manifest|[^/]*access[^/]*)\.json$/;
 
 export interface OutputCheck {
   ok: boolean;
@@ -47,8 +48,11 @@ function functionFiles(outputDir: string, projectDir: string): Map<string, strin
   const funcDir = path.join(outputDir, FUNCTION_DIR);
   const files = new Map<string, string>();
   for (const file of listFiles(funcDir)) files.set(file, path.join(funcDir, file));
-  const config = JSON.parse(readFileSync(path.join(funcDir, ".vc-config.json"), "utf8")) as { filePathMap?: Record<string, string> };
-  for (const [bundled, source] of Object.entries(config.filePathMap ?? {})) files.set(bundled, path.join(projectDir, source));
+  const config = JSON.parse(readFileSync(path.join(funcDir, ".vc-config.json"), "utf8")) as {
+    filePathMap?: Record<string, string>;
+  };
+  for (const [bundled, source] of Object.entries(config.filePathMap ?? {}))
+    files.set(bundled, path.join(projectDir, source));
   return files;
 }
 
@@ -63,7 +67,12 @@ export function routeOf(routes: Route[], pathname: string): string | undefined {
 }
 
 /** Runs every check; never throws for a broken output, so all problems are reported at once. */
-export function checkVercelOutput(outputDir: string, projectDir: string, publicDir: string, snapshotDir: string): { checks: OutputCheck[]; facts: OutputFacts } {
+export function checkVercelOutput(
+  outputDir: string,
+  projectDir: string,
+  publicDir: string,
+  snapshotDir: string,
+): { checks: OutputCheck[]; facts: OutputFacts } {
   const checks: OutputCheck[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
   const facts: OutputFacts = { functionBytes: 0, snapshotFiles: 0, staticFiles: [] };
@@ -71,9 +80,17 @@ export function checkVercelOutput(outputDir: string, projectDir: string, publicD
   const funcConfig = path.join(outputDir, FUNCTION_DIR, ".vc-config.json");
   check("the function api/v1 is built", existsSync(funcConfig), FUNCTION_DIR);
   if (existsSync(funcConfig)) {
-    const config = JSON.parse(readFileSync(funcConfig, "utf8")) as { handler?: string; runtime?: string; launcherType?: string };
+    const config = JSON.parse(readFileSync(funcConfig, "utf8")) as {
+      handler?: string;
+      runtime?: string;
+      launcherType?: string;
+    };
     const files = functionFiles(outputDir, projectDir);
-    check("it runs on Vercel's Node.js runtime", /^nodejs\d+/.test(config.runtime ?? "") && config.launcherType === "Nodejs", `${config.runtime} ${config.launcherType}`);
+    check(
+      "it runs on Vercel's Node.js runtime",
+      /^nodejs\d+/.test(config.runtime ?? "") && config.launcherType === "Nodejs",
+      `${config.runtime} ${config.launcherType}`,
+    );
     check("its handler file is in the bundle", files.has(config.handler ?? ""), config.handler ?? "(none)");
     const expected = listFiles(snapshotDir);
     const missing = expected.filter((f) => {
@@ -81,10 +98,19 @@ export function checkVercelOutput(outputDir: string, projectDir: string, publicD
       return !bundled || !existsSync(bundled) || statSync(bundled).size !== statSync(path.join(snapshotDir, f)).size;
     });
     facts.snapshotFiles = expected.length - missing.length;
-    const detail = missing.length ? `missing or different: ${missing.slice(0, 5).join(", ")}` : `${expected.length} files`;
+    const detail = missing.length
+      ? `missing or different: ${missing.slice(0, 5).join(", ")}`
+      : `${expected.length} files`;
     check("it bundles the whole snapshot", expected.length > 0 && missing.length === 0, detail);
-    facts.functionBytes = [...files.values()].reduce((sum, file) => sum + (existsSync(file) ? statSync(file).size : 0), 0);
-    check("its uncompressed size is under 250 MB", facts.functionBytes < FUNCTION_SIZE_LIMIT, `${(facts.functionBytes / 1e6).toFixed(1)} MB`);
+    facts.functionBytes = [...files.values()].reduce(
+      (sum, file) => sum + (existsSync(file) ? statSync(file).size : 0),
+      0,
+    );
+    check(
+      "its uncompressed size is under 250 MB",
+      facts.functionBytes < FUNCTION_SIZE_LIMIT,
+      `${(facts.functionBytes / 1e6).toFixed(1)} MB`,
+    );
   }
 
   const staticDir = path.join(outputDir, "static");
@@ -92,14 +118,26 @@ export function checkVercelOutput(outputDir: string, projectDir: string, publicD
   const dataLike = facts.staticFiles.filter((f) => DATA_LIKE.test(f) || f.startsWith("v1/") || f === "v1");
   check("static/ holds nothing data-like", dataLike.length === 0, dataLike.length ? dataLike.join(", ") : "none");
   const published = new Set(listFiles(publicDir));
-  const stray = facts.staticFiles.filter((f) => !published.has(f) || !readFileSync(path.join(staticDir, f)).equals(readFileSync(path.join(publicDir, f))));
+  const stray = facts.staticFiles.filter(
+    (f) => !published.has(f) || !readFileSync(path.join(staticDir, f)).equals(readFileSync(path.join(publicDir, f))),
+  );
   const exact = stray.length === 0 && facts.staticFiles.length === published.size;
-  check("static/ is exactly public/ (the documentation)", exact, stray.length ? `not from public/: ${stray.join(", ")}` : facts.staticFiles.join(", "));
+  check(
+    "static/ is exactly public/ (the documentation)",
+    exact,
+    stray.length ? `not from public/: ${stray.join(", ")}` : facts.staticFiles.join(", "),
+  );
 
   const configFile = path.join(outputDir, "config.json");
-  const routes = existsSync(configFile) ? ((JSON.parse(readFileSync(configFile, "utf8")) as { routes?: Route[] }).routes ?? []) : [];
+  const routes = existsSync(configFile)
+    ? ((JSON.parse(readFileSync(configFile, "utf8")) as { routes?: Route[] }).routes ?? [])
+    : [];
   const misrouted = ROUTED_PATHS.map((p) => [p, routeOf(routes, p)] as const).filter(([, dest]) => dest !== "/api/v1");
   // An exact "/api/v1": a named rewrite parameter would be appended as ?path=…, which the strict query parser refuses.
-  check("/v1/* routes to the function, with no query added", misrouted.length === 0, misrouted.length ? misrouted.map(([p, d]) => `${p} → ${d}`).join(", ") : "/api/v1");
+  check(
+    "/v1/* routes to the function, with no query added",
+    misrouted.length === 0,
+    misrouted.length ? misrouted.map(([p, d]) => `${p} → ${d}`).join(", ") : "/api/v1",
+  );
   return { checks, facts };
 }

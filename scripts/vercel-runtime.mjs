@@ -37,11 +37,16 @@ function rewrite(url) {
 function addHelpers(req, res) {
   const url = new URL(req.url ?? "/", "http://localhost");
   let query;
-  Object.defineProperty(req, "query", { get: () => (query ??= Object.fromEntries(url.searchParams)), configurable: true });
+  Object.defineProperty(req, "query", {
+    get: () => (query ??= Object.fromEntries(url.searchParams)),
+    configurable: true,
+  });
   Object.defineProperty(req, "cookies", { get: () => ({}), configurable: true });
   res.status = (code) => ((res.statusCode = code), res);
   res.send = (body) => (res.end(body), res);
-  res.json = (value) => (res.setHeader("content-type", "application/json; charset=utf-8"), res.end(JSON.stringify(value)), res);
+  res.json = (value) => (
+    res.setHeader("content-type", "application/json; charset=utf-8"), res.end(JSON.stringify(value)), res
+  );
 }
 
 const server = createServer(async (req, res) => {

@@ -13,7 +13,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createResponseValidator } from "../build/openapi-validate.js";
-import { DEMO_KEYS, runHttpChecks, UNAVAILABLE_CHECK, type HttpCheckContext, type HttpCheckResult } from "./vercel-http-checks.js";
+import {
+  DEMO_KEYS,
+  runHttpChecks,
+  UNAVAILABLE_CHECK,
+  type HttpCheckContext,
+  type HttpCheckResult,
+} from "./vercel-http-checks.js";
 import { launchFunction } from "./vercel-launcher.js";
 import { checkVercelOutput, FUNCTION_DIR } from "./vercel-output.js";
 
@@ -24,7 +30,14 @@ const PROJECT_FILE = path.join(ROOT, ".vercel/project.json");
 const LOCAL_PROJECT = {
   projectId: "local",
   orgId: "local",
-  settings: { framework: null, installCommand: "", buildCommand: null, outputDirectory: null, devCommand: null, rootDirectory: null },
+  settings: {
+    framework: null,
+    installCommand: "",
+    buildCommand: null,
+    outputDirectory: null,
+    devCommand: null,
+    rootDirectory: null,
+  },
 };
 
 function report(results: HttpCheckResult[]): boolean {
@@ -49,14 +62,22 @@ function runVercelBuild(): void {
     maxBuffer: 64 * 1024 * 1024,
     // VERCEL_INSTALL_COMPLETED: what Vercel's build image sets after its own install; without it the
     // Node builder runs `npm install` again, which needs the network.
-    env: { ...process.env, VERCEL_TELEMETRY_DISABLED: "1", VERCEL_INSTALL_COMPLETED: "1", NO_UPDATE_NOTIFIER: "1", FORCE_COLOR: "0" },
+    env: {
+      ...process.env,
+      VERCEL_TELEMETRY_DISABLED: "1",
+      VERCEL_INSTALL_COMPLETED: "1",
+      NO_UPDATE_NOTIFIER: "1",
+      FORCE_COLOR: "0",
+    },
   });
   if (result.error) {
     process.stderr.write(`verify:vercel: cannot run the vercel CLI (${result.error.message}); run npm ci first\n`);
     process.exit(2);
   }
   if (result.status !== 0) {
-    process.stderr.write(`${result.stdout}${result.stderr}\nverify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`);
+    process.stderr.write(
+      `${result.stdout}${result.stderr}\nverify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`,
+    );
     process.exit(1);
   }
 }
@@ -65,7 +86,12 @@ async function checkServedFunction(counts: HttpCheckContext["counts"]): Promise<
   const funcDir = path.join(OUTPUT, FUNCTION_DIR);
   // The OpenAPI document that would be deployed beside the function.
   const doc = JSON.parse(readFileSync(path.join(OUTPUT, "static/openapi.json"), "utf8"));
-  const base = { keys: DEMO_KEYS, counts, validator: createResponseValidator(doc), errorSchema: doc.components.schemas.Error };
+  const base = {
+    keys: DEMO_KEYS,
+    counts,
+    validator: createResponseValidator(doc),
+    errorSchema: doc.components.schemas.Error,
+  };
   const env = { ACCESS_JSON: readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"), LOG_LEVEL: "silent" };
   const routes = path.join(OUTPUT, "config.json");
   const served = await launchFunction(funcDir, env, routes);
@@ -85,7 +111,11 @@ async function checkServedFunction(counts: HttpCheckContext["counts"]): Promise<
     rmSync(empty, { recursive: true, force: true });
   }
   const crashes = served.stderr() + unavailable.stderr();
-  results.push({ name: "the function wrote nothing to stderr", ok: crashes === "", detail: crashes.trim().slice(0, 300) });
+  results.push({
+    name: "the function wrote nothing to stderr",
+    ok: crashes === "",
+    detail: crashes.trim().slice(0, 300),
+  });
   return results;
 }
 

@@ -16,10 +16,13 @@ function shufflingPool(): BodyPool & { peak: number } {
     encode: (body: Uint8Array) => {
       pool.peak = Math.max(pool.peak, ++inFlight);
       return new Promise<{ etag: string; gzip: Buffer }>((resolve) =>
-        setTimeout(() => {
-          inFlight--;
-          resolve({ etag: "x".repeat(22), gzip: Buffer.from(body) });
-        }, (n++ * 7) % 5),
+        setTimeout(
+          () => {
+            inFlight--;
+            resolve({ etag: "x".repeat(22), gzip: Buffer.from(body) });
+          },
+          (n++ * 7) % 5,
+        ),
       );
     },
     flush: () => {},
@@ -29,14 +32,19 @@ function shufflingPool(): BodyPool & { peak: number } {
 }
 
 describe("BodyWriter", () => {
-  test.each([[10], [1024], [5000]])("%i bodies: written in submission order, at most 1,024 in flight", async (count) => {
-    const written: string[] = [];
-    const bodies = { add: (key: Buffer, body: { gzip: Buffer }) => written.push(`${key.toString()}=${body.gzip.toString()}`) } as unknown as StoredBodyWriter;
-    const pool = shufflingPool();
-    const writer = new BodyWriter(bodies, pool);
-    for (let i = 0; i < count; i++) await writer.add(Buffer.from(`k${i}`), Buffer.from(`b${i}`));
-    await writer.drain();
-    expect(written).toEqual(Array.from({ length: count }, (_, i) => `k${i}=b${i}`));
-    expect(pool.peak).toBeLessThanOrEqual(Math.min(count, 1024));
-  });
+  test.each([[10], [1024], [5000]])(
+    "%i bodies: written in submission order, at most 1,024 in flight",
+    async (count) => {
+      const written: string[] = [];
+      const bodies = {
+        add: (key: Buffer, body: { gzip: Buffer }) => written.push(`${key.toString()}=${body.gzip.toString()}`),
+      } as unknown as StoredBodyWriter;
+      const pool = shufflingPool();
+      const writer = new BodyWriter(bodies, pool);
+      for (let i = 0; i < count; i++) await writer.add(Buffer.from(`k${i}`), Buffer.from(`b${i}`));
+      await writer.drain();
+      expect(written).toEqual(Array.from({ length: count }, (_, i) => `k${i}=b${i}`));
+      expect(pool.peak).toBeLessThanOrEqual(Math.min(count, 1024));
+    },
+  );
 });

@@ -7,7 +7,16 @@ import { cpSync, existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
-  fixtureRecords, GOLDEN_FIXTURE, hashTree, makeTempDir, removeDir, runBuildCli, toNdjson, validRecords, writeFiles, type CliResult,
+  fixtureRecords,
+  GOLDEN_FIXTURE,
+  hashTree,
+  makeTempDir,
+  removeDir,
+  runBuildCli,
+  toNdjson,
+  validRecords,
+  writeFiles,
+  type CliResult,
 } from "./helpers/build-helpers.js";
 
 let work: string;
@@ -28,7 +37,11 @@ const STACK_LINE = "    at ";
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  );
 }
 
 /** The golden fixture's records in other files, orders, key orders, formats and line endings. */
@@ -56,15 +69,32 @@ describe("a valid dataset", () => {
 
 describe("an invalid dataset", () => {
   const { showtimes, cinemas, films, attributes } = validRecords();
-  const st = (patch: Record<string, unknown>) => ({ ...showtimes, cinemaId: "gb-1", filmId: "film-1", attributeIds: ["format-2d"], ...patch });
+  const st = (patch: Record<string, unknown>) => ({
+    ...showtimes,
+    cinemaId: "gb-1",
+    filmId: "film-1",
+    attributeIds: ["format-2d"],
+    ...patch,
+  });
   const DATASET = {
     "data/cinemas/gb.json": JSON.stringify(
-      [{ ...cinemas, id: "gb-1" }, { ...cinemas, id: "gb-2", location: { ...cinemas.location, postcode: "1" } }, { ...cinemas, id: "gb-1" }],
-      null, 2,
+      [
+        { ...cinemas, id: "gb-1" },
+        { ...cinemas, id: "gb-2", location: { ...cinemas.location, postcode: "1" } },
+        { ...cinemas, id: "gb-1" },
+      ],
+      null,
+      2,
     ),
     "data/cinemas/fr.ndjson": `${JSON.stringify({ ...cinemas, id: "fr-1" })}\n\n{"id": "fr-2", "name": \n`,
-    "data/films/films.json": JSON.stringify([{ ...films, id: "film-1" }, { ...films, id: "film-2", runtime: 90 }]),
-    "data/attributes/all.ndjson": toNdjson([attributes, { ...attributes, id: "lang-en", kind: "language", name: "English" }]),
+    "data/films/films.json": JSON.stringify([
+      { ...films, id: "film-1" },
+      { ...films, id: "film-2", runtime: 90 },
+    ]),
+    "data/attributes/all.ndjson": toNdjson([
+      attributes,
+      { ...attributes, id: "lang-en", kind: "language", name: "English" },
+    ]),
     "data/showtimes/a.ndjson": toNdjson([
       st({ id: "st-1" }),
       st({ id: "st-2", cinemaId: "cinema-nope" }),
@@ -83,9 +113,19 @@ describe("an invalid dataset", () => {
     ["data/cinemas/gb.json[1]", "location.postcode", "must be 2..16 characters long (got 1)", "invalid_value"],
     ["data/cinemas/gb.json[2]", "id", '"gb-1" is already used (first at data/cinemas/gb.json[0])', "duplicate_id"],
     ["data/films/films.json[1]", "runtime", "is not a field of this record", "unknown_field"],
-    ["data/showtimes/a.ndjson:2", "cinemaId", 'refers to cinema "cinema-nope", which does not exist', "dangling_reference"],
+    [
+      "data/showtimes/a.ndjson:2",
+      "cinemaId",
+      'refers to cinema "cinema-nope", which does not exist',
+      "dangling_reference",
+    ],
     ["data/showtimes/a.ndjson:3", "filmId", 'refers to film "film-ghost", which does not exist', "dangling_reference"],
-    ["data/showtimes/a.ndjson:4", "attributeIds[1]", 'refers to attribute "attr-missing", which does not exist', "dangling_reference"],
+    [
+      "data/showtimes/a.ndjson:4",
+      "attributeIds[1]",
+      'refers to attribute "attr-missing", which does not exist',
+      "dangling_reference",
+    ],
     ["data/showtimes/a.ndjson:5", "id", '"st-1" is already used (first at data/showtimes/a.ndjson:1)', "duplicate_id"],
     ["data/showtimes/a.ndjson:6", "startsAt", "2023 is not a leap year", "invalid_value"],
     ["data/showtimes/b.json", "", "must hold a JSON array of records", "not_an_array"],
@@ -106,7 +146,9 @@ describe("an invalid dataset", () => {
     expect(previous).toEqual(plain.tree);
     result = await runBuildCli(["--data", "data", "--out", "out"], { cwd: dir });
     const lines = result.stderr.split("\n");
-    reported = lines.flatMap((line, i) => (line.startsWith("✖ ") ? [{ head: line, where: lines[i + 1]?.replace(/^ {2}→ /, "") ?? "" }] : []));
+    reported = lines.flatMap((line, i) =>
+      line.startsWith("✖ ") ? [{ head: line, where: lines[i + 1]?.replace(/^ {2}→ /, "") ?? "" }] : [],
+    );
   });
 
   test("exits 1", () => {
@@ -165,7 +207,13 @@ describe("usage errors", () => {
   test("an unexpected failure (output cannot be created) exits 2 with one line and no stack", async () => {
     const blocked = path.join(work, "blocked");
     writeFiles(blocked, { "a-file": "not a folder" });
-    const result = await runBuildCli(["--data", GOLDEN_FIXTURE, "--out", path.join(blocked, "a-file", "out"), "--quiet"]);
+    const result = await runBuildCli([
+      "--data",
+      GOLDEN_FIXTURE,
+      "--out",
+      path.join(blocked, "a-file", "out"),
+      "--quiet",
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(/^build: failed: /);
@@ -186,7 +234,13 @@ describe("determinism", () => {
       }),
     ]);
     expect(results.map((r) => r.code)).toEqual([0, 0]);
-    expect(Object.keys(plain.tree).sort()).toEqual(["bodies.blocks", "bodies.index", "index.pages", "manifest.json", "records.blocks"]);
+    expect(Object.keys(plain.tree).sort()).toEqual([
+      "bodies.blocks",
+      "bodies.index",
+      "index.pages",
+      "manifest.json",
+      "records.blocks",
+    ]);
     for (const out of outs) expect(hashTree(out)).toEqual(plain.tree);
   });
 

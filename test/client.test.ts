@@ -14,7 +14,14 @@ import { ApiError, createClient, type Client } from "../client/index.js";
 import type * as Types from "../client/types.js";
 import { startServer } from "../scripts/local-server.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
-import { buildDataset, expectedList, generateDataset, TRICKY_CINEMA_IDS, TRICKY_FILM_IDS, type Dataset } from "./helpers/dataset.js";
+import {
+  buildDataset,
+  expectedList,
+  generateDataset,
+  TRICKY_CINEMA_IDS,
+  TRICKY_FILM_IDS,
+  type Dataset,
+} from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 
 describe("the client's types equal the schemas' (a mismatch fails tsc --noEmit)", () => {
@@ -99,15 +106,18 @@ describe("the client against the local server", () => {
     await expect(client.getCinema(id)).rejects.toThrow(RangeError);
   });
 
-  test.each(TRICKY_FILM_IDS.map((id) => [id.length > 20 ? `${id.slice(0, 8)}… (${[...id].length} code points)` : id, id]))(
-    "getFilm percent-encodes the id %s",
-    async (_label, id) => {
-      expect((await client.getFilm(id)).data.id).toBe(id);
-    },
-  );
+  test.each(
+    TRICKY_FILM_IDS.map((id) => [id.length > 20 ? `${id.slice(0, 8)}… (${[...id].length} code points)` : id, id]),
+  )("getFilm percent-encodes the id %s", async (_label, id) => {
+    expect((await client.getFilm(id)).data.id).toBe(id);
+  });
 
   test("listCinemas, listFilms and listAttributes return typed pages", async () => {
-    const [cinemas, films, attributes] = await Promise.all([client.listCinemas(), client.listFilms({ limit: 2 }), client.listAttributes()]);
+    const [cinemas, films, attributes] = await Promise.all([
+      client.listCinemas(),
+      client.listFilms({ limit: 2 }),
+      client.listAttributes(),
+    ]);
     expect(ids(cinemas.data)).toEqual(ids(expectedList(dataset, "cinemas").slice(0, 25)));
     expect(films.data).toHaveLength(2);
     expect(attributes.pagination).toEqual({ nextCursor: null, hasMore: false });
@@ -119,7 +129,13 @@ describe("the client against the local server", () => {
     ["a limit out of range", (c) => c.listShowtimes({ limit: 101 }), KEYS.bulk, 400, "bad_request"],
     ["an unknown key", (c) => c.listCinemas(), "cl_not_a_key", 401, "unauthorized"],
     ["an organization without a paid entitlement", (c) => c.listFilms(), KEYS.cancelled, 403, "entitlement_required"],
-    ["an error met while iterating", (c) => collect(c.showtimes({ startsAfter: "2026-02-30T00:00Z" })), KEYS.bulk, 400, "bad_request"],
+    [
+      "an error met while iterating",
+      (c) => collect(c.showtimes({ startsAfter: "2026-02-30T00:00Z" })),
+      KEYS.bulk,
+      400,
+      "bad_request",
+    ],
   ])("%s throws ApiError with status and code", async (_what, call, key, status, code) => {
     const error = await call(clientWith(key)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -136,7 +152,14 @@ describe("the client against the local server", () => {
 
   test("a 429 carries retryAfter from Retry-After", async () => {
     const tiny = clientWith(KEYS.tiny2);
-    const errors = await Promise.all(Array.from({ length: 5 }, () => tiny.listAttributes().then(() => undefined, (e: ApiError) => e)));
+    const errors = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        tiny.listAttributes().then(
+          () => undefined,
+          (e: ApiError) => e,
+        ),
+      ),
+    );
     const limited = errors.find((e) => e !== undefined)!;
     expect([limited.status, limited.code]).toEqual([429, "rate_limited"]);
     expect(limited.retryAfter).toBeGreaterThan(0);
@@ -146,7 +169,8 @@ describe("the client against the local server", () => {
     const proxy = createClient({
       baseUrl: "http://proxy.invalid",
       apiKey: "k",
-      fetch: async () => new Response("<html>502 Bad Gateway</html>", { status: 502, headers: { "content-type": "text/html" } }),
+      fetch: async () =>
+        new Response("<html>502 Bad Gateway</html>", { status: 502, headers: { "content-type": "text/html" } }),
     });
     const error = (await proxy.listFilms().catch((e: unknown) => e)) as ApiError;
     expect([error.status, error.code]).toEqual([502, "invalid_response"]);

@@ -19,7 +19,15 @@ import { createHandler } from "../api/_core/handle-request.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { GOLDEN_FIXTURE, makeTempDir, removeDir } from "./helpers/build-helpers.js";
-import { buildDataset, compareInstants, expectedList, generateDataset, type AnyRecord, type Dataset, type Showtime } from "./helpers/dataset.js";
+import {
+  buildDataset,
+  compareInstants,
+  expectedList,
+  generateDataset,
+  type AnyRecord,
+  type Dataset,
+  type Showtime,
+} from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 
 let root: string;
@@ -43,7 +51,12 @@ describe("stored and composed pages", () => {
         const stored = snapshot.bodies.read(address!);
         const identity = gunzipSync(stored.gzip);
         const list = snapshot.lists.list(resource);
-        const composed = composePage(snapshot.lists, list, { after: after ?? undefined, limit: 25, binding: bindingOf(resource, {}) }, snapshot.manifest.freshness);
+        const composed = composePage(
+          snapshot.lists,
+          list,
+          { after: after ?? undefined, limit: 25, binding: bindingOf(resource, {}) },
+          snapshot.manifest.freshness,
+        );
         expect(composed.toString(), `${resource} after ${JSON.stringify(after)}`).toBe(identity.toString());
         expect(stored.etag).toBe(contentTag(identity));
         const next: string | null = JSON.parse(identity.toString()).pagination.nextCursor;
@@ -82,7 +95,11 @@ describe("a cursor across a rebuild", () => {
   beforeAll(async () => {
     before = generateDataset({ seed: 5, showtimes: 60 });
     await buildDataset(before, root, snapshotDir(), "data-before");
-    handle = createHandler({ snapshots: new SnapshotSource(snapshotDir()), access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
+    handle = createHandler({
+      snapshots: new SnapshotSource(snapshotDir()),
+      access: fileAccess(writeAccessFile(root)),
+      now: () => TEST_NOW,
+    });
   });
 
   /** Pages to the end with one cursor; returns the records served after it. */
@@ -107,10 +124,14 @@ describe("a cursor across a rebuild", () => {
     const add = (from: Showtime, patch: Partial<Showtime>): Showtime => ({ ...from, cinemaId, ...patch });
     const after: Dataset = {
       ...before,
-      cinemas: before.cinemas.filter((c) => c.id !== lastCinema.id).concat([{ ...before.cinemas[0]!, id: `${lastCinema.id}~added` }]),
+      cinemas: before.cinemas
+        .filter((c) => c.id !== lastCinema.id)
+        .concat([{ ...before.cinemas[0]!, id: `${lastCinema.id}~added` }]),
       showtimes: [
         // Removed: the last record served, one before it and one after it.
-        ...sorted.filter((s) => ![last.id, sorted[3]!.id, sorted[40]!.id].includes(s.id) && s.cinemaId !== lastCinema.id),
+        ...sorted.filter(
+          (s) => ![last.id, sorted[3]!.id, sorted[40]!.id].includes(s.id) && s.cinemaId !== lastCinema.id,
+        ),
         add(last, { id: `${last.id}~later-twin` }), // same instant, greater id: after the cursor
         add(last, { id: `!${last.id}` }), // same instant, smaller id: before it
         add(sorted[0]!, { id: "added-first", startsAt: "2026-11-01T00:00Z" }),
@@ -122,7 +143,9 @@ describe("a cursor across a rebuild", () => {
 
     const resumed = await drain("showtimes", "", first.pagination.nextCursor);
     expect(resumed).toEqual(expectedList(after, "showtimes").filter((s) => isAfter("showtimes", s, last)));
-    expect(resumed.map((s) => s.id)).toEqual(expect.arrayContaining([`${last.id}~later-twin`, "added-last", "added-middle"]));
+    expect(resumed.map((s) => s.id)).toEqual(
+      expect.arrayContaining([`${last.id}~later-twin`, "added-last", "added-middle"]),
+    );
     expect(resumed.map((s) => s.id)).not.toContain(`!${last.id}`);
 
     const cinemas = await drain("cinemas", "", cinemasFirst.pagination.nextCursor);
@@ -135,7 +158,11 @@ describe("a cursor across a rebuild", () => {
     await buildDataset(before, root, snapshotDir(), "data-again");
     const first = await get(`/v1/showtimes?filmId=${encodeURIComponent(film.id)}&limit=1`);
     expect(first.pagination.nextCursor).not.toBeNull();
-    const without: Dataset = { ...before, films: before.films.filter((f) => f.id !== film.id), showtimes: before.showtimes.filter((s) => s.filmId !== film.id) };
+    const without: Dataset = {
+      ...before,
+      films: before.films.filter((f) => f.id !== film.id),
+      showtimes: before.showtimes.filter((s) => s.filmId !== film.id),
+    };
     await buildDataset(without, root, snapshotDir(), "data-without");
     const page = await get(`/v1/showtimes?filmId=${encodeURIComponent(film.id)}&cursor=${first.pagination.nextCursor}`);
     expect(page).toMatchObject({ data: [], pagination: { nextCursor: null, hasMore: false } });
@@ -147,12 +174,28 @@ describe("a cursor across a rebuild", () => {
  * with the nextCursor its first page carried, and that page's last record.
  */
 const FORMAT_2_CURSORS: Array<[url: string, cursor: string, lastId: string]> = [
-  ["/v1/showtimes?limit=7", "I9toi6IF6fDcyZ1XWzEsIlcteW5YcTVsdFczRG1MYjMiLCIwMTAxNzcyODIwMDAwIiwic3QtZ2ItMDMwNi0xODAwIl0", "st-gb-0306-1800"],
+  [
+    "/v1/showtimes?limit=7",
+    "I9toi6IF6fDcyZ1XWzEsIlcteW5YcTVsdFczRG1MYjMiLCIwMTAxNzcyODIwMDAwIiwic3QtZ2ItMDMwNi0xODAwIl0",
+    "st-gb-0306-1800",
+  ],
   ["/v1/showtimes", "1er-44fRMjdShmJbWzEsIlcteW5YcTVsdFczRG1MYjMiLCIwMTAxNzcyOTA4MjAwIiwic3QtdGllLWEiXQ", "st-tie-a"],
-  ["/v1/showtimes?cinemaId=gb-lon-prince-charles&limit=3", "HUsYpCzMu0xTOde2WzEsInk5eWpRb0MtNzRaR1EtR28iLCIwMTAxNzcyODIwMDAwIiwic3QtZ2ItMDMwNi0xODAwIl0", "st-gb-0306-1800"],
-  ["/v1/showtimes?filmId=film-arrival-2016&startsAfter=2026-03-06T00:00Z&limit=2", "nOelRltOvtOCmZOGWzEsImF4cDRDLUJndHVjTzFESlgiLCIwMTAxNzcyODAzODAwIiwic3QtZGUtMDMwNi0xNDMwIl0", "st-de-0306-1430"],
+  [
+    "/v1/showtimes?cinemaId=gb-lon-prince-charles&limit=3",
+    "HUsYpCzMu0xTOde2WzEsInk5eWpRb0MtNzRaR1EtR28iLCIwMTAxNzcyODIwMDAwIiwic3QtZ2ItMDMwNi0xODAwIl0",
+    "st-gb-0306-1800",
+  ],
+  [
+    "/v1/showtimes?filmId=film-arrival-2016&startsAfter=2026-03-06T00:00Z&limit=2",
+    "nOelRltOvtOCmZOGWzEsImF4cDRDLUJndHVjTzFESlgiLCIwMTAxNzcyODAzODAwIiwic3QtZGUtMDMwNi0xNDMwIl0",
+    "st-de-0306-1430",
+  ],
   ["/v1/cinemas?limit=1", "Oof_V1odKFb2O3b2WzEsIkRKQmwtbG1ITlpPZG5mUmQiLCJkZS1iZXItZGVscGhpIl0", "de-ber-delphi"],
-  ["/v1/films?limit=2", "PAHwl2FjWxtgPOkVWzEsInBvVVB3eXlveHhLOU1sTHgiLCJmaWxtLWFycml2YWwtMjAxNiJd", "film-arrival-2016"],
+  [
+    "/v1/films?limit=2",
+    "PAHwl2FjWxtgPOkVWzEsInBvVVB3eXlveHhLOU1sTHgiLCJmaWxtLWFycml2YWwtMjAxNiJd",
+    "film-arrival-2016",
+  ],
   ["/v1/attributes?limit=3", "0BMGUFpkDmpvF2hTWzEsImxMU1FjMUVlS0hfZFc5d2ciLCJldmVudC1wcmVtaWVyZSJd", "event-premiere"],
 ];
 
@@ -164,17 +207,24 @@ describe("a cursor issued by a format-2 snapshot", () => {
     const snapshotDir = path.join(root, "golden");
     const result = await runBuild({ dataDir: GOLDEN_FIXTURE, output: createDiskWriter(snapshotDir), gzipWorkers: 0 });
     expect(result.ok).toBe(true);
-    handle = createHandler({ snapshots: new SnapshotSource(snapshotDir), access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
+    handle = createHandler({
+      snapshots: new SnapshotSource(snapshotDir),
+      access: fileAccess(writeAccessFile(root)),
+      now: () => TEST_NOW,
+    });
   });
 
-  test.each(FORMAT_2_CURSORS)("%s: continues where the format-2 page ended, as the format-3 cursor does", async (url, cursor, lastId) => {
-    const first = await get(url);
-    expect(first.data.at(-1)!.id).toBe(lastId);
-    const withCursor = (c: string) => `${url}${url.includes("?") ? "&" : "?"}cursor=${c}`;
-    const resumed = await get(withCursor(cursor));
-    expect(resumed.data.length).toBeGreaterThan(0);
-    expect(resumed).toEqual(await get(withCursor(first.pagination.nextCursor!)));
-  });
+  test.each(FORMAT_2_CURSORS)(
+    "%s: continues where the format-2 page ended, as the format-3 cursor does",
+    async (url, cursor, lastId) => {
+      const first = await get(url);
+      expect(first.data.at(-1)!.id).toBe(lastId);
+      const withCursor = (c: string) => `${url}${url.includes("?") ? "&" : "?"}cursor=${c}`;
+      const resumed = await get(withCursor(cursor));
+      expect(resumed.data.length).toBeGreaterThan(0);
+      expect(resumed).toEqual(await get(withCursor(first.pagination.nextCursor!)));
+    },
+  );
 });
 
 describe("a composed page's entity tag", () => {
@@ -185,7 +235,11 @@ describe("a composed page's entity tag", () => {
 
   beforeAll(async () => {
     await buildDataset(generateDataset({ seed: 21, showtimes: 60 }), root, snapshotDir(), "data-tags-a");
-    handle = createHandler({ snapshots: new SnapshotSource(snapshotDir()), access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
+    handle = createHandler({
+      snapshots: new SnapshotSource(snapshotDir()),
+      access: fileAccess(writeAccessFile(root)),
+      now: () => TEST_NOW,
+    });
   });
 
   test("is the same on every request for the page in one snapshot, and a match is a 304 carrying it", async () => {
@@ -207,7 +261,12 @@ describe("a composed page's entity tag", () => {
 
   test("differs between pages of one snapshot", async () => {
     const tags = new Set<string>();
-    for (const url of ["/v1/showtimes?limit=7", "/v1/showtimes?limit=8", "/v1/showtimes?limit=7&startsAfter=2026-11-30T00:00Z", "/v1/cinemas?limit=2"]) {
+    for (const url of [
+      "/v1/showtimes?limit=7",
+      "/v1/showtimes?limit=8",
+      "/v1/showtimes?limit=7&startsAfter=2026-11-30T00:00Z",
+      "/v1/cinemas?limit=2",
+    ]) {
       tags.add((await request(url)).headers.etag!);
     }
     expect(tags.size).toBe(4);
@@ -227,7 +286,11 @@ describe("a composed page's entity tag", () => {
     const source = new SnapshotSource(snapshotDir());
     const cached = createHandler({ snapshots: source, access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
     const get = async (headers: Record<string, string> = {}) =>
-      cached({ method: "GET", url: "/v1/showtimes?limit=20", headers: { authorization: `Bearer ${KEYS.bulk}`, ...headers } });
+      cached({
+        method: "GET",
+        url: "/v1/showtimes?limit=20",
+        headers: { authorization: `Bearer ${KEYS.bulk}`, ...headers },
+      });
     const reads = vi.spyOn(source.current().lists.showtimes, "render");
     const first = await get();
     expect(first.body.length).toBeGreaterThan(1024);
@@ -244,8 +307,13 @@ describe("a composed page's entity tag", () => {
   });
 
   test("a page composed in a lent buffer stays intact until released, whatever is composed meanwhile", async () => {
-    const handle = createHandler({ snapshots: new SnapshotSource(snapshotDir()), access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
-    const get = async (url: string) => handle({ method: "GET", url, headers: { authorization: `Bearer ${KEYS.bulk}` } });
+    const handle = createHandler({
+      snapshots: new SnapshotSource(snapshotDir()),
+      access: fileAccess(writeAccessFile(root)),
+      now: () => TEST_NOW,
+    });
+    const get = async (url: string) =>
+      handle({ method: "GET", url, headers: { authorization: `Bearer ${KEYS.bulk}` } });
     const first = await get("/v1/showtimes?limit=30");
     const copy = Buffer.from(first.body);
     expect(first.release).toBeTypeOf("function");

@@ -96,7 +96,11 @@ describe("the instant key", () => {
 
   test.each([
     ["2026-03-07T18:30Z", "2026-03-07T18:30:00.0000001Z", "100 ns later: precision below milliseconds counts"],
-    ["2026-03-07T18:30:00.09999999999Z", "2026-03-07T18:30:00.1Z", "0.0999… s is before 0.1 s, though its digits are more"],
+    [
+      "2026-03-07T18:30:00.09999999999Z",
+      "2026-03-07T18:30:00.1Z",
+      "0.0999… s is before 0.1 s, though its digits are more",
+    ],
     ["2026-03-07T18:30+01:00", "2026-03-07T18:00Z", "18:30+01:00 is 17:30Z"],
     ["0999-12-31T23:59:59.9Z", "1000-01-01T00:00Z", "years before 1000 still order by instant"],
     ["1969-12-31T23:59:59.999Z", "1970-01-01T00:00Z", "instants before the epoch order too"],
@@ -160,7 +164,13 @@ describe("the instant key", () => {
   const dateParts = fc.oneof(
     fc
       .record({ year: fc.integer({ min: 0, max: 9999 }), month: fc.integer({ min: 1, max: 12 }) })
-      .chain(({ year, month }) => fc.record({ year: fc.constant(year), month: fc.constant(month), day: fc.integer({ min: 1, max: daysIn(year, month) }) })),
+      .chain(({ year, month }) =>
+        fc.record({
+          year: fc.constant(year),
+          month: fc.constant(month),
+          day: fc.integer({ min: 1, max: daysIn(year, month) }),
+        }),
+      ),
     fc.record({ year: fc.constant(2024), month: fc.constant(2), day: fc.integer({ min: 28, max: 29 }) }),
   );
 
@@ -201,8 +211,14 @@ describe("the instant key", () => {
         const year = local.getUTCFullYear();
         fc.pre(year >= 0 && year <= 9999);
         const moved: Parts = {
-          year, month: local.getUTCMonth() + 1, day: local.getUTCDate(), hour: local.getUTCHours(), minute: local.getUTCMinutes(),
-          second: local.getUTCSeconds(), fraction, offset: other,
+          year,
+          month: local.getUTCMonth() + 1,
+          day: local.getUTCDate(),
+          hour: local.getUTCHours(),
+          minute: local.getUTCMinutes(),
+          second: local.getUTCSeconds(),
+          fraction,
+          offset: other,
         };
         expect(oracleOf(moved)).toBe(exact);
         const [a, b] = [checkDateTime(textOf(p)), checkDateTime(textOf(moved))];
@@ -242,13 +258,21 @@ describe("the build's date-time memo (decision: caches keyed by input)", () => {
   test("answers exactly as the parser, and never holds more bytes than its bound", () => {
     const memo = new DateTimeMemo(2000);
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.string()), { maxLength: 50 }), (values) => {
-        for (const value of values) {
-          expect(memo.check(value)).toEqual(checkDateTime(value));
-          expect(memo.bytes).toBeLessThanOrEqual(2000);
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+            fc.string(),
+          ),
+          { maxLength: 50 },
+        ),
+        (values) => {
+          for (const value of values) {
+            expect(memo.check(value)).toEqual(checkDateTime(value));
+            expect(memo.bytes).toBeLessThanOrEqual(2000);
+          }
+        },
+      ),
     );
   });
-
 });

@@ -16,7 +16,14 @@ import { MovePairer, type Side } from "../scripts/diff/pair-moves.js";
 import { findRemovalsOver, formatText, type SnapshotDiff } from "../scripts/diff/report.js";
 import { runDiff } from "../scripts/diff/run-diff.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
-import { buildDataset, createRandom, generateDataset, writeDataset, type Dataset, type Resource } from "./helpers/dataset.js";
+import {
+  buildDataset,
+  createRandom,
+  generateDataset,
+  writeDataset,
+  type Dataset,
+  type Resource,
+} from "./helpers/dataset.js";
 
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const DIFF_ENTRY = path.join(ROOT, "scripts/diff.ts");
@@ -24,9 +31,14 @@ const RESOURCES: Resource[] = ["showtimes", "cinemas", "films", "attributes"];
 
 function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", TSX_LOADER, DIFF_ENTRY, ...args], { cwd: ROOT, encoding: "utf8" }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--import", TSX_LOADER, DIFF_ENTRY, ...args],
+      { cwd: ROOT, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -38,7 +50,11 @@ function expectedCounts(from: Dataset, to: Dataset) {
       const after = new Map(to[resource].map((r) => [r.id, r]));
       const removed = [...before.keys()].filter((id) => !after.has(id)).length;
       const added = [...after.keys()].filter((id) => !before.has(id)).length;
-      const changed = [...after].filter(([id, r]) => before.has(id) && !isDeepStrictEqual(JSON.parse(JSON.stringify(before.get(id))), JSON.parse(JSON.stringify(r)))).length;
+      const changed = [...after].filter(
+        ([id, r]) =>
+          before.has(id) &&
+          !isDeepStrictEqual(JSON.parse(JSON.stringify(before.get(id))), JSON.parse(JSON.stringify(r))),
+      ).length;
       return [resource, { added, removed, changed }];
     }),
   );
@@ -53,7 +69,10 @@ function editDataset(base: Dataset, seed: number): Dataset {
   for (const showtime of copy.showtimes) {
     if (rng.chance(0.1)) showtime.startsAt = `2026-12-0${1 + rng.int(9)}T1${rng.int(10)}:00:00Z`;
     if (rng.chance(0.05)) showtime.screenName = `Screen ${rng.int(99)}`;
-    if (rng.chance(0.05)) showtime.attributeIds = [...showtime.attributeIds].reverse().concat(showtime.attributeIds.length ? [] : ["lang-en"]);
+    if (rng.chance(0.05))
+      showtime.attributeIds = [...showtime.attributeIds]
+        .reverse()
+        .concat(showtime.attributeIds.length ? [] : ["lang-en"]);
   }
   for (const film of copy.films) if (rng.chance(0.3)) film.durationMinutes = 60 + rng.int(100);
   for (const cinema of copy.cinemas) if (rng.chance(0.3)) cinema.location.postcode = `Q${rng.int(999)}`;
@@ -64,11 +83,27 @@ function editDataset(base: Dataset, seed: number): Dataset {
 describe("diff arguments", () => {
   const ok = ["--from", "a", "--to", "b"];
   test.each([
-    { args: ok, expected: { from: "a", to: "b", json: false, maxChanges: 20 }, reason: "defaults: text, 20 changes per resource" },
-    { args: [...ok, "--json", "--max-changes", "0"], expected: { json: true, maxChanges: 0 }, reason: "0 lists counts only" },
+    {
+      args: ok,
+      expected: { from: "a", to: "b", json: false, maxChanges: 20 },
+      reason: "defaults: text, 20 changes per resource",
+    },
+    {
+      args: [...ok, "--json", "--max-changes", "0"],
+      expected: { json: true, maxChanges: 0 },
+      reason: "0 lists counts only",
+    },
     { args: [...ok, "--fail-if-removed-over", "20%"], expected: { failIfRemovedOver: 20 }, reason: "the issue's form" },
-    { args: [...ok, "--fail-if-removed-over", "12.5"], expected: { failIfRemovedOver: 12.5 }, reason: "the % sign is optional" },
-    { args: [...ok, "--fail-if-removed-over", "100%"], expected: { failIfRemovedOver: 100 }, reason: "the upper bound" },
+    {
+      args: [...ok, "--fail-if-removed-over", "12.5"],
+      expected: { failIfRemovedOver: 12.5 },
+      reason: "the % sign is optional",
+    },
+    {
+      args: [...ok, "--fail-if-removed-over", "100%"],
+      expected: { failIfRemovedOver: 100 },
+      reason: "the upper bound",
+    },
   ])("accepts $args ($reason)", ({ args, expected }) => {
     expect(parseDiffArgs(args)).toMatchObject(expected);
   });
@@ -76,11 +111,23 @@ describe("diff arguments", () => {
   test.each([
     { args: ["--to", "b"], message: "--from DIR is required", reason: "both sides are needed" },
     { args: ["--from", "", "--to", "b"], message: "--from must not be empty", reason: "an empty path is a mistake" },
-    { args: [...ok, "--fail-if-removed-over", "101%"], message: "percentage from 0% to 100%", reason: "just past the bound" },
+    {
+      args: [...ok, "--fail-if-removed-over", "101%"],
+      message: "percentage from 0% to 100%",
+      reason: "just past the bound",
+    },
     { args: [...ok, "--fail-if-removed-over=-1%"], message: "percentage", reason: "negative share" },
-    { args: [...ok, "--fail-if-removed-over", "-1%"], message: "argument is ambiguous", reason: "node's parser reads -1% as an option; still one line" },
+    {
+      args: [...ok, "--fail-if-removed-over", "-1%"],
+      message: "argument is ambiguous",
+      reason: "node's parser reads -1% as an option; still one line",
+    },
     { args: [...ok, "--fail-if-removed-over", "twenty"], message: "percentage", reason: "not a number" },
-    { args: [...ok, "--max-changes", "1.5"], message: "--max-changes must be a whole number", reason: "fractions make no sense" },
+    {
+      args: [...ok, "--max-changes", "1.5"],
+      message: "--max-changes must be a whole number",
+      reason: "fractions make no sense",
+    },
     { args: [...ok, "--verbose"], message: "Unknown option '--verbose'", reason: "typos are refused, not ignored" },
     { args: [...ok, "extra"], message: "extra", reason: "stray positional argument" },
   ])("refuses $args ($reason)", ({ args, message }) => {
@@ -93,12 +140,27 @@ describe("diff arguments", () => {
 describe("field-level changes", () => {
   test.each([
     { from: { a: 1 }, to: { a: 2 }, changes: [{ path: "a", from: 1, to: 2 }], reason: "a scalar change" },
-    { from: { l: { postcode: "A" } }, to: { l: { postcode: "B" } }, changes: [{ path: "l.postcode", from: "A", to: "B" }], reason: "nested paths join with dots" },
-    { from: { ids: ["a", "b"] }, to: { ids: ["b", "a"] }, changes: [{ path: "ids", from: ["a", "b"], to: ["b", "a"] }], reason: "arrays compare as whole values, order included" },
+    {
+      from: { l: { postcode: "A" } },
+      to: { l: { postcode: "B" } },
+      changes: [{ path: "l.postcode", from: "A", to: "B" }],
+      reason: "nested paths join with dots",
+    },
+    {
+      from: { ids: ["a", "b"] },
+      to: { ids: ["b", "a"] },
+      changes: [{ path: "ids", from: ["a", "b"], to: ["b", "a"] }],
+      reason: "arrays compare as whole values, order included",
+    },
     { from: { a: 1 }, to: { a: 1, b: 2 }, changes: [{ path: "b", to: 2 }], reason: "an added field has no from" },
     { from: { a: 1, b: 2 }, to: { a: 1 }, changes: [{ path: "b", from: 2 }], reason: "a removed field has no to" },
     { from: { a: 1, b: { c: 2 } }, to: { b: { c: 2 }, a: 1 }, changes: [], reason: "key order is not a change" },
-    { from: { "x y": 1 }, to: { "x y": 2 }, changes: [{ path: '"x y"', from: 1, to: 2 }], reason: "odd keys are quoted" },
+    {
+      from: { "x y": 1 },
+      to: { "x y": 2 },
+      changes: [{ path: '"x y"', from: 1, to: 2 }],
+      reason: "odd keys are quoted",
+    },
     { from: { a: null }, to: { a: 0 }, changes: [{ path: "a", from: null, to: 0 }], reason: "null and 0 differ" },
   ])("$reason", ({ from, to, changes }) => {
     expect(diffFields(from, to)).toEqual(changes);
@@ -108,7 +170,12 @@ describe("field-level changes", () => {
 describe("--fail-if-removed-over", () => {
   function diffWith(removed: number, from: number): SnapshotDiff {
     const none = { added: 0, removed: 0, changed: 0, changes: [], omitted: 0, count: { from: 10, to: 10 } };
-    return { showtimes: { ...none, removed, count: { from, to: from - removed } }, cinemas: none, films: none, attributes: none };
+    return {
+      showtimes: { ...none, removed, count: { from, to: from - removed } },
+      cinemas: none,
+      films: none,
+      attributes: none,
+    };
   }
 
   test.each([
@@ -166,11 +233,15 @@ describe("diffing snapshots", () => {
   test.each([101, 102, 103])("counts match the by-id oracle (edit seed %i)", async (seed) => {
     const edited = edits.find((e) => e.seed === seed)!.dataset;
     const result = await runDiff({ from: snapshot("base"), to: snapshot(`edit-${seed}`), maxChanges: 5 });
-    const counts = Object.fromEntries(RESOURCES.map((r) => [r, { added: result[r].added, removed: result[r].removed, changed: result[r].changed }]));
+    const counts = Object.fromEntries(
+      RESOURCES.map((r) => [r, { added: result[r].added, removed: result[r].removed, changed: result[r].changed }]),
+    );
     expect(counts).toEqual(expectedCounts(base, edited));
     for (const r of RESOURCES) {
       expect(result[r].changes.length).toBe(Math.min(5, result[r].added + result[r].removed + result[r].changed));
-      expect(result[r].omitted).toBe(result[r].added + result[r].removed + result[r].changed - result[r].changes.length);
+      expect(result[r].omitted).toBe(
+        result[r].added + result[r].removed + result[r].changed - result[r].changes.length,
+      );
     }
   });
 
@@ -182,7 +253,9 @@ describe("diffing snapshots", () => {
     await buildDataset(moved, root, snapshot("moved"), "data-moved");
     const result = await runDiff({ from: snapshot("base"), to: snapshot("moved"), maxChanges: 20 });
     expect(result.showtimes).toMatchObject({ added: 0, removed: 0, changed: 1 });
-    expect(result.showtimes.changes).toEqual([{ kind: "changed", id: target.id, fields: [{ path: "startsAt", from: before, to: "2027-01-01T00:00:00Z" }] }]);
+    expect(result.showtimes.changes).toEqual([
+      { kind: "changed", id: target.id, fields: [{ path: "startsAt", from: before, to: "2027-01-01T00:00:00Z" }] },
+    ]);
   });
 
   test("the text report gives counts, field changes in the issue's form, and the rest as a count", async () => {
@@ -209,11 +282,36 @@ describe("diffing snapshots", () => {
   // Concurrent: each case is a separate process, most of its time spent starting up.
   describe.concurrent("the CLI", () => {
     test.each([
-      { name: "identical snapshots", args: () => ["--from", snapshot("base"), "--to", snapshot("base")], code: 0, reason: "0: nothing changed" },
-      { name: "changed snapshots", args: () => ["--from", snapshot("base"), "--to", snapshot("edit-101")], code: 1, reason: "1: changes to review" },
-      { name: "removals over the threshold", args: () => ["--from", snapshot("base"), "--to", snapshot("edit-101"), "--fail-if-removed-over", "1%"], code: 4, reason: "4: more vanished than allowed" },
-      { name: "a missing folder", args: () => ["--from", snapshot("nope"), "--to", snapshot("base")], code: 2, reason: "2: error" },
-      { name: "a bad option", args: () => ["--from", "a", "--to", "b", "--max-changes", "x"], code: 2, reason: "2: usage error" },
+      {
+        name: "identical snapshots",
+        args: () => ["--from", snapshot("base"), "--to", snapshot("base")],
+        code: 0,
+        reason: "0: nothing changed",
+      },
+      {
+        name: "changed snapshots",
+        args: () => ["--from", snapshot("base"), "--to", snapshot("edit-101")],
+        code: 1,
+        reason: "1: changes to review",
+      },
+      {
+        name: "removals over the threshold",
+        args: () => ["--from", snapshot("base"), "--to", snapshot("edit-101"), "--fail-if-removed-over", "1%"],
+        code: 4,
+        reason: "4: more vanished than allowed",
+      },
+      {
+        name: "a missing folder",
+        args: () => ["--from", snapshot("nope"), "--to", snapshot("base")],
+        code: 2,
+        reason: "2: error",
+      },
+      {
+        name: "a bad option",
+        args: () => ["--from", "a", "--to", "b", "--max-changes", "x"],
+        code: 2,
+        reason: "2: usage error",
+      },
     ])("$name exits $code ($reason)", async ({ args, code }) => {
       const result = await runCli(args());
       expect(result.code).toBe(code);
@@ -224,7 +322,15 @@ describe("diffing snapshots", () => {
     });
 
     test("--json gives one document with every resource", async () => {
-      const result = await runCli(["--from", snapshot("base"), "--to", snapshot("edit-102"), "--json", "--max-changes", "2"]);
+      const result = await runCli([
+        "--from",
+        snapshot("base"),
+        "--to",
+        snapshot("edit-102"),
+        "--json",
+        "--max-changes",
+        "2",
+      ]);
       const document = JSON.parse(result.stdout);
       expect(Object.keys(document.resources)).toEqual(["showtimes", "cinemas", "films", "attributes"]);
       expect(document.resources.showtimes).toMatchObject(expectedCounts(base, edits[1]!.dataset).showtimes!);

@@ -18,12 +18,17 @@ const HAS_CHROMIUM = existsSync(CHROMIUM);
 const ARTIFACTS = path.join(ROOT, "test/artifacts");
 const DEMO_KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
 // Quiet and offline: no first-run UI, no background fetches, no updates; no sandbox as CI runs as root.
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
-  .concat(["--disable-background-networking", "--disable-component-update", "--disable-sync"]);
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"].concat([
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+]);
 const REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
 
 if (!HAS_CHROMIUM) {
-  process.stderr.write(`docs-page.test.ts skipped: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)\n`);
+  process.stderr.write(
+    `docs-page.test.ts skipped: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)\n`,
+  );
 }
 
 describe.skipIf(!HAS_CHROMIUM)("the documentation page in headless Chromium", () => {
@@ -48,7 +53,9 @@ describe.skipIf(!HAS_CHROMIUM)("the documentation page in headless Chromium", ()
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (error) => pageErrors.push(error.message));
-    page.on("console", (message) => { if (message.type() === "error" || message.type() === "warning") consoleErrors.push(message.text()); });
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") consoleErrors.push(message.text());
+    });
     // Offline by construction: a CDN link or web font would show up here and fail the test.
     await page.route("**/*", (route) => {
       const url = route.request().url();

@@ -27,7 +27,13 @@ afterAll(() => removeDir(root));
 
 describe("varints", () => {
   test.each([
-    [0, 1], [127, 1], [128, 2], [16_383, 2], [16_384, 3], [2 ** 32 - 1, 5], [2 ** 53 - 1, 8],
+    [0, 1],
+    [127, 1],
+    [128, 2],
+    [16_383, 2],
+    [16_384, 3],
+    [2 ** 32 - 1, 5],
+    [2 ** 53 - 1, 8],
   ])("%i takes %i bytes and reads back", (value, bytes) => {
     const out = new ByteWriter(1);
     out.varint(value);
@@ -52,7 +58,14 @@ describe("varints", () => {
     expect(read).toThrow(message);
   });
 
-  test.each([[0, 0], [-1, 1], [1, 2], [-2, 3], [2 ** 40, 2 ** 41], [-(2 ** 40), 2 ** 41 - 1]])("zigzag(%d) = %d and back", (value, coded) => {
+  test.each([
+    [0, 0],
+    [-1, 1],
+    [1, 2],
+    [-2, 3],
+    [2 ** 40, 2 ** 41],
+    [-(2 ** 40), 2 ** 41 - 1],
+  ])("zigzag(%d) = %d and back", (value, coded) => {
     expect(zigzag(value)).toBe(coded);
     expect(unzigzag(coded)).toBe(value);
   });
@@ -60,7 +73,13 @@ describe("varints", () => {
 
 describe("packed integers", () => {
   test.each([
-    [0xff, 1], [0x100, 2], [0xffff, 2], [0x1_0000, 3], [0xff_ffff, 3], [0x100_0000, 4], [0xffff_ffff, 4],
+    [0xff, 1],
+    [0x100, 2],
+    [0xffff, 2],
+    [0x1_0000, 3],
+    [0xff_ffff, 3],
+    [0x100_0000, 4],
+    [0xffff_ffff, 4],
   ])("a largest value of %i takes %i bytes each, and every value reads back", (max, width) => {
     expect(widthFor(max)).toBe(width);
     const values = [0, 1, max, Math.floor(max / 3), max - 1];
@@ -104,7 +123,9 @@ describe("a paged file", () => {
               if (want.length === 0) continue;
               const start = a % want.length;
               const take = b % (want.length - start + 1);
-              expect(Buffer.from(paged.read(offset + start, take))).toEqual(Buffer.from(want.subarray(start, start + take)));
+              expect(Buffer.from(paged.read(offset + start, take))).toEqual(
+                Buffer.from(want.subarray(start, start + take)),
+              );
               expect(paged.cache.size).toBeLessThanOrEqual(2 * PAGE_BYTES);
             }
           }
@@ -210,23 +231,28 @@ describe("the showtime id index", () => {
   test.each([
     ["blocks of one record", { targetBytes: 1, restartInterval: 1, deflate: false }],
     ["the default layout", undefined],
-  ])("finds every showtime by its id, and nothing for an id one character or one case away (%s)", async (_label, layout) => {
-    // Ids include case-only twins (st-0001 / St-0001), '/', '%', spaces and emoji.
-    const dataset = generateDataset({ seed: 8, showtimes: 300 });
-    const dir = path.join(root, `ids-${layout ? "tiny" : "default"}`);
-    await buildDataset(dataset, root, dir, `data-ids-${layout ? "tiny" : "default"}`, layout);
-    const snapshot = new Snapshot(readManifest(dir), dir, { pageBytes: 8192, blockBytes: 8192 });
-    const store = snapshot.lists.showtimes;
-    const ids = new Set(dataset.showtimes.map((s) => s.id));
-    for (const id of ids) {
-      const record = store.findById(id);
-      expect(record, id).toBeDefined();
-      expect(store.idOf("byCinema", record!)).toBe(id);
-    }
-    const near = [...ids].flatMap((id) => [id.toUpperCase(), id.toLowerCase(), `${id}x`, id.slice(0, -1)]).filter((id) => !ids.has(id));
-    expect(near.length).toBeGreaterThan(600);
-    for (const id of near) expect(store.findById(id), id).toBeUndefined();
-    expect(store.findById("")).toBeUndefined();
-    snapshot.close();
-  });
+  ])(
+    "finds every showtime by its id, and nothing for an id one character or one case away (%s)",
+    async (_label, layout) => {
+      // Ids include case-only twins (st-0001 / St-0001), '/', '%', spaces and emoji.
+      const dataset = generateDataset({ seed: 8, showtimes: 300 });
+      const dir = path.join(root, `ids-${layout ? "tiny" : "default"}`);
+      await buildDataset(dataset, root, dir, `data-ids-${layout ? "tiny" : "default"}`, layout);
+      const snapshot = new Snapshot(readManifest(dir), dir, { pageBytes: 8192, blockBytes: 8192 });
+      const store = snapshot.lists.showtimes;
+      const ids = new Set(dataset.showtimes.map((s) => s.id));
+      for (const id of ids) {
+        const record = store.findById(id);
+        expect(record, id).toBeDefined();
+        expect(store.idOf("byCinema", record!)).toBe(id);
+      }
+      const near = [...ids]
+        .flatMap((id) => [id.toUpperCase(), id.toLowerCase(), `${id}x`, id.slice(0, -1)])
+        .filter((id) => !ids.has(id));
+      expect(near.length).toBeGreaterThan(600);
+      for (const id of near) expect(store.findById(id), id).toBeUndefined();
+      expect(store.findById("")).toBeUndefined();
+      snapshot.close();
+    },
+  );
 });

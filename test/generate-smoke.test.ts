@@ -12,7 +12,17 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readManifest, Snapshot } from "../api/_core/format/snapshot.js";
 import { measureResponseSizes } from "../scripts/bench/response-size.js";
 import { startServer } from "../scripts/local-server.js";
-import { hashTree, listFiles, makeTempDir, readRecords, removeDir, ROOT, runBuildCli, runTsxScript, type CliResult } from "./helpers/build-helpers.js";
+import {
+  hashTree,
+  listFiles,
+  makeTempDir,
+  readRecords,
+  removeDir,
+  ROOT,
+  runBuildCli,
+  runTsxScript,
+  type CliResult,
+} from "./helpers/build-helpers.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 
 const GENERATE = path.join(ROOT, "scripts/generate.ts");
@@ -26,11 +36,22 @@ let baseUrl: string;
 
 beforeAll(async () => {
   work = makeTempDir("smoke");
-  generated = await runTsxScript(GENERATE, ["--out", path.join(work, "data"), "--showtimes", String(SHOWTIMES), "--seed", "7"]);
+  generated = await runTsxScript(GENERATE, [
+    "--out",
+    path.join(work, "data"),
+    "--showtimes",
+    String(SHOWTIMES),
+    "--seed",
+    "7",
+  ]);
   built = await runBuildCli(["--data", path.join(work, "data"), "--out", path.join(work, "snapshot")]);
   if (built.code !== 0) return;
   ({ server, url: baseUrl } = await startServer({
-    snapshotDir: path.join(work, "snapshot"), accessFile: writeAccessFile(work), port: 0, now: () => TEST_NOW, onError: () => {},
+    snapshotDir: path.join(work, "snapshot"),
+    accessFile: writeAccessFile(work),
+    port: 0,
+    now: () => TEST_NOW,
+    onError: () => {},
   }));
 });
 afterAll(async () => {
@@ -44,7 +65,9 @@ function getJson(url: string): Promise<{ status: number; json: any }> {
     get(url, { headers: { authorization: `Bearer ${KEYS.valid}` }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(chunks).toString("utf8")) }),
+      );
     }).on("error", reject);
   });
 }

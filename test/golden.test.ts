@@ -51,7 +51,14 @@ function storedBody(key: BodyKey): Body & { etag: string } {
 /** A page the core composes (filtered lists are not stored). */
 function composedPage(resource: ListResource, filters: ShowtimeFilters, after?: string[]): Body {
   const list = snapshot.lists.list(resource, filters);
-  return parse(composePage(snapshot.lists, list, { after, limit: 25, binding: bindingOf(resource, filters) }, snapshot.manifest.freshness));
+  return parse(
+    composePage(
+      snapshot.lists,
+      list,
+      { after, limit: 25, binding: bindingOf(resource, filters) },
+      snapshot.manifest.freshness,
+    ),
+  );
 }
 
 const pretty = (body: Body) => `${JSON.stringify(body.json, null, 2)}\n`;
@@ -70,7 +77,11 @@ function expectedBodies(): Map<string, string> {
     }
   }
   for (const resource of ["cinemas", "films"] as const) {
-    for (const record of fixtureRecords(resource)) labels.set(bodyKeyOf({ kind: "one", resource, id: record.id as string }).toString("hex"), `one ${resource} ${JSON.stringify(record.id)}`);
+    for (const record of fixtureRecords(resource))
+      labels.set(
+        bodyKeyOf({ kind: "one", resource, id: record.id as string }).toString("hex"),
+        `one ${resource} ${JSON.stringify(record.id)}`,
+      );
   }
   return labels;
 }
@@ -96,30 +107,54 @@ describe("golden build of test/fixtures/golden", () => {
       [RECORDS_FILE]: "(may hold deflate bytes, see blocks.txt)",
       [MANIFEST_FILE]: "(digests of the others, see manifest.json)",
     };
-    const lines = files.map((file) => `${file.padEnd(16)} ${sizes[file] ?? `${readFileSync(path.join(snapshotDir, file)).length} bytes`}`);
+    const lines = files.map(
+      (file) => `${file.padEnd(16)} ${sizes[file] ?? `${readFileSync(path.join(snapshotDir, file)).length} bytes`}`,
+    );
     await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("golden/files.txt");
   });
 
   test("index.pages: every section, with its size", async () => {
-    const sections = [...(snapshot.lists.cinemas as unknown as { index: { sections: Map<string, { length: number }> } }).index.sections];
+    const sections = [
+      ...(snapshot.lists.cinemas as unknown as { index: { sections: Map<string, { length: number }> } }).index.sections,
+    ];
     const lines = sections.map(([name, { length }]) => `${name.padEnd(32)} ${String(length).padStart(6)} bytes`);
     await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("golden/sections.txt");
   });
 
   test("records.blocks: every block, its cinema, records and decoded size; the records are the fixture's", async () => {
-    const names = { byCinema: fixtureRecords("cinemas").map((c) => c.id as string).sort() };
-    const films = fixtureRecords("films").map((f) => f.id as string).sort();
+    const names = {
+      byCinema: fixtureRecords("cinemas")
+        .map((c) => c.id as string)
+        .sort(),
+    };
+    const films = fixtureRecords("films")
+      .map((f) => f.id as string)
+      .sort();
     const lines = (["byCinema"] as const).flatMap((clustering) =>
-      snapshot.lists.showtimes.describeBlocks(clustering).map((b) =>
-        `${clustering.padEnd(8)}  records ${String(b.firstRecord).padStart(2)}..${String(b.firstRecord + b.count - 1).padStart(2)}  ${String(b.bytes).padStart(5)} bytes  ` +
-        `${b.attributeSets.length} attribute sets  ${JSON.stringify(names[clustering][b.cluster])}`,
-      ),
+      snapshot.lists.showtimes
+        .describeBlocks(clustering)
+        .map(
+          (b) =>
+            `${clustering.padEnd(8)}  records ${String(b.firstRecord).padStart(2)}..${String(b.firstRecord + b.count - 1).padStart(2)}  ${String(b.bytes).padStart(5)} bytes  ` +
+            `${b.attributeSets.length} attribute sets  ${JSON.stringify(names[clustering][b.cluster])}`,
+        ),
     );
     await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("golden/blocks.txt");
     // Every showtime, rendered from the blocks, is the fixture's record in canonical form.
     const all = snapshot.lists.list("showtimes");
-    const rendered = JSON.parse(composePage(snapshot.lists, all, { limit: 100, binding: bindingOf("showtimes", {}) }, snapshot.manifest.freshness).toString()).data as unknown[];
-    expect(rendered.map((s) => JSON.stringify(s)).sort()).toEqual(fixtureRecords("showtimes").map((s) => JSON.stringify(s)).sort());
+    const rendered = JSON.parse(
+      composePage(
+        snapshot.lists,
+        all,
+        { limit: 100, binding: bindingOf("showtimes", {}) },
+        snapshot.manifest.freshness,
+      ).toString(),
+    ).data as unknown[];
+    expect(rendered.map((s) => JSON.stringify(s)).sort()).toEqual(
+      fixtureRecords("showtimes")
+        .map((s) => JSON.stringify(s))
+        .sort(),
+    );
     // And each film's list, read through its positions, holds that film's records.
     for (const film of films) {
       const page = JSON.parse(composedPage("showtimes", { filmId: film }).raw).data as Array<{ filmId: string }>;

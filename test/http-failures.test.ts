@@ -8,7 +8,15 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
-import { auth, describeMatrix, KEYS, TEST_NOW, useClient, useHttpFixture, type TestResponse } from "./helpers/http-setup.js";
+import {
+  auth,
+  describeMatrix,
+  KEYS,
+  TEST_NOW,
+  useClient,
+  useHttpFixture,
+  type TestResponse,
+} from "./helpers/http-setup.js";
 
 const fixture = useHttpFixture({ seed: 7, showtimes: 40 });
 
@@ -30,7 +38,11 @@ function expectNoInternals(res: TestResponse): void {
 
 describeMatrix("429 rate_limited", (runtime) => {
   let clock = TEST_NOW;
-  const api = useClient(runtime, () => ({ snapshotDir: fixture.snapshotDir, accessFile: fixture.accessFile, now: () => clock }));
+  const api = useClient(runtime, () => ({
+    snapshotDir: fixture.snapshotDir,
+    accessFile: fixture.accessFile,
+    now: () => clock,
+  }));
   const get = (key: string, path = "/v1/cinemas", method = "GET") => api.request(path, { method, headers: auth(key) });
 
   test("counts per organization across its keys; past the limit: 429 with Retry-After and RateLimit", async () => {
@@ -91,8 +103,10 @@ class FailingSource extends SnapshotSource {
 describeMatrix("500 internal_error", (runtime) => {
   const reported: Array<[string, unknown]> = [];
   const api = useClient(runtime, () => ({
-    snapshotDir: fixture.snapshotDir, accessFile: fixture.accessFile,
-    snapshots: new FailingSource(fixture.snapshotDir), onError: (requestId, error) => void reported.push([requestId, error]),
+    snapshotDir: fixture.snapshotDir,
+    accessFile: fixture.accessFile,
+    snapshots: new FailingSource(fixture.snapshotDir),
+    onError: (requestId, error) => void reported.push([requestId, error]),
   }));
 
   test.each([
@@ -132,15 +146,29 @@ describeMatrix("503 database_unavailable", (runtime) => {
   });
 
   test("a snapshot with a data file missing is no snapshot: every page is 503, never a crash", async () => {
-    await buildDataset(generateDataset({ seed: 3, showtimes: 30 }), fixture.root, brokenDir(), `data-broken-${runtime.name}`);
+    await buildDataset(
+      generateDataset({ seed: 3, showtimes: 30 }),
+      fixture.root,
+      brokenDir(),
+      `data-broken-${runtime.name}`,
+    );
     rmSync(path.join(brokenDir(), "records.blocks"));
-    expectError(await broken.request("/v1/showtimes?limit=7", { headers: auth(KEYS.valid) }), 503, "database_unavailable");
+    expectError(
+      await broken.request("/v1/showtimes?limit=7", { headers: auth(KEYS.valid) }),
+      503,
+      "database_unavailable",
+    );
     // Not even the stored pages: half a snapshot is not served.
     expectError(await broken.request("/v1/showtimes", { headers: auth(KEYS.valid) }), 503, "database_unavailable");
   });
 
   test("once a snapshot is built where none was, the same server serves it without a restart", async () => {
-    await buildDataset(generateDataset({ seed: 4, showtimes: 10 }), fixture.root, missingDir(), `data-late-${runtime.name}`);
+    await buildDataset(
+      generateDataset({ seed: 4, showtimes: 10 }),
+      fixture.root,
+      missingDir(),
+      `data-late-${runtime.name}`,
+    );
     expect((await missing.request("/v1/cinemas", { headers: auth(KEYS.valid) })).status).toBe(200);
   });
 });
@@ -154,7 +182,11 @@ describeMatrix("entitlement and key bounds at exact instants", (runtime) => {
     ["1 ms before expiresAt", KEYS.expiring, "2026-06-15T13:00:00.249Z", 200],
     ["1 ms after expiresAt", KEYS.expiring, "2026-06-15T13:00:00.251Z", 401],
   ])("%s", async (_label, key, now, status) => {
-    const client = await runtime.open({ snapshotDir: fixture.snapshotDir, accessFile: fixture.accessFile, now: () => new Date(now) });
+    const client = await runtime.open({
+      snapshotDir: fixture.snapshotDir,
+      accessFile: fixture.accessFile,
+      now: () => new Date(now),
+    });
     try {
       expect((await client.request("/v1/films", { headers: auth(key) })).status).toBe(status);
     } finally {

@@ -22,14 +22,21 @@ let server: Server;
 let base: string;
 beforeAll(async () => {
   ({ server, url: base } = await startServer({
-    snapshotDir: fixture.snapshotDir, accessFile: fixture.accessFile, port: 0, now: () => TEST_NOW,
-    onError: () => {}, requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    snapshotDir: fixture.snapshotDir,
+    accessFile: fixture.accessFile,
+    port: 0,
+    now: () => TEST_NOW,
+    onError: () => {},
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
   }));
 });
-afterAll(() => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-}));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 
 /** The first response to raw request bytes. */
 async function raw(request: Buffer | string): Promise<RawResponse> {
@@ -39,7 +46,12 @@ async function raw(request: Buffer | string): Promise<RawResponse> {
 }
 
 /** Spec §7's envelope, well-formed to a strict decoder: a known code, a message of 1..300 code points, no lone surrogate. */
-function expectEnvelope(body: Buffer): { code: string; message: string; requestId: string; details?: Record<string, unknown> } {
+function expectEnvelope(body: Buffer): {
+  code: string;
+  message: string;
+  requestId: string;
+  details?: Record<string, unknown>;
+} {
   const text = new TextDecoder("utf-8", { fatal: true }).decode(body);
   const { error } = JSON.parse(text);
   expect(ERROR_CODES).toContain(error.code);
@@ -65,10 +77,22 @@ const KEY_LINE = `Authorization: Bearer ${KEYS.valid}\r\n`;
 describe("requests the parser refuses get the error envelope", () => {
   const cases: Array<[string, number, string | Buffer]> = [
     ["a NUL in the request line", 400, "GET /v1/fi\0lms HTTP/1.1\r\nHost: x\r\n\r\n"],
-    ["a raw non-ASCII byte in the request line", 400, Buffer.concat([Buffer.from("GET /v1/films/"), Buffer.from([0xff]), Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n")])],
+    [
+      "a raw non-ASCII byte in the request line",
+      400,
+      Buffer.concat([Buffer.from("GET /v1/films/"), Buffer.from([0xff]), Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n")]),
+    ],
     ["a 64 KB URL", 431, `GET /v1/films?${"a".repeat(64 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`],
-    ["100 KB of headers", 431, `GET /v1/films HTTP/1.1\r\nHost: x\r\n${"X-Pad: ".concat("p".repeat(1000), "\r\n").repeat(100)}\r\n`],
-    ["Content-Length beside Transfer-Encoding", 400, "GET /v1/films HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"],
+    [
+      "100 KB of headers",
+      431,
+      `GET /v1/films HTTP/1.1\r\nHost: x\r\n${"X-Pad: ".concat("p".repeat(1000), "\r\n").repeat(100)}\r\n`,
+    ],
+    [
+      "Content-Length beside Transfer-Encoding",
+      400,
+      "GET /v1/films HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ],
     ["a header line without a colon", 400, "GET /v1/films HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n"],
     ["not HTTP at all", 400, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n"],
   ];
@@ -103,7 +127,9 @@ describe("absolute-form targets route by their path (RFC 9112 §3.2.2)", () => {
   test.each(cases)("GET %s: %d", async (target, status) => {
     const response = await raw(`GET ${target} HTTP/1.1\r\nHost: other.example\r\n${KEY_LINE}Connection: close\r\n\r\n`);
     expect(response.status).toBe(status);
-    const origin = await raw(`GET /v1/films${target.includes("limit=1") && target.includes("/v1/films") ? "?limit=1" : ""} HTTP/1.1\r\nHost: x\r\n${KEY_LINE}Connection: close\r\n\r\n`);
+    const origin = await raw(
+      `GET /v1/films${target.includes("limit=1") && target.includes("/v1/films") ? "?limit=1" : ""} HTTP/1.1\r\nHost: x\r\n${KEY_LINE}Connection: close\r\n\r\n`,
+    );
     if (status === 200) expect(response.body).toEqual(origin.body);
     else expectEnvelope(response.body);
   });
@@ -173,8 +199,8 @@ describeMatrix("echoed values are cut by code point", (runtime) => {
 
 describe("a manifest replaced under a running server by one of the wrong shape: 503, never a 500", () => {
   const shapes: Array<[string, string]> = [
-    ["{\"format\": 2}", '{"format": 2}'],
-    ["{\"format\": 3}", '{"format": 3}'],
+    ['{"format": 2}', '{"format": 2}'],
+    ['{"format": 3}', '{"format": 3}'],
     ["null", "null"],
     ["an empty file", ""],
     ["a JSON string", '"snapshot"'],
@@ -185,11 +211,18 @@ describe("a manifest replaced under a running server by one of the wrong shape: 
     cpSync(fixture.snapshotDir, dir, { recursive: true });
     const errors: unknown[] = [];
     const { server: swapped, url } = await startServer({
-      snapshotDir: dir, accessFile: fixture.accessFile, port: 0, now: () => TEST_NOW,
-      snapshots: new SnapshotSource(dir, { recheckMs: 0 }), onError: (_id, error) => errors.push(error),
+      snapshotDir: dir,
+      accessFile: fixture.accessFile,
+      port: 0,
+      now: () => TEST_NOW,
+      snapshots: new SnapshotSource(dir, { recheckMs: 0 }),
+      onError: (_id, error) => errors.push(error),
     });
     try {
-      const ask = async (target: string) => parseRawResponse(await rawExchange(url, `GET ${target} HTTP/1.1\r\nHost: x\r\n${KEY_LINE}Connection: close\r\n\r\n`))!;
+      const ask = async (target: string) =>
+        parseRawResponse(
+          await rawExchange(url, `GET ${target} HTTP/1.1\r\nHost: x\r\n${KEY_LINE}Connection: close\r\n\r\n`),
+        )!;
       expect((await ask("/v1/showtimes")).status).toBe(200);
       writeFileSync(path.join(dir, "manifest.json"), text);
       for (const target of ["/v1/showtimes", "/v1/showtimes?limit=3", "/v1/cinemas", "/v1/films/film-x"]) {
@@ -209,11 +242,32 @@ describe("a manifest replaced under a running server by one of the wrong shape: 
 describe("fuzz: random bytes as request line and headers", () => {
   const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/);
   const bytes = fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b).toString("latin1"));
-  const piece = fc.oneof(bytes, token, fc.constantFrom("/v1/films", "/v1/showtimes?limit=", "%", "%zz", "?", "&", " ", "\r\n", ":", "\0", "😀", "HTTP/1.1"));
+  const piece = fc.oneof(
+    bytes,
+    token,
+    fc.constantFrom(
+      "/v1/films",
+      "/v1/showtimes?limit=",
+      "%",
+      "%zz",
+      "?",
+      "&",
+      " ",
+      "\r\n",
+      ":",
+      "\0",
+      "😀",
+      "HTTP/1.1",
+    ),
+  );
   const text = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(""));
   const request = fc.record({
     method: fc.oneof(fc.constantFrom("GET", "HEAD", "POST", "OPTIONS", "CONNECT", "get"), text),
-    target: fc.oneof(fc.constant("/v1/films"), text.map((t) => `/v1/${t}`), text),
+    target: fc.oneof(
+      fc.constant("/v1/films"),
+      text.map((t) => `/v1/${t}`),
+      text,
+    ),
     headers: fc.array(fc.tuple(fc.oneof(token, text), text), { maxLength: 4 }),
     key: fc.boolean(),
   });
@@ -222,12 +276,16 @@ describe("fuzz: random bytes as request line and headers", () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ method, target, headers, key }) => {
         const lines = headers.map(([name, value]) => `${name}: ${value}\r\n`).join("");
-        const bytes = Buffer.from(`${method} ${target} HTTP/1.1\r\nHost: x\r\n${key ? KEY_LINE : ""}${lines}Connection: close\r\n\r\n`, "latin1");
+        const bytes = Buffer.from(
+          `${method} ${target} HTTP/1.1\r\nHost: x\r\n${key ? KEY_LINE : ""}${lines}Connection: close\r\n\r\n`,
+          "latin1",
+        );
         const response = parseRawResponse(await rawExchange(base, bytes));
         expect(response, JSON.stringify(bytes.toString("latin1"))).toBeDefined();
         expect(response!.headers["x-request-id"]).toBeTruthy();
         expect(response!.headers["x-content-type-options"]).toBe("nosniff");
-        if (response!.status !== 200 && !(method === "HEAD" && response!.body.length === 0)) expectEnvelope(response!.body);
+        if (response!.status !== 200 && !(method === "HEAD" && response!.body.length === 0))
+          expectEnvelope(response!.body);
       }),
       { numRuns: 300 },
     );

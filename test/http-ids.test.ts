@@ -52,7 +52,9 @@ describeMatrix("ids", (runtime) => {
       const body = (await get(`/v1/showtimes?limit=100&filmId=${enc(filmId)}`)).json();
       expect(body.data, filmId).toEqual(expectedList(fixture.dataset, "showtimes", { filmId }));
     }
-    const { cinemaId, filmId } = fixture.dataset.showtimes.find((s) => TRICKY_CINEMA_IDS.includes(s.cinemaId) && TRICKY_FILM_IDS.includes(s.filmId))!;
+    const { cinemaId, filmId } = fixture.dataset.showtimes.find(
+      (s) => TRICKY_CINEMA_IDS.includes(s.cinemaId) && TRICKY_FILM_IDS.includes(s.filmId),
+    )!;
     const body = (await get(`/v1/showtimes?limit=100&cinemaId=${enc(cinemaId)}&filmId=${enc(filmId)}`)).json();
     expect(body.data).toEqual(expectedList(fixture.dataset, "showtimes", { cinemaId, filmId }));
     expect(body.data.length).toBeGreaterThan(0);

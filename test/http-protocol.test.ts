@@ -16,7 +16,8 @@ const ETAG = /^"[A-Za-z0-9_-]{22}"$/;
 
 /** Headers that legitimately differ between two otherwise identical requests. */
 const VOLATILE = new Set(["x-request-id", "date", "ratelimit"]);
-const stable = (res: TestResponse) => Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VOLATILE.has(name)));
+const stable = (res: TestResponse) =>
+  Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VOLATILE.has(name)));
 
 const PATHS: Array<[string, string]> = [
   ["/v1/showtimes", "a precomputed page"],
@@ -26,37 +27,48 @@ const PATHS: Array<[string, string]> = [
 
 describeMatrix("protocol", (runtime) => {
   const api = useClient(runtime, () => ({ snapshotDir: fixture.snapshotDir, accessFile: fixture.accessFile }));
-  const get = (path: string, headers: Record<string, string> = {}, key: string = KEYS.valid) => api.request(path, { headers: auth(key, headers) });
+  const get = (path: string, headers: Record<string, string> = {}, key: string = KEYS.valid) =>
+    api.request(path, { headers: auth(key, headers) });
 
   describe("HEAD", () => {
-    test.each([...PATHS, ["/v1/films/no-such-film", "a 404"], ["/v1/showtimes?limit=0", "a 400"]])("%s (%s): GET's headers, no body", async (path) => {
-      const full = await get(path);
-      const head = await api.request(path, { method: "HEAD", headers: auth(KEYS.valid) });
-      expect(head.status).toBe(full.status);
-      expect(stable(head)).toEqual(stable(full));
-      expect(head.headers["content-length"]).toBe(String(full.body.length));
-      expect(head.body.length).toBe(0);
-    });
+    test.each([...PATHS, ["/v1/films/no-such-film", "a 404"], ["/v1/showtimes?limit=0", "a 400"]])(
+      "%s (%s): GET's headers, no body",
+      async (path) => {
+        const full = await get(path);
+        const head = await api.request(path, { method: "HEAD", headers: auth(KEYS.valid) });
+        expect(head.status).toBe(full.status);
+        expect(stable(head)).toEqual(stable(full));
+        expect(head.headers["content-length"]).toBe(String(full.body.length));
+        expect(head.body.length).toBe(0);
+      },
+    );
   });
 
   describe("405", () => {
-    test.each([["POST"], ["PUT"], ["DELETE"], ["PATCH"], ["OPTIONS"]])("%s is 405 with Allow and the envelope", async (method) => {
-      for (const path of ["/v1/showtimes", "/v1/cinemas/cin-0", "/v1/nope"]) {
-        const res = await api.request(path, { method, headers: auth(KEYS.valid) });
-        expect(res.status, path).toBe(405);
-        expect(res.headers.allow).toBe("GET, HEAD");
-        expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
-        expect(res.json().error).toMatchObject({ code: "bad_request", requestId: res.headers["x-request-id"] });
-      }
-    });
+    test.each([["POST"], ["PUT"], ["DELETE"], ["PATCH"], ["OPTIONS"]])(
+      "%s is 405 with Allow and the envelope",
+      async (method) => {
+        for (const path of ["/v1/showtimes", "/v1/cinemas/cin-0", "/v1/nope"]) {
+          const res = await api.request(path, { method, headers: auth(KEYS.valid) });
+          expect(res.status, path).toBe(405);
+          expect(res.headers.allow).toBe("GET, HEAD");
+          expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+          expect(res.json().error).toMatchObject({ code: "bad_request", requestId: res.headers["x-request-id"] });
+        }
+      },
+    );
   });
 
   describe("every response: Content-Type and X-Request-Id", () => {
     test("200, 304, 400, 401, 403, 404, 405: each typed, each with its own id", async () => {
       const tag = (await get("/v1/cinemas")).headers.etag!;
       const responses = await Promise.all([
-        get("/v1/cinemas"), get("/v1/cinemas", { "if-none-match": tag }), get("/v1/cinemas?limit=0"),
-        api.request("/v1/cinemas"), get("/v1/cinemas", {}, KEYS.cancelled), get("/v1/nope"),
+        get("/v1/cinemas"),
+        get("/v1/cinemas", { "if-none-match": tag }),
+        get("/v1/cinemas?limit=0"),
+        api.request("/v1/cinemas"),
+        get("/v1/cinemas", {}, KEYS.cancelled),
+        get("/v1/nope"),
         api.request("/v1/cinemas", { method: "POST", headers: auth(KEYS.valid) }),
       ]);
       expect(responses.map((r) => r.status)).toEqual([200, 304, 400, 401, 403, 404, 405]);
@@ -87,7 +99,11 @@ describeMatrix("protocol", (runtime) => {
     });
 
     test("different content, different tags", async () => {
-      const tags = await Promise.all(["/v1/showtimes", "/v1/showtimes?limit=24", "/v1/cinemas", "/v1/films/film-0"].map(async (p) => (await get(p)).headers.etag));
+      const tags = await Promise.all(
+        ["/v1/showtimes", "/v1/showtimes?limit=24", "/v1/cinemas", "/v1/films/film-0"].map(
+          async (p) => (await get(p)).headers.etag,
+        ),
+      );
       expect(new Set(tags).size).toBe(tags.length);
     });
 
@@ -165,7 +181,9 @@ describeMatrix("protocol", (runtime) => {
     ])("%s (%s): the snapshot's freshness", async (path) => {
       const body = (await get(path)).json();
       expect(body.freshness).toEqual(snapshotFreshness(fixture.dataset));
-      expect(body.freshness).toEqual(JSON.parse(readFileSync(join(fixture.snapshotDir, "manifest.json"), "utf8")).freshness);
+      expect(body.freshness).toEqual(
+        JSON.parse(readFileSync(join(fixture.snapshotDir, "manifest.json"), "utf8")).freshness,
+      );
     });
   });
 });

@@ -13,7 +13,11 @@ const CINEMA = "gb/london/odeon";
 const FILM = "film/2049";
 
 /** Checks the error envelope (spec 7) and the headers every error carries. */
-function expectError(res: TestResponse, status: number, code: string): { code: string; message: string; requestId: string; details?: Record<string, unknown> } {
+function expectError(
+  res: TestResponse,
+  status: number,
+  code: string,
+): { code: string; message: string; requestId: string; details?: Record<string, unknown> } {
   expect(res.status, res.body.toString()).toBe(status);
   expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
   expect(res.headers["cache-control"]).toBe("no-store");
@@ -81,7 +85,11 @@ const BAD_QUERIES: Array<[string, string, string]> = [
 
 const NO_KEY_CASES: Array<[string, Record<string, string>, string]> = [
   ["no Authorization header", {}, "the key is required"],
-  ["Basic scheme", { authorization: `Basic ${Buffer.from(`user:${KEYS.valid}`).toString("base64")}` }, "only Bearer is accepted"],
+  [
+    "Basic scheme",
+    { authorization: `Basic ${Buffer.from(`user:${KEYS.valid}`).toString("base64")}` },
+    "only Bearer is accepted",
+  ],
   ["Token scheme", { authorization: `Token ${KEYS.valid}` }, "only Bearer is accepted"],
   ["scheme without a key", { authorization: "Bearer" }, "no credentials"],
   ["key without a scheme", { authorization: KEYS.valid }, "the scheme word is required"],
@@ -90,7 +98,11 @@ const NO_KEY_CASES: Array<[string, Record<string, string>, string]> = [
   ["revoked key", auth(KEYS.revoked), "revoked: true"],
   ["expired key", auth(KEYS.expired), "past expiresAt"],
   ["key of a missing organization", auth(KEYS.orphan), "its organization is not in the access file"],
-  ["key with its case changed", auth(KEYS.valid.toUpperCase()), "the key is case-sensitive (only the scheme word is not)"],
+  [
+    "key with its case changed",
+    auth(KEYS.valid.toUpperCase()),
+    "the key is case-sensitive (only the scheme word is not)",
+  ],
   ["key with a character dropped", auth(KEYS.valid.slice(0, -1)), "a prefix is not the key"],
 ];
 
@@ -100,9 +112,13 @@ describeMatrix("statuses", (runtime) => {
 
   describe("200", () => {
     test.each([
-      ["/v1/showtimes", "list"], ["/v1/cinemas", "list"], ["/v1/films", "list"], ["/v1/attributes", "list"],
+      ["/v1/showtimes", "list"],
+      ["/v1/cinemas", "list"],
+      ["/v1/films", "list"],
+      ["/v1/attributes", "list"],
       [`/v1/showtimes?cinemaId=${enc(CINEMA)}&filmId=${enc(FILM)}&startsAfter=2026-01-01T00:00Z&limit=100`, "list"],
-      [`/v1/cinemas/${enc(CINEMA)}`, "one"], [`/v1/films/${enc(FILM)}`, "one"],
+      [`/v1/cinemas/${enc(CINEMA)}`, "one"],
+      [`/v1/films/${enc(FILM)}`, "one"],
     ])("GET %s", async (path, kind) => {
       const res = await get(path);
       expect(res.status).toBe(200);
@@ -149,7 +165,9 @@ describeMatrix("statuses", (runtime) => {
       const cursor: string = (await get("/v1/showtimes?limit=2")).json().pagination.nextCursor;
       const at = Math.floor(cursor.length / 2);
       const tampered = cursor.slice(0, at) + (cursor[at] === "A" ? "B" : "A") + cursor.slice(at + 1);
-      expect(expectError(await get(`/v1/showtimes?limit=2&cursor=${tampered}`), 400, "bad_request").details).toEqual({ parameter: "cursor" });
+      expect(expectError(await get(`/v1/showtimes?limit=2&cursor=${tampered}`), 400, "bad_request").details).toEqual({
+        parameter: "cursor",
+      });
     });
 
     test("a cursor reused with other filters or on another endpoint", async () => {
@@ -163,14 +181,21 @@ describeMatrix("statuses", (runtime) => {
         `/v1/showtimes?filmId=${enc(film)}&startsAfter=2026-01-01T00:00Z&cursor=${cursor}`, // startsAfter added
         `/v1/films?cursor=${cursor}`, // another endpoint
       ];
-      for (const path of misuses) expect(expectError(await get(path), 400, "bad_request").details, path).toEqual({ parameter: "cursor" });
+      for (const path of misuses)
+        expect(expectError(await get(path), 400, "bad_request").details, path).toEqual({ parameter: "cursor" });
       const cinemasCursor: string = (await get("/v1/cinemas?limit=1")).json().pagination.nextCursor;
       // Same key shape ([id]) on both endpoints: only the binding tells them apart.
-      expect(expectError(await get(`/v1/films?cursor=${cinemasCursor}`), 400, "bad_request").details).toEqual({ parameter: "cursor" });
-      const withStart: string = (await get("/v1/showtimes?startsAfter=2026-01-01T00:00Z&limit=1")).json().pagination.nextCursor;
+      expect(expectError(await get(`/v1/films?cursor=${cinemasCursor}`), 400, "bad_request").details).toEqual({
+        parameter: "cursor",
+      });
+      const withStart: string = (await get("/v1/showtimes?startsAfter=2026-01-01T00:00Z&limit=1")).json().pagination
+        .nextCursor;
       expect((await get(`/v1/showtimes?startsAfter=2026-01-01T00:00Z&cursor=${withStart}`)).status).toBe(200);
-      expect(expectError(await get(`/v1/showtimes?startsAfter=2026-02-01T00:00Z&cursor=${withStart}`), 400, "bad_request").details,
-        "another startsAfter").toEqual({ parameter: "cursor" });
+      expect(
+        expectError(await get(`/v1/showtimes?startsAfter=2026-02-01T00:00Z&cursor=${withStart}`), 400, "bad_request")
+          .details,
+        "another startsAfter",
+      ).toEqual({ parameter: "cursor" });
     });
   });
 

@@ -25,29 +25,68 @@ const NOW = new Date("2026-06-15T12:00:00Z");
 
 function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", TSX_LOADER, KEYS_ENTRY, ...args], { cwd: ROOT, encoding: "utf8" }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--import", TSX_LOADER, KEYS_ENTRY, ...args],
+      { cwd: ROOT, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 function sampleAccess(): AccessFile {
   return {
-    organizations: [{ id: "acme", entitlements: [{ plan: "paid", status: "active", validUntil: "2027-01-01T00:00:00Z" }] }],
+    organizations: [
+      { id: "acme", entitlements: [{ plan: "paid", status: "active", validUntil: "2027-01-01T00:00:00Z" }] },
+    ],
     keys: [{ id: "k1", organization: "acme", sha256: "a".repeat(64), revoked: false }],
   };
 }
 
 describe("keys arguments", () => {
   test.each([
-    { args: ["list"], expected: { accessFile: "data/demo-access.json", command: { name: "list" } }, reason: "the demo file by default" },
-    { args: ["--access", "x.json", "create", "--org", "acme"], expected: { accessFile: "x.json", command: { name: "create", org: "acme" } }, reason: "--access before the command" },
-    { args: ["create", "--org", "acme", "--expires", "2027-01-01"], expected: { command: { expiresAt: "2027-01-01T00:00:00Z" } }, reason: "a date means midnight UTC" },
-    { args: ["create", "--org", "acme", "--expires", "2027-01-01T10:00:00+02:00"], expected: { command: { expiresAt: "2027-01-01T10:00:00+02:00" } }, reason: "a date-time is kept as written" },
-    { args: ["create", "--org", "acme", "--id", "acme-ci"], expected: { command: { keyId: "acme-ci" } }, reason: "a chosen key id" },
-    { args: ["revoke", "k1"], expected: { command: { name: "revoke", keyId: "k1" } }, reason: "the key id is positional" },
-    { args: ["org", "set", "acme", "--plan", "paid", "--status", "active", "--until", "2027-01-01"], expected: { command: { name: "org-set", org: "acme", validUntil: "2027-01-01T00:00:00Z" } }, reason: "--from is optional" },
-    { args: ["org", "rate-limit", "acme", "--requests", "1", "--window", "31536000"], expected: { command: { requests: 1, windowSeconds: 31_536_000 } }, reason: "both bounds" },
+    {
+      args: ["list"],
+      expected: { accessFile: "data/demo-access.json", command: { name: "list" } },
+      reason: "the demo file by default",
+    },
+    {
+      args: ["--access", "x.json", "create", "--org", "acme"],
+      expected: { accessFile: "x.json", command: { name: "create", org: "acme" } },
+      reason: "--access before the command",
+    },
+    {
+      args: ["create", "--org", "acme", "--expires", "2027-01-01"],
+      expected: { command: { expiresAt: "2027-01-01T00:00:00Z" } },
+      reason: "a date means midnight UTC",
+    },
+    {
+      args: ["create", "--org", "acme", "--expires", "2027-01-01T10:00:00+02:00"],
+      expected: { command: { expiresAt: "2027-01-01T10:00:00+02:00" } },
+      reason: "a date-time is kept as written",
+    },
+    {
+      args: ["create", "--org", "acme", "--id", "acme-ci"],
+      expected: { command: { keyId: "acme-ci" } },
+      reason: "a chosen key id",
+    },
+    {
+      args: ["revoke", "k1"],
+      expected: { command: { name: "revoke", keyId: "k1" } },
+      reason: "the key id is positional",
+    },
+    {
+      args: ["org", "set", "acme", "--plan", "paid", "--status", "active", "--until", "2027-01-01"],
+      expected: { command: { name: "org-set", org: "acme", validUntil: "2027-01-01T00:00:00Z" } },
+      reason: "--from is optional",
+    },
+    {
+      args: ["org", "rate-limit", "acme", "--requests", "1", "--window", "31536000"],
+      expected: { command: { requests: 1, windowSeconds: 31_536_000 } },
+      reason: "both bounds",
+    },
   ])("accepts $args ($reason)", ({ args, expected }) => {
     expect(parseKeysArgs(args)).toMatchObject(expected);
   });
@@ -57,16 +96,48 @@ describe("keys arguments", () => {
     { args: ["rotate"], message: 'unknown command "rotate"', reason: "not a command" },
     { args: ["org", "delete", "acme"], message: "org needs a sub-command", reason: "not an org sub-command" },
     { args: ["create"], message: "create needs --org", reason: "a key belongs to an organization" },
-    { args: ["create", "--org", "a b"], message: "--org must be 1 to 100 letters", reason: "spaces break logs and Redis keys" },
-    { args: ["create", "--org", "acme", "--expires", "2027-02-29"], message: "2027 is not a leap year", reason: "calendar-checked" },
-    { args: ["create", "--org", "acme", "--expires", "tomorrow"], message: "--expires must be YYYY-MM-DD", reason: "not a date" },
-    { args: ["create", "--org", "acme", "--plan", "paid"], message: "create does not take --plan", reason: "options of other commands are refused" },
+    {
+      args: ["create", "--org", "a b"],
+      message: "--org must be 1 to 100 letters",
+      reason: "spaces break logs and Redis keys",
+    },
+    {
+      args: ["create", "--org", "acme", "--expires", "2027-02-29"],
+      message: "2027 is not a leap year",
+      reason: "calendar-checked",
+    },
+    {
+      args: ["create", "--org", "acme", "--expires", "tomorrow"],
+      message: "--expires must be YYYY-MM-DD",
+      reason: "not a date",
+    },
+    {
+      args: ["create", "--org", "acme", "--plan", "paid"],
+      message: "create does not take --plan",
+      reason: "options of other commands are refused",
+    },
     { args: ["revoke"], message: "revoke needs KEY_ID", reason: "which key?" },
     { args: ["list", "extra"], message: 'list takes no argument "extra"', reason: "stray argument" },
-    { args: ["org", "set", "acme", "--plan", "paid", "--status", "active"], message: "org set needs --until", reason: "an entitlement must end" },
-    { args: ["org", "set", "acme", "--plan", "Paid", "--status", "active", "--until", "2027-01-01"], message: "--plan must be a lowercase word", reason: "'Paid' would never grant access" },
-    { args: ["org", "rate-limit", "acme", "--requests", "0", "--window", "60"], message: "--requests must be a whole number from 1", reason: "just below the bound" },
-    { args: ["org", "rate-limit", "acme", "--requests", "10", "--window", "31536001"], message: "--window must be a whole number from 1 to 31536000", reason: "just past a year" },
+    {
+      args: ["org", "set", "acme", "--plan", "paid", "--status", "active"],
+      message: "org set needs --until",
+      reason: "an entitlement must end",
+    },
+    {
+      args: ["org", "set", "acme", "--plan", "Paid", "--status", "active", "--until", "2027-01-01"],
+      message: "--plan must be a lowercase word",
+      reason: "'Paid' would never grant access",
+    },
+    {
+      args: ["org", "rate-limit", "acme", "--requests", "0", "--window", "60"],
+      message: "--requests must be a whole number from 1",
+      reason: "just below the bound",
+    },
+    {
+      args: ["org", "rate-limit", "acme", "--requests", "10", "--window", "31536001"],
+      message: "--window must be a whole number from 1 to 31536000",
+      reason: "just past a year",
+    },
     { args: ["--access", "", "list"], message: "--access must not be empty", reason: "an empty path" },
     { args: ["list", "--frobnicate"], message: "Unknown option '--frobnicate'", reason: "typos are refused" },
   ])("refuses $args ($reason)", ({ args, message }) => {
@@ -88,7 +159,12 @@ describe("keys commands", () => {
     const key = result.lines.at(-1)!;
     expect(key).toMatch(new RegExp(`^${KEY_PREFIX}[A-Za-z0-9_-]{43}$`));
     const record = result.access!.keys.at(-1)!;
-    expect(record).toMatchObject({ organization: "acme", sha256: createHash("sha256").update(key).digest("hex"), revoked: false, expiresAt: "2027-01-01T00:00:00Z" });
+    expect(record).toMatchObject({
+      organization: "acme",
+      sha256: createHash("sha256").update(key).digest("hex"),
+      revoked: false,
+      expiresAt: "2027-01-01T00:00:00Z",
+    });
     expect(JSON.stringify(result.access)).not.toContain(key);
     expect(result.lines.slice(0, -1).join("\n")).not.toContain(key);
   });
@@ -101,12 +177,44 @@ describe("keys commands", () => {
   });
 
   test.each([
-    { args: ["create", "--org", "ghost"], message: 'organization "ghost" does not exist', reason: "keys need an organization" },
-    { args: ["create", "--org", "acme", "--id", "k1"], message: "a key with id k1 already exists", reason: "key ids are unique" },
-    { args: ["create", "--org", "acme", "--expires", "2026-06-15T12:00:00Z"], message: "is not in the future", reason: "a key expiring now would never work" },
+    {
+      args: ["create", "--org", "ghost"],
+      message: 'organization "ghost" does not exist',
+      reason: "keys need an organization",
+    },
+    {
+      args: ["create", "--org", "acme", "--id", "k1"],
+      message: "a key with id k1 already exists",
+      reason: "key ids are unique",
+    },
+    {
+      args: ["create", "--org", "acme", "--expires", "2026-06-15T12:00:00Z"],
+      message: "is not in the future",
+      reason: "a key expiring now would never work",
+    },
     { args: ["revoke", "nope"], message: 'no key has the id "nope"', reason: "unknown key" },
-    { args: ["org", "rate-limit", "ghost", "--requests", "5", "--window", "60"], message: 'organization "ghost" does not exist', reason: "only org set creates organizations" },
-    { args: ["org", "set", "acme", "--plan", "paid", "--status", "active", "--from", "2027-01-01", "--until", "2027-01-01"], message: "must be before --until", reason: "an empty entitlement" },
+    {
+      args: ["org", "rate-limit", "ghost", "--requests", "5", "--window", "60"],
+      message: 'organization "ghost" does not exist',
+      reason: "only org set creates organizations",
+    },
+    {
+      args: [
+        "org",
+        "set",
+        "acme",
+        "--plan",
+        "paid",
+        "--status",
+        "active",
+        "--from",
+        "2027-01-01",
+        "--until",
+        "2027-01-01",
+      ],
+      message: "must be before --until",
+      reason: "an empty entitlement",
+    },
   ])("refuses: $reason", ({ args, message }) => {
     expect(() => apply(sampleAccess(), args)).toThrow(CommandError);
     expect(() => apply(sampleAccess(), args)).toThrow(message);
@@ -119,11 +227,45 @@ describe("keys commands", () => {
   });
 
   test("org set replaces the entitlement of the same plan and creates missing organizations", () => {
-    const updated = apply(sampleAccess(), ["org", "set", "acme", "--plan", "paid", "--status", "cancelled", "--until", "2026-07-01"]);
-    expect(updated.access!.organizations[0]!.entitlements).toEqual([{ plan: "paid", status: "cancelled", validUntil: "2026-07-01T00:00:00Z" }]);
+    const updated = apply(sampleAccess(), [
+      "org",
+      "set",
+      "acme",
+      "--plan",
+      "paid",
+      "--status",
+      "cancelled",
+      "--until",
+      "2026-07-01",
+    ]);
+    expect(updated.access!.organizations[0]!.entitlements).toEqual([
+      { plan: "paid", status: "cancelled", validUntil: "2026-07-01T00:00:00Z" },
+    ]);
     expect(updated.lines).toContain("note: only plan paid with status active grants access to the API");
-    const created = apply(undefined, ["org", "set", "new-co", "--plan", "paid", "--status", "active", "--from", "2026-01-01", "--until", "2027-01-01"]);
-    expect(created.access).toEqual({ organizations: [{ id: "new-co", entitlements: [{ plan: "paid", status: "active", validFrom: "2026-01-01T00:00:00Z", validUntil: "2027-01-01T00:00:00Z" }] }], keys: [] });
+    const created = apply(undefined, [
+      "org",
+      "set",
+      "new-co",
+      "--plan",
+      "paid",
+      "--status",
+      "active",
+      "--from",
+      "2026-01-01",
+      "--until",
+      "2027-01-01",
+    ]);
+    expect(created.access).toEqual({
+      organizations: [
+        {
+          id: "new-co",
+          entitlements: [
+            { plan: "paid", status: "active", validFrom: "2026-01-01T00:00:00Z", validUntil: "2027-01-01T00:00:00Z" },
+          ],
+        },
+      ],
+      keys: [],
+    });
   });
 
   test("org rate-limit sets the policy", () => {
@@ -182,7 +324,12 @@ describe("the keys CLI against a running server", () => {
     accessFile = path.join(root, "access.json");
     writeFileSync(accessFile, JSON.stringify({ organizations: [], keys: [] }));
     await buildDataset(generateDataset({ seed: 5, showtimes: 10 }), root, path.join(root, "snapshot"));
-    ({ server, url } = await startServer({ snapshotDir: path.join(root, "snapshot"), accessFile, port: 0, onError: () => {} }));
+    ({ server, url } = await startServer({
+      snapshotDir: path.join(root, "snapshot"),
+      accessFile,
+      port: 0,
+      onError: () => {},
+    }));
   });
   afterAll(async () => {
     server.closeAllConnections();
@@ -190,7 +337,8 @@ describe("the keys CLI against a running server", () => {
     removeDir(root);
   });
 
-  const status = async (key: string) => (await fetch(`${url}/v1/films`, { headers: { authorization: `Bearer ${key}` } })).status;
+  const status = async (key: string) =>
+    (await fetch(`${url}/v1/films`, { headers: { authorization: `Bearer ${key}` } })).status;
 
   /** The server re-reads the file within a fraction of a second; poll rather than sleep a fixed time. */
   async function waitForStatus(key: string, expected: number): Promise<number> {
@@ -204,7 +352,19 @@ describe("the keys CLI against a running server", () => {
   }
 
   test("a created key works, and once revoked gets 401 without a restart", async () => {
-    const org = await runCli(["--access", accessFile, "org", "set", "acme", "--plan", "paid", "--status", "active", "--until", "2099-01-01"]);
+    const org = await runCli([
+      "--access",
+      accessFile,
+      "org",
+      "set",
+      "acme",
+      "--plan",
+      "paid",
+      "--status",
+      "active",
+      "--until",
+      "2099-01-01",
+    ]);
     expect(org).toMatchObject({ code: 0, stderr: "" });
     const created = await runCli(["--access", accessFile, "create", "--org", "acme", "--id", "acme-1"]);
     expect(created.code).toBe(0);
@@ -224,7 +384,10 @@ describe("the keys CLI against a running server", () => {
 
   test("bad input is one line on stderr and exit 2, and leaves the file alone", async () => {
     const before = readFileSync(accessFile, "utf8");
-    for (const args of [["create", "--org", "ghost"], ["org", "rate-limit", "acme", "--requests", "x", "--window", "60"]]) {
+    for (const args of [
+      ["create", "--org", "ghost"],
+      ["org", "rate-limit", "acme", "--requests", "x", "--window", "60"],
+    ]) {
       const result = await runCli(["--access", accessFile, ...args]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^keys: [^\n]+\n$/);

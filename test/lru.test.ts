@@ -83,7 +83,14 @@ describe("LruCache", () => {
   test("behaves as the array model under any sequence of sets, gets and clears", () => {
     // Clears are rare, or the map would seldom hold enough entries to evict in interesting orders.
     const operation = fc.oneof(
-      { weight: 20, arbitrary: fc.record({ op: fc.constant("set" as const), key: fc.integer({ min: 0, max: 30 }), size: fc.integer({ min: 1, max: 12 }) }) },
+      {
+        weight: 20,
+        arbitrary: fc.record({
+          op: fc.constant("set" as const),
+          key: fc.integer({ min: 0, max: 30 }),
+          size: fc.integer({ min: 1, max: 12 }),
+        }),
+      },
       { weight: 20, arbitrary: fc.record({ op: fc.constant("get" as const), key: fc.integer({ min: 0, max: 30 }) }) },
       { weight: 1, arbitrary: fc.record({ op: fc.constant("clear" as const) }) },
     );

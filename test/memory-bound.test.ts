@@ -21,8 +21,22 @@ let child: ChildProcess;
 let base: string;
 beforeAll(async () => {
   if (!hasProc) return;
-  const args = ["--import", TSX_LOADER, path.join(ROOT, "scripts/serve.ts"), "--snapshot", fixture.snapshotDir, "--access", fixture.accessFile, "--port", "0"];
-  child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "silent" }, stdio: ["ignore", "pipe", "pipe"] });
+  const args = [
+    "--import",
+    TSX_LOADER,
+    path.join(ROOT, "scripts/serve.ts"),
+    "--snapshot",
+    fixture.snapshotDir,
+    "--access",
+    fixture.accessFile,
+    "--port",
+    "0",
+  ];
+  child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "silent" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   base = await new Promise((resolve, reject) => {
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -55,7 +69,11 @@ function status(url: string): Promise<number> {
 /** `count` distinct startsAfter values of ~14 kB: a long fraction makes each distinct; `valid` decides the zone. */
 function longTimes(count: number, valid: boolean, from = 0): string[] {
   const ones = "1".repeat(14_000);
-  return Array.from({ length: count }, (_, i) => `/v1/showtimes?startsAfter=2026-11-24T18:00:00.${String(from + i).padStart(8, "0")}${ones}${valid ? "Z" : "Q"}`);
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      `/v1/showtimes?startsAfter=2026-11-24T18:00:00.${String(from + i).padStart(8, "0")}${ones}${valid ? "Z" : "Q"}`,
+  );
 }
 
 async function sendAll(urls: string[], expected: number): Promise<void> {
@@ -65,17 +83,21 @@ async function sendAll(urls: string[], expected: number): Promise<void> {
   }
 }
 
-test.skipIf(!hasProc)("4,000 distinct 14 kB startsAfter values, each sent twice, leave the resident set within its budgets", async () => {
-  // Warm up with the same shapes, so the heap has grown to what serving them needs.
-  await sendAll(longTimes(200, true, 90_000_000), 200);
-  await sendAll(longTimes(200, false, 90_000_000), 400);
-  const before = rssMb(child.pid!);
-  const valid = longTimes(2000, true);
-  const invalid = longTimes(2000, false);
-  await sendAll([...valid, ...valid], 200);
-  await sendAll([...invalid, ...invalid], 400);
-  const grown = rssMb(child.pid!) - before;
-  // The caches' budgets total 9 MB (stored 4, composed 4, URL memo 1), and the heap keeps some
-  // room for the garbage of 14 kB requests (~25 MB measured); a memo of these values held ~110 MB.
-  expect(grown).toBeLessThan(60);
-}, 120_000);
+test.skipIf(!hasProc)(
+  "4,000 distinct 14 kB startsAfter values, each sent twice, leave the resident set within its budgets",
+  async () => {
+    // Warm up with the same shapes, so the heap has grown to what serving them needs.
+    await sendAll(longTimes(200, true, 90_000_000), 200);
+    await sendAll(longTimes(200, false, 90_000_000), 400);
+    const before = rssMb(child.pid!);
+    const valid = longTimes(2000, true);
+    const invalid = longTimes(2000, false);
+    await sendAll([...valid, ...valid], 200);
+    await sendAll([...invalid, ...invalid], 400);
+    const grown = rssMb(child.pid!) - before;
+    // The caches' budgets total 9 MB (stored 4, composed 4, URL memo 1), and the heap keeps some
+    // room for the garbage of 14 kB requests (~25 MB measured); a memo of these values held ~110 MB.
+    expect(grown).toBeLessThan(60);
+  },
+  120_000,
+);

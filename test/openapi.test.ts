@@ -67,34 +67,52 @@ describe("the document", () => {
   });
 
   test("public/redoc.standalone.js is the installed Redoc bundle (refresh: npx tsx build/openapi.ts)", () => {
-    expect(readFileSync(path.join(ROOT, "public/redoc.standalone.js")).equals(readFileSync(redocBundlePath()))).toBe(true);
+    expect(readFileSync(path.join(ROOT, "public/redoc.standalone.js")).equals(readFileSync(redocBundlePath()))).toBe(
+      true,
+    );
   });
 
   test("lists exactly the spec's error codes (part 7)", () => {
-    const spec = ["bad_request", "database_unavailable", "entitlement_required", "forbidden", "internal_error", "not_found", "rate_limited", "unauthorized"];
+    const spec = [
+      "bad_request",
+      "database_unavailable",
+      "entitlement_required",
+      "forbidden",
+      "internal_error",
+      "not_found",
+      "rate_limited",
+      "unauthorized",
+    ];
     expect(doc.components.schemas.ErrorCode.enum).toEqual(spec);
     expect([...ERROR_CODES]).toEqual(spec);
   });
 
-  test.each(OPERATIONS.map((op) => [op.operationId, op.getOne ? "200 304 400 401 403 404 429 500 503" : "200 304 400 401 403 429 500 503"]))(
-    "%s documents the statuses of spec 4.8 (plus 304): %s",
-    (operationId, statuses) => {
-      const documented = Object.keys(doc.paths[OPERATIONS.find((op) => op.operationId === operationId)!.path].get.responses);
-      expect(documented.join(" ")).toBe(statuses);
-    },
-  );
+  test.each(
+    OPERATIONS.map((op) => [
+      op.operationId,
+      op.getOne ? "200 304 400 401 403 404 429 500 503" : "200 304 400 401 403 429 500 503",
+    ]),
+  )("%s documents the statuses of spec 4.8 (plus 304): %s", (operationId, statuses) => {
+    const documented = Object.keys(
+      doc.paths[OPERATIONS.find((op) => op.operationId === operationId)!.path].get.responses,
+    );
+    expect(documented.join(" ")).toBe(statuses);
+  });
 
   test("every example in the document conforms to its own schema", () => {
     const problems: string[] = [];
     for (const [name, schema] of Object.entries<any>(doc.components.schemas)) {
-      for (const example of schema.examples ?? []) problems.push(...validator.checkValue(schema, example).map((p) => `${name}: ${p}`));
+      for (const example of schema.examples ?? [])
+        problems.push(...validator.checkValue(schema, example).map((p) => `${name}: ${p}`));
     }
     for (const [name, response] of Object.entries<any>(doc.components.responses)) {
       const media = response.content?.["application/json"];
-      if (media?.example) problems.push(...validator.checkValue(media.schema, media.example).map((p) => `${name}: ${p}`));
+      if (media?.example)
+        problems.push(...validator.checkValue(media.schema, media.example).map((p) => `${name}: ${p}`));
     }
     for (const [name, parameter] of Object.entries<any>(doc.components.parameters)) {
-      if (parameter.example) problems.push(...validator.checkValue(parameter.schema, parameter.example).map((p) => `${name}: ${p}`));
+      if (parameter.example)
+        problems.push(...validator.checkValue(parameter.schema, parameter.example).map((p) => `${name}: ${p}`));
     }
     expect(problems).toEqual([]);
   });
@@ -117,7 +135,11 @@ describe("the document", () => {
 
 describe("the response validator is not vacuous", () => {
   const film = { id: "f", title: "T", provenance: { observedAt: "2026-11-24T18:00Z", provider: "p", externalId: "e" } };
-  const page = { data: [film], pagination: { nextCursor: null, hasMore: false }, freshness: { observedAt: "2026-11-24T18:00Z" } };
+  const page = {
+    data: [film],
+    pagination: { nextCursor: null, hasMore: false },
+    freshness: { observedAt: "2026-11-24T18:00Z" },
+  };
   const error = (code: string) => ({ error: { code, message: "m", requestId: "r" } });
   // reason it must be refused, operationId, status, body
   test.each<[string, string, number, unknown]>([
@@ -135,7 +157,9 @@ describe("the response validator is not vacuous", () => {
   });
 
   test("a header documented as always sent is reported when missing", () => {
-    expect(validator.checkHeaders("listFilms", 200, { "x-request-id": "r", etag: '"x"', "cache-control": "private" })).toEqual([
+    expect(
+      validator.checkHeaders("listFilms", 200, { "x-request-id": "r", etag: '"x"', "cache-control": "private" }),
+    ).toEqual([
       "listFilms 200: header RateLimit-Policy is documented as always sent but is missing",
       "listFilms 200: header RateLimit is documented as always sent but is missing",
     ]);
@@ -144,25 +168,38 @@ describe("the response validator is not vacuous", () => {
 
 describe("the document matches the core's parameters", () => {
   const fixture = useSnapshot(4, 12);
-  const request = (url: string) => coreClient(new SnapshotSource(fixture.snapshotDir), fixture.accessFile)(url, KEYS.bulk);
+  const request = (url: string) =>
+    coreClient(new SnapshotSource(fixture.snapshotDir), fixture.accessFile)(url, KEYS.bulk);
 
-  const SAMPLES: Record<string, string> = { cursor: "", limit: "7", cinemaId: "cin-0", filmId: "film-0", startsAfter: "2026-11-24T18:00Z" };
+  const SAMPLES: Record<string, string> = {
+    cursor: "",
+    limit: "7",
+    cinemaId: "cin-0",
+    filmId: "film-0",
+    startsAfter: "2026-11-24T18:00Z",
+  };
   const listOperations = OPERATIONS.filter((op) => !op.getOne);
 
-  test.each(listOperations.map((op) => [op.operationId, op.path]))("%s accepts every documented query parameter", async (_id, opPath) => {
-    const names = (doc.paths[opPath].get.parameters as { $ref: string }[])
-      .map((p) => doc.components.parameters[p.$ref.split("/").pop()!])
-      .filter((p) => p.in === "query" && p.name !== "cursor")
-      .map((p) => p.name as string);
-    const query = names.map((name) => `${name}=${enc(SAMPLES[name]!)}`).join("&");
-    const response = await request(`${opPath}?${query}`);
-    expect(response.status, response.body.toString()).toBe(200);
-  });
+  test.each(listOperations.map((op) => [op.operationId, op.path]))(
+    "%s accepts every documented query parameter",
+    async (_id, opPath) => {
+      const names = (doc.paths[opPath].get.parameters as { $ref: string }[])
+        .map((p) => doc.components.parameters[p.$ref.split("/").pop()!])
+        .filter((p) => p.in === "query" && p.name !== "cursor")
+        .map((p) => p.name as string);
+      const query = names.map((name) => `${name}=${enc(SAMPLES[name]!)}`).join("&");
+      const response = await request(`${opPath}?${query}`);
+      expect(response.status, response.body.toString()).toBe(200);
+    },
+  );
 
-  test.each(listOperations.map((op) => [op.operationId, op.path]))("%s refuses a parameter the document does not list", async (_id, opPath) => {
-    const response = await request(`${opPath}?sort=id`);
-    expect(response.status).toBe(400);
-  });
+  test.each(listOperations.map((op) => [op.operationId, op.path]))(
+    "%s refuses a parameter the document does not list",
+    async (_id, opPath) => {
+      const response = await request(`${opPath}?sort=id`);
+      expect(response.status).toBe(400);
+    },
+  );
 });
 
 describe("responses of a built sample snapshot conform to the document", () => {
@@ -183,8 +220,20 @@ describe("responses of a built sample snapshot conform to the document", () => {
   // operationId, path, key, status, reason
   const CASES: Array<[string, string, keyof typeof KEYS | null, number, string]> = [
     ["listShowtimes", "/v1/showtimes", "valid", 200, "a precomputed first page"],
-    ["listShowtimes", `/v1/showtimes?cinemaId=${enc(first)}&limit=3&startsAfter=2026-11-23T00:00Z`, "valid", 200, "a composed, filtered page"],
-    ["listShowtimes", "/v1/showtimes?cinemaId=nobody-has-this", "valid", 200, "an empty page: snapshot freshness, nextCursor null"],
+    [
+      "listShowtimes",
+      `/v1/showtimes?cinemaId=${enc(first)}&limit=3&startsAfter=2026-11-23T00:00Z`,
+      "valid",
+      200,
+      "a composed, filtered page",
+    ],
+    [
+      "listShowtimes",
+      "/v1/showtimes?cinemaId=nobody-has-this",
+      "valid",
+      200,
+      "an empty page: snapshot freshness, nextCursor null",
+    ],
     ["listCinemas", "/v1/cinemas?limit=100", "valid", 200, "every cinema, tricky ids included"],
     ["listFilms", "/v1/films?limit=2", "valid", 200, "films, with a next page"],
     ["listAttributes", "/v1/attributes", "valid", 200, "attributes: no provenance, snapshot freshness"],
@@ -219,7 +268,9 @@ describe("responses of a built sample snapshot conform to the document", () => {
   test("304: If-None-Match with the current ETag", async () => {
     const request = client();
     const { headers } = await request("/v1/cinemas", KEYS.bulk);
-    await expectDocumented("listCinemas", 304, () => request("/v1/cinemas", KEYS.bulk, { "if-none-match": headers.etag! }));
+    await expectDocumented("listCinemas", 304, () =>
+      request("/v1/cinemas", KEYS.bulk, { "if-none-match": headers.etag! }),
+    );
   });
 
   test("429: the organization's quota (3 per minute) is used up", async () => {
@@ -229,7 +280,11 @@ describe("responses of a built sample snapshot conform to the document", () => {
   });
 
   test("500: an unexpected failure gives internal_error and no internals", async () => {
-    const broken = { current: () => { throw new Error("disk on fire at /secret/path"); } } as unknown as SnapshotSource;
+    const broken = {
+      current: () => {
+        throw new Error("disk on fire at /secret/path");
+      },
+    } as unknown as SnapshotSource;
     const body = await expectDocumented("getCinema", 500, () => client(broken)(`/v1/cinemas/${enc(first)}`, KEYS.bulk));
     expect(JSON.stringify(body)).not.toContain("/secret/path");
   });

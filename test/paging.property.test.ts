@@ -14,8 +14,16 @@ import { createHandler, type CoreResponse } from "../api/_core/handle-request.js
 import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import {
-  buildDataset, expectedList, foldFreshness, formatInstant, generateDataset, SHOWS_FROM, snapshotFreshness,
-  type Dataset, type ListFilters, type Resource,
+  buildDataset,
+  expectedList,
+  foldFreshness,
+  formatInstant,
+  generateDataset,
+  SHOWS_FROM,
+  snapshotFreshness,
+  type Dataset,
+  type ListFilters,
+  type Resource,
 } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 
@@ -65,26 +73,50 @@ const filterArb: fc.Arbitrary<FilterSpec> = fc.oneof(
 );
 const startsAfterArb: fc.Arbitrary<StartsAfterSpec | undefined> = fc.oneof(
   { weight: 3, arbitrary: fc.constant(undefined) },
-  { weight: 2, arbitrary: fc.oneof(
-    fc.record({ kind: fc.constant("data" as const), index: fc.nat() }),
-    fc.record({
-      kind: fc.constant("random" as const),
-      seconds: fc.integer({ min: -7200, max: 30 * 3600 }),
-      fraction: fc.constantFrom("", "5", "123456789", "1234567891", "999"),
-      offset: fc.constantFrom(0, 60, -300, 330, 840, -720),
-    }),
-    // The ends of the date-time range: every showtime is after the first, none after the second.
-    fc.record({ kind: fc.constant("text" as const), text: fc.constantFrom("0000-01-01T00:00+23:59", "9999-12-31T23:59:59.999999999-23:59") }),
-  ) },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(
+      fc.record({ kind: fc.constant("data" as const), index: fc.nat() }),
+      fc.record({
+        kind: fc.constant("random" as const),
+        seconds: fc.integer({ min: -7200, max: 30 * 3600 }),
+        fraction: fc.constantFrom("", "5", "123456789", "1234567891", "999"),
+        offset: fc.constantFrom(0, 60, -300, 330, 840, -720),
+      }),
+      // The ends of the date-time range: every showtime is after the first, none after the second.
+      fc.record({
+        kind: fc.constant("text" as const),
+        text: fc.constantFrom("0000-01-01T00:00+23:59", "9999-12-31T23:59:59.999999999-23:59"),
+      }),
+    ),
+  },
 );
 const queryArb: fc.Arbitrary<Query> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ resource: fc.constant("showtimes" as const), filter: filterArb, startsAfter: startsAfterArb, limits: limitsArb }) },
-  { weight: 1, arbitrary: fc.record({ resource: fc.constantFrom("cinemas" as const, "films" as const, "attributes" as const), filter: fc.constant({ kind: "none" as const }), limits: limitsArb }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      resource: fc.constant("showtimes" as const),
+      filter: filterArb,
+      startsAfter: startsAfterArb,
+      limits: limitsArb,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      resource: fc.constantFrom("cinemas" as const, "films" as const, "attributes" as const),
+      filter: fc.constant({ kind: "none" as const }),
+      limits: limitsArb,
+    }),
+  },
 );
 const datasetArb = fc.record({
   seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
   // Mostly several default pages' worth, sometimes tiny or empty.
-  showtimes: fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 0, max: 5 }) }, { weight: 4, arbitrary: fc.integer({ min: 30, max: 120 }) }),
+  showtimes: fc.oneof(
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 5 }) },
+    { weight: 4, arbitrary: fc.integer({ min: 30, max: 120 }) },
+  ),
   cinemas: fc.integer({ min: 0, max: 4 }),
   films: fc.integer({ min: 0, max: 4 }),
 });
@@ -98,7 +130,8 @@ function resolveFilters(dataset: Dataset, query: Query): ListFilters {
   if (f.kind === "unknown") filters.cinemaId = "no-such-cinema";
   if ((f.kind === "cinema" || f.kind === "pair") && at(f.index)) filters.cinemaId = at(f.index)!.cinemaId;
   if ((f.kind === "film" || f.kind === "pair") && at(f.index)) filters.filmId = at(f.index)!.filmId;
-  if (f.kind === "both" && showtimes.length > 0) Object.assign(filters, { cinemaId: at(f.cinema)!.cinemaId, filmId: at(f.film)!.filmId });
+  if (f.kind === "both" && showtimes.length > 0)
+    Object.assign(filters, { cinemaId: at(f.cinema)!.cinemaId, filmId: at(f.film)!.filmId });
   const s = query.startsAfter;
   if (s?.kind === "data" && showtimes.length > 0) filters.startsAfter = at(s.index)!.startsAt;
   else if (s?.kind === "data") filters.startsAfter = formatInstant(SHOWS_FROM, "", 0);
@@ -108,11 +141,19 @@ function resolveFilters(dataset: Dataset, query: Query): ListFilters {
 }
 
 function urlOf(resource: Resource, filters: ListFilters, limit: number | undefined, cursor: string | null): string {
-  const params = Object.entries({ ...filters, ...(limit === undefined ? {} : { limit: String(limit) }), ...(cursor ? { cursor } : {}) });
+  const params = Object.entries({
+    ...filters,
+    ...(limit === undefined ? {} : { limit: String(limit) }),
+    ...(cursor ? { cursor } : {}),
+  });
   return `/v1/${resource}${params.length ? "?" : ""}${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}`;
 }
 
-type Handle = (request: { method: string; url: string; headers: Record<string, string> }) => CoreResponse | Promise<CoreResponse>;
+type Handle = (request: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+}) => CoreResponse | Promise<CoreResponse>;
 
 /** Pages through one query, checking every page against the oracle. */
 async function checkQuery(handle: Handle, dataset: Dataset, query: Query): Promise<void> {
@@ -161,18 +202,27 @@ const showtimeQueryArb: fc.Arbitrary<Query> = fc.record({
 test("with blocks of a few records, every view's pages and searches cross block, restart and chunk boundaries rightly", async () => {
   let run = 0;
   await fc.assert(
-    fc.asyncProperty(smallBlocksArb, layoutArb, fc.array(showtimeQueryArb, { minLength: 6, maxLength: 10 }), async (options, layout, queries) => {
-      const dir = path.join(root, `small-blocks-${run++}`);
-      try {
-        const dataset = generateDataset(options);
-        const snapshotDir = path.join(dir, "snapshot");
-        await buildDataset(dataset, dir, snapshotDir, "data", layout);
-        const handle = createHandler({ snapshots: new SnapshotSource(snapshotDir), access: fileAccess(accessFile), now: () => TEST_NOW });
-        for (const query of queries) await checkQuery(handle, dataset, query);
-      } finally {
-        removeDir(dir);
-      }
-    }),
+    fc.asyncProperty(
+      smallBlocksArb,
+      layoutArb,
+      fc.array(showtimeQueryArb, { minLength: 6, maxLength: 10 }),
+      async (options, layout, queries) => {
+        const dir = path.join(root, `small-blocks-${run++}`);
+        try {
+          const dataset = generateDataset(options);
+          const snapshotDir = path.join(dir, "snapshot");
+          await buildDataset(dataset, dir, snapshotDir, "data", layout);
+          const handle = createHandler({
+            snapshots: new SnapshotSource(snapshotDir),
+            access: fileAccess(accessFile),
+            now: () => TEST_NOW,
+          });
+          for (const query of queries) await checkQuery(handle, dataset, query);
+        } finally {
+          removeDir(dir);
+        }
+      },
+    ),
     { numRuns: 5, seed: Number(process.env.FC_SEED ?? 20_261_124) },
   );
 });
@@ -189,7 +239,9 @@ test("paging with any limits and filters equals filter-then-sort of the source",
         const snapshotDir = path.join(dir, "snapshot");
         await buildDataset(dataset, dir, snapshotDir);
         const handle = createHandler({
-          snapshots: new SnapshotSource(snapshotDir), access: fileAccess(accessFile), now: () => TEST_NOW,
+          snapshots: new SnapshotSource(snapshotDir),
+          access: fileAccess(accessFile),
+          now: () => TEST_NOW,
           onLog: (entry) => paths.set(entry.cache ?? "none", (paths.get(entry.cache ?? "none") ?? 0) + 1),
         });
         for (const query of queries) await checkQuery(handle, dataset, query);

@@ -1,15 +1,58 @@
 /** The one printer for humans (STYLE 8), pinned by inline snapshots, and the order it prints in. */
 import { describe, expect, test } from "vitest";
-import { formatPath, formatProblem, formatReport, PROBLEM_CODES, sortProblems, type Problem } from "../build/problems.js";
+import {
+  formatPath,
+  formatProblem,
+  formatReport,
+  PROBLEM_CODES,
+  sortProblems,
+  type Problem,
+} from "../build/problems.js";
 
 const PROBLEMS: Problem[] = [
-  { code: "dangling_reference", file: "data/showtimes/2026/part-1.ndjson", line: 12, path: "cinemaId", message: 'refers to cinema "gb-nope", which does not exist' },
-  { code: "invalid_value", file: "data/showtimes/2026/part-1.ndjson", line: 3, path: "startsAt", message: "is not a valid date-time (2023 is not a leap year)" },
-  { code: "duplicate_id", file: "data/cinemas/gb.json", index: 4, path: "id", message: '"gb-lon-1" is already used (first at data/cinemas/gb.json[0])' },
-  { code: "invalid_json", file: "data/showtimes/2026/part-1.ndjson", line: 7, path: "", message: "is not valid JSON (Unexpected end of JSON input)" },
-  { code: "unknown_field", file: "data/cinemas/gb.json", index: 1, path: "location.lat", message: "is not a field of this record (check the spelling)" },
+  {
+    code: "dangling_reference",
+    file: "data/showtimes/2026/part-1.ndjson",
+    line: 12,
+    path: "cinemaId",
+    message: 'refers to cinema "gb-nope", which does not exist',
+  },
+  {
+    code: "invalid_value",
+    file: "data/showtimes/2026/part-1.ndjson",
+    line: 3,
+    path: "startsAt",
+    message: "is not a valid date-time (2023 is not a leap year)",
+  },
+  {
+    code: "duplicate_id",
+    file: "data/cinemas/gb.json",
+    index: 4,
+    path: "id",
+    message: '"gb-lon-1" is already used (first at data/cinemas/gb.json[0])',
+  },
+  {
+    code: "invalid_json",
+    file: "data/showtimes/2026/part-1.ndjson",
+    line: 7,
+    path: "",
+    message: "is not valid JSON (Unexpected end of JSON input)",
+  },
+  {
+    code: "unknown_field",
+    file: "data/cinemas/gb.json",
+    index: 1,
+    path: "location.lat",
+    message: "is not a field of this record (check the spelling)",
+  },
   { code: "no_sources", file: "data-empty", path: "", message: "has no source files" },
-  { code: "unknown_field", file: "data/cinemas/gb.json", index: 1, path: "location.lang", message: "is not a field of this record (check the spelling)" },
+  {
+    code: "unknown_field",
+    file: "data/cinemas/gb.json",
+    index: 1,
+    path: "location.lang",
+    message: "is not a field of this record (check the spelling)",
+  },
 ];
 
 describe("formatProblem", () => {
@@ -62,7 +105,9 @@ describe("formatReport", () => {
   });
 
   test("one problem reads in the singular", () => {
-    expect(formatReport([PROBLEMS[0]!]).split("\n").at(-1)).toMatchInlineSnapshot(`"1 problem (dangling_reference 1); nothing was written."`);
+    expect(formatReport([PROBLEMS[0]!]).split("\n").at(-1)).toMatchInlineSnapshot(
+      `"1 problem (dangling_reference 1); nothing was written."`,
+    );
   });
 
   test("the report does not depend on the order problems were found in", () => {
@@ -77,10 +122,17 @@ describe("sortProblems", () => {
     ["index 2 before index 11", { file: "a", index: 11 }, { file: "a", index: 2 }],
     ["a whole-file problem before its records", { file: "a", line: 1 }, { file: "a" }],
     ["by path within one record", { file: "a", line: 1, path: "name" }, { file: "a", line: 1, path: "id" }],
-    ["by message within one field", { file: "a", line: 1, path: "id", message: "z" }, { file: "a", line: 1, path: "id", message: "a" }],
+    [
+      "by message within one field",
+      { file: "a", line: 1, path: "id", message: "z" },
+      { file: "a", line: 1, path: "id", message: "a" },
+    ],
   ])("%s", (_reason, later, earlier) => {
     const base: Problem = { code: "invalid_value", file: "", path: "", message: "m" };
-    const [first, second] = [{ ...base, ...later }, { ...base, ...earlier }];
+    const [first, second] = [
+      { ...base, ...later },
+      { ...base, ...earlier },
+    ];
     expect(sortProblems([first, second])).toEqual([second, first]);
     expect(sortProblems([second, first])).toEqual([second, first]);
   });
@@ -95,8 +147,18 @@ describe("sortProblems", () => {
 describe("the catalog", () => {
   test("codes are permanent names; this list changes only by adding", () => {
     expect(Object.keys(PROBLEM_CODES)).toEqual([
-      "unreadable_file", "invalid_json", "not_an_array", "not_an_object", "missing_field", "unknown_field",
-      "invalid_type", "invalid_value", "duplicate_id", "dangling_reference", "record_too_large", "no_sources",
+      "unreadable_file",
+      "invalid_json",
+      "not_an_array",
+      "not_an_object",
+      "missing_field",
+      "unknown_field",
+      "invalid_type",
+      "invalid_value",
+      "duplicate_id",
+      "dangling_reference",
+      "record_too_large",
+      "no_sources",
     ]);
   });
 

@@ -29,9 +29,16 @@ const keyOf = (org: string) => `cl_test_${org}_key`;
 
 function writeAccess(file: string): void {
   const organizations = Object.entries(ORGS).map(([id, requests]) => ({
-    id, entitlements: [{ plan: "paid", status: "active" }], rateLimit: { requests, windowSeconds: LONG_WINDOW },
+    id,
+    entitlements: [{ plan: "paid", status: "active" }],
+    rateLimit: { requests, windowSeconds: LONG_WINDOW },
   }));
-  const keys = Object.keys(ORGS).map((id) => ({ id: `key-${id}`, organization: id, sha256: createHash("sha256").update(keyOf(id)).digest("hex"), revoked: false }));
+  const keys = Object.keys(ORGS).map((id) => ({
+    id: `key-${id}`,
+    organization: id,
+    sha256: createHash("sha256").update(keyOf(id)).digest("hex"),
+    revoked: false,
+  }));
   writeFileSync(file, JSON.stringify({ organizations, keys }));
 }
 
@@ -39,14 +46,37 @@ async function get(base: string, org: string) {
   const response = await fetch(`${base}/v1/attributes`, { headers: { authorization: `Bearer ${keyOf(org)}` } });
   await response.arrayBuffer();
   const rate = /r=(\d+);t=(\d+)/.exec(response.headers.get("ratelimit") ?? "");
-  return { status: response.status, remaining: Number(rate?.[1]), reset: Number(rate?.[2]), retryAfter: response.headers.get("retry-after") };
+  return {
+    status: response.status,
+    remaining: Number(rate?.[1]),
+    reset: Number(rate?.[2]),
+    retryAfter: response.headers.get("retry-after"),
+  };
 }
 
 /** Spawns `scripts/serve.ts` as its own process and resolves with its URL once it listens. */
-function spawnServer(snapshotDir: string, accessFile: string, redisUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const args = ["--import", TSX_LOADER, path.join(ROOT, "scripts/serve.ts"), "--snapshot", snapshotDir, "--access", accessFile, "--port", "0"];
+function spawnServer(
+  snapshotDir: string,
+  accessFile: string,
+  redisUrl: string,
+): Promise<{ child: ChildProcess; url: string }> {
+  const args = [
+    "--import",
+    TSX_LOADER,
+    path.join(ROOT, "scripts/serve.ts"),
+    "--snapshot",
+    snapshotDir,
+    "--access",
+    accessFile,
+    "--port",
+    "0",
+  ];
   // A 2 s budget: on a loaded machine a slow reply must not fall back to memory and skew the count.
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, REDIS_URL: redisUrl, REDIS_TIMEOUT_MS: "2000", LOG_LEVEL: "silent" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, REDIS_URL: redisUrl, REDIS_TIMEOUT_MS: "2000", LOG_LEVEL: "silent" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return new Promise((resolve, reject) => {
     let output = "";
     const onData = (chunk: Buffer) => {
@@ -72,14 +102,24 @@ describe("the Redis rate limiter without a reachable Redis", () => {
   test("counts in memory from the first request and reports the outage once", async () => {
     const events: string[] = [];
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-    const limiter = redisRateLimiter({ url: "redis://127.0.0.1:1", connectWaitMs: 50, onStateChange: (m) => events.push(m) });
+    const limiter = redisRateLimiter({
+      url: "redis://127.0.0.1:1",
+      connectWaitMs: 50,
+      onStateChange: (m) => events.push(m),
+    });
     const policy = { requests: 2, windowSeconds: 60 };
     const decisions = [];
     for (let i = 0; i < 3; i++) decisions.push(await limiter.hit("acme", policy, Date.UTC(2026, 5, 15, 12, 0, 21)));
     await limiter.close();
-    expect(decisions.map((d) => [d.allowed, d.remaining, d.resetSeconds])).toEqual([[true, 1, 39], [true, 0, 39], [false, 0, 39]]);
+    expect(decisions.map((d) => [d.allowed, d.remaining, d.resetSeconds])).toEqual([
+      [true, 1, 39],
+      [true, 0, 39],
+      [false, 0, 39],
+    ]);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatch(/^rate limiter: Redis unavailable \(.+\); counting in each instance's memory until it returns$/);
+    expect(events[0]).toMatch(
+      /^rate limiter: Redis unavailable \(.+\); counting in each instance's memory until it returns$/,
+    );
   });
 });
 
@@ -96,7 +136,10 @@ describe.skipIf(skipReason !== undefined)("the Redis rate limiter", () => {
     snapshotDir = path.join(root, "snapshot");
     accessFile = path.join(root, "access.json");
     writeAccess(accessFile);
-    [redis] = await Promise.all([startRedis(), buildDataset(generateDataset({ seed: 3, showtimes: 10 }), root, snapshotDir)]);
+    [redis] = await Promise.all([
+      startRedis(),
+      buildDataset(generateDataset({ seed: 3, showtimes: 10 }), root, snapshotDir),
+    ]);
     store = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     store.on("error", () => {}); // Redis is stopped on purpose below; the reads that matter retry.
   });
@@ -107,7 +150,10 @@ describe.skipIf(skipReason !== undefined)("the Redis rate limiter", () => {
   });
 
   test("two server processes share one organization's limit", async () => {
-    const servers = await Promise.all([spawnServer(snapshotDir, accessFile, redis.url), spawnServer(snapshotDir, accessFile, redis.url)]);
+    const servers = await Promise.all([
+      spawnServer(snapshotDir, accessFile, redis.url),
+      spawnServer(snapshotDir, accessFile, redis.url),
+    ]);
     try {
       // Each process counts in memory until its first connection is up; wait until both count in Redis.
       for (const { url } of servers) {
@@ -135,7 +181,12 @@ describe.skipIf(skipReason !== undefined)("the Redis rate limiter", () => {
 
     beforeAll(async () => {
       // Generous budgets: a loaded CI machine must not turn a slow reply into a fail-open count.
-      limiter = redisRateLimiter({ url: redis.url, commandTimeoutMs: 1_000, connectWaitMs: 10_000, onStateChange: (message) => events.push(message) });
+      limiter = redisRateLimiter({
+        url: redis.url,
+        commandTimeoutMs: 1_000,
+        connectWaitMs: 10_000,
+        onStateChange: (message) => events.push(message),
+      });
       expect(await limiter.ready()).toBe(true);
       ({ server, url } = await startServer({ snapshotDir, accessFile, port: 0, limiter, onError: () => {} }));
     });

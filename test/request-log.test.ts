@@ -22,7 +22,11 @@ const ACCESS = JSON.stringify({
 /** A pino destination that keeps each line. */
 function capture() {
   const lines: string[] = [];
-  return { lines, destination: { write: (line: string) => void lines.push(line) }, parsed: () => lines.map((l) => JSON.parse(l)) };
+  return {
+    lines,
+    destination: { write: (line: string) => void lines.push(line) },
+    parsed: () => lines.map((l) => JSON.parse(l)),
+  };
 }
 
 describe("request log lines", () => {
@@ -38,16 +42,29 @@ describe("request log lines", () => {
   async function logged(requests: Array<{ url: string; key?: string; headers?: Record<string, string> }>) {
     const out = capture();
     const log = await createOperationLog({ level: "info", destination: out.destination });
-    const handle = createHandler({ snapshots: new SnapshotSource(snapshotDir), access: staticAccess(ACCESS), onLog: log.request, onError: log.error });
+    const handle = createHandler({
+      snapshots: new SnapshotSource(snapshotDir),
+      access: staticAccess(ACCESS),
+      onLog: log.request,
+      onError: log.error,
+    });
     const responses: CoreResponse[] = [];
     for (const { url, key, headers } of requests) {
-      responses.push(await handle({ method: "GET", url, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }));
+      responses.push(
+        await handle({
+          method: "GET",
+          url,
+          headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+        }),
+      );
     }
     return { responses, lines: out.lines, entries: out.parsed() };
   }
 
   test("one line per request with every documented field", async () => {
-    const { responses, entries } = await logged([{ url: "/v1/films?limit=25", key: KEY, headers: { "accept-encoding": "gzip" } }]);
+    const { responses, entries } = await logged([
+      { url: "/v1/films?limit=25", key: KEY, headers: { "accept-encoding": "gzip" } },
+    ]);
     expect(entries).toHaveLength(1);
     const [entry] = entries;
     expect(entry).toEqual({
@@ -66,7 +83,12 @@ describe("request log lines", () => {
   });
 
   test.each([
-    { url: "/v1/showtimes?limit=3", headers: {}, cache: "composed", reason: "a limit other than the default is composed per request" },
+    {
+      url: "/v1/showtimes?limit=3",
+      headers: {},
+      cache: "composed",
+      reason: "a limit other than the default is composed per request",
+    },
     { url: "/v1/films", headers: {}, cache: "precomputed", reason: "the default first page is stored" },
   ])("cache outcome $cache ($reason)", async ({ url, headers, cache }) => {
     const { entries } = await logged([{ url, key: KEY, headers }]);
@@ -86,7 +108,11 @@ describe("request log lines", () => {
       { url: "/v1/films" },
       { url: `/v1/films?limit=0&token=${KEY}`, key: KEY },
     ]);
-    expect(entries.map((e) => [e.status, e.organization, e.cache])).toEqual([[401, undefined, undefined], [401, undefined, undefined], [400, "acme", undefined]]);
+    expect(entries.map((e) => [e.status, e.organization, e.cache])).toEqual([
+      [401, undefined, undefined],
+      [401, undefined, undefined],
+      [400, "acme", undefined],
+    ]);
     expect(entries[2]!.path).toBe("/v1/films");
     for (const line of lines) {
       expect(line).not.toContain(KEY);
@@ -112,7 +138,9 @@ describe("LOG_LEVEL", () => {
     const out = capture();
     const log = await createOperationLog({ level: "loud", destination: out.destination });
     expect(log.request).toBeDefined();
-    expect(out.parsed()).toEqual([expect.objectContaining({ level: "warn", msg: expect.stringContaining('LOG_LEVEL "loud" is not one of') })]);
+    expect(out.parsed()).toEqual([
+      expect.objectContaining({ level: "warn", msg: expect.stringContaining('LOG_LEVEL "loud" is not one of') }),
+    ]);
   });
 });
 
@@ -120,7 +148,14 @@ describe("the deferred log of the Vercel function", () => {
   test("lines logged while pino loads are written afterwards, in order, with the time they happened", async () => {
     const out = capture();
     const log = deferredOperationLog({ level: "info", destination: out.destination });
-    const entry = (requestId: string) => ({ requestId, method: "GET", path: "/v1/films", status: 200, bytes: 1, durationMs: 1 });
+    const entry = (requestId: string) => ({
+      requestId,
+      method: "GET",
+      path: "/v1/films",
+      status: 200,
+      bytes: 1,
+      durationMs: 1,
+    });
     const before = new Date().toISOString();
     log.request!(entry("first"));
     log.warn("second");

@@ -8,8 +8,15 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { DecodeError } from "../api/_core/format/bytes.js";
 import {
-  encodeShowtimeBlock, HAS_SCREEN, HAS_UPDATED, HAS_URL, MAX_STRING_BYTES, ShowtimeBlock, ShowtimeDecoder,
-  type ShowtimeFragments, type ShowtimeRow,
+  encodeShowtimeBlock,
+  HAS_SCREEN,
+  HAS_UPDATED,
+  HAS_URL,
+  MAX_STRING_BYTES,
+  ShowtimeBlock,
+  ShowtimeDecoder,
+  type ShowtimeFragments,
+  type ShowtimeRow,
 } from "../api/_core/format/showtime-block.js";
 
 /** Rendering is not under test here (the paging property test covers it): decoding needs no fragments. */
@@ -17,7 +24,7 @@ const NO_FRAGMENTS = {} as ShowtimeFragments;
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, "utf8"));
 
 // Few distinct characters, so neighbouring strings share prefixes of every length.
-const textArb = fc.string({ unit: fc.constantFrom("a", "b", "/", "%", "é", "🎬", "\\\"", "\\u0000"), maxLength: 12 });
+const textArb = fc.string({ unit: fc.constantFrom("a", "b", "/", "%", "é", "🎬", '\\"', "\\u0000"), maxLength: 12 });
 const rowArb: fc.Arbitrary<ShowtimeRow> = fc.record({
   startsAt: fc.integer({ min: 0, max: 2_000_000 }),
   other: fc.integer({ min: 0, max: 3 }),
@@ -27,19 +34,33 @@ const rowArb: fc.Arbitrary<ShowtimeRow> = fc.record({
   provider: fc.integer({ min: 0, max: 1 }),
   updated: fc.integer({ min: -1, max: 2 }),
   id: textArb.map((t) => utf8(`st-${t}`)),
-  url: fc.oneof(fc.constant(""), textArb.map((t) => `https://x.example/${t}`)).map(utf8),
+  url: fc
+    .oneof(
+      fc.constant(""),
+      textArb.map((t) => `https://x.example/${t}`),
+    )
+    .map(utf8),
   externalId: textArb.map(utf8),
 });
-const blockArb = fc.record({ rows: fc.array(rowArb, { minLength: 1, maxLength: 40 }), restartInterval: fc.integer({ min: 1, max: 9 }) });
+const blockArb = fc.record({
+  rows: fc.array(rowArb, { minLength: 1, maxLength: 40 }),
+  restartInterval: fc.integer({ min: 1, max: 9 }),
+});
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("utf8");
 
 /** The decoder's current record, with fields its flags say are absent left out. */
 function decoded(d: ShowtimeDecoder) {
   return {
-    startsAt: d.startsAt, other: d.other, attributes: d.attributes, observed: d.observed, provider: d.provider,
-    screen: d.flags & HAS_SCREEN ? d.screen : -1, updated: d.flags & HAS_UPDATED ? d.updated : -1,
-    id: text(d.idBytes()), url: d.flags & HAS_URL ? text(d.url.bytes.subarray(0, d.urlLength)) : "",
+    startsAt: d.startsAt,
+    other: d.other,
+    attributes: d.attributes,
+    observed: d.observed,
+    provider: d.provider,
+    screen: d.flags & HAS_SCREEN ? d.screen : -1,
+    updated: d.flags & HAS_UPDATED ? d.updated : -1,
+    id: text(d.idBytes()),
+    url: d.flags & HAS_URL ? text(d.url.bytes.subarray(0, d.urlLength)) : "",
     externalId: text(d.ext.bytes.subarray(0, d.extLength)),
   };
 }
@@ -65,7 +86,8 @@ describe("a showtime block", () => {
         decoder.next();
         expect(decoded(decoder)).toEqual(expected(rows[k]!));
         // What a time search reads without decoding: each restart's start time, and the attribute sets present.
-        for (let r = 0; r * restartInterval < rows.length; r++) expect(block.restartStartsAt(r)).toBe(rows[r * restartInterval]!.startsAt);
+        for (let r = 0; r * restartInterval < rows.length; r++)
+          expect(block.restartStartsAt(r)).toBe(rows[r * restartInterval]!.startsAt);
         expect(block.attributeSets()).toEqual([...new Set(rows.map((row) => row.attributes))].sort((a, b) => a - b));
       }),
       { numRuns: 300, seed: 20_261_123 },
@@ -78,10 +100,21 @@ describe("a showtime block", () => {
     ["a record count that is a multiple of the restart interval", 8, 4],
     ["one record past a multiple", 9, 4],
   ])("%s: every seek lands on its record (%i records, restart interval %i)", (_label, count, restartInterval) => {
-    const rows = Array.from({ length: count }, (_, i): ShowtimeRow => ({
-      startsAt: 1000 - i * 7, other: i % 2, attributes: 0, screen: -1, observed: 0, provider: 0, updated: -1,
-      id: utf8(`st-${i}`), url: new Uint8Array(0), externalId: utf8(`e${i}`),
-    }));
+    const rows = Array.from(
+      { length: count },
+      (_, i): ShowtimeRow => ({
+        startsAt: 1000 - i * 7,
+        other: i % 2,
+        attributes: 0,
+        screen: -1,
+        observed: 0,
+        provider: 0,
+        updated: -1,
+        id: utf8(`st-${i}`),
+        url: new Uint8Array(0),
+        externalId: utf8(`e${i}`),
+      }),
+    );
     const block = new ShowtimeBlock(encodeShowtimeBlock(rows, restartInterval));
     const decoder = new ShowtimeDecoder(NO_FRAGMENTS);
     for (let k = 0; k < count; k++) {
@@ -99,8 +132,16 @@ describe("a showtime block", () => {
   ])("a string %s (%i bytes) %s encodable", (_label, length, verdict) => {
     const encodes = verdict === "is";
     const row: ShowtimeRow = {
-      startsAt: 0, other: 0, attributes: 0, screen: -1, observed: 0, provider: 0, updated: -1,
-      id: new Uint8Array(length).fill(97), url: new Uint8Array(0), externalId: utf8("e"),
+      startsAt: 0,
+      other: 0,
+      attributes: 0,
+      screen: -1,
+      observed: 0,
+      provider: 0,
+      updated: -1,
+      id: new Uint8Array(length).fill(97),
+      url: new Uint8Array(0),
+      externalId: utf8("e"),
     };
     if (!encodes) {
       expect(() => encodeShowtimeBlock([row], 4)).toThrow(/too long/);
@@ -151,6 +192,9 @@ describe("bytes that are not a block", () => {
   });
 
   test("random bytes decode or throw DecodeError, nothing else", () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (payload) => onlyDecodeErrors(payload)), { numRuns: 2000, seed: 7 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (payload) => onlyDecodeErrors(payload)),
+      { numRuns: 2000, seed: 7 },
+    );
   });
 });

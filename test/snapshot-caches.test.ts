@@ -38,22 +38,30 @@ describe("walking every showtime in list order", () => {
   test.each([
     [4096, 1024, "caches far smaller than the data: everything is read again and again"],
     [64 * 1024, 64 * 1024, "caches that hold a few blocks"],
-  ])("page cache %i B, block cache %i B: every record right, both caches within bounds (%s)", (pageBytes, blockBytes) => {
-    const snapshot = new Snapshot(readManifest(snapshotDir()), snapshotDir(), { pageBytes, blockBytes });
-    const { lists } = snapshot;
-    const list = lists.list("showtimes");
-    const records: unknown[] = [];
-    const out = new PageBuffer();
-    for (let start = 0; start < list.length; start += 37) {
-      out.reset();
-      list.render(start, Math.min(list.length, start + 37), out, new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated));
-      records.push(...JSON.parse(`[${out.finish().toString()}]`));
-      const held = snapshot.cachedBytes();
-      // One entry may exceed a bound on its own (the cache keeps the newest): at most one block or page over.
-      expect(held.pages).toBeLessThanOrEqual(pageBytes + 4096);
-      expect(held.blocks).toBeLessThanOrEqual(blockBytes + 8192);
-    }
-    expect(records).toEqual(expectedList(dataset, "showtimes"));
-    snapshot.close();
-  });
+  ])(
+    "page cache %i B, block cache %i B: every record right, both caches within bounds (%s)",
+    (pageBytes, blockBytes) => {
+      const snapshot = new Snapshot(readManifest(snapshotDir()), snapshotDir(), { pageBytes, blockBytes });
+      const { lists } = snapshot;
+      const list = lists.list("showtimes");
+      const records: unknown[] = [];
+      const out = new PageBuffer();
+      for (let start = 0; start < list.length; start += 37) {
+        out.reset();
+        list.render(
+          start,
+          Math.min(list.length, start + 37),
+          out,
+          new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated),
+        );
+        records.push(...JSON.parse(`[${out.finish().toString()}]`));
+        const held = snapshot.cachedBytes();
+        // One entry may exceed a bound on its own (the cache keeps the newest): at most one block or page over.
+        expect(held.pages).toBeLessThanOrEqual(pageBytes + 4096);
+        expect(held.blocks).toBeLessThanOrEqual(blockBytes + 8192);
+      }
+      expect(records).toEqual(expectedList(dataset, "showtimes"));
+      snapshot.close();
+    },
+  );
 });

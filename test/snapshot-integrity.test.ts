@@ -14,7 +14,14 @@ import { DATA_FILES, MANIFEST_FILE } from "../api/_core/format/files.js";
 import { encodeManifest, parseManifest, type Manifest } from "../api/_core/format/manifest.js";
 import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
-import { buildDataset, createRandom, generateDataset, SHOWS_FROM, formatInstant, type Dataset } from "./helpers/dataset.js";
+import {
+  buildDataset,
+  createRandom,
+  generateDataset,
+  SHOWS_FROM,
+  formatInstant,
+  type Dataset,
+} from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 
 let root: string;
@@ -32,18 +39,31 @@ beforeAll(async () => {
 });
 afterAll(() => removeDir(root));
 
-interface Served { status: number; etag?: string; encoding?: string; body: Buffer }
+interface Served {
+  status: number;
+  etag?: string;
+  encoding?: string;
+  body: Buffer;
+}
 
 function open(dir: string, errors: unknown[] = []) {
   const handle = createHandler({
-    snapshots: new SnapshotSource(dir), access: fileAccess(accessFile), now: () => TEST_NOW,
+    snapshots: new SnapshotSource(dir),
+    access: fileAccess(accessFile),
+    now: () => TEST_NOW,
     onError: (_requestId, error) => errors.push(error),
   });
   return async (url: string, gzip: boolean): Promise<Served> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${KEYS.bulk}`, ...(gzip ? { "accept-encoding": "gzip" } : {}) };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${KEYS.bulk}`,
+      ...(gzip ? { "accept-encoding": "gzip" } : {}),
+    };
     const res: CoreResponse = await handle({ method: "GET", url, headers });
     // An error body carries its own request id: the one part that differs between two equal answers.
-    const body = res.status === 200 || res.status === 304 ? Buffer.from(res.body) : Buffer.from(res.body.toString().replace(/"requestId":"[^"]+"/, '"requestId":"-"'));
+    const body =
+      res.status === 200 || res.status === 304
+        ? Buffer.from(res.body)
+        : Buffer.from(res.body.toString().replace(/"requestId":"[^"]+"/, '"requestId":"-"'));
     const served = { status: res.status, etag: res.headers.etag, encoding: res.headers["content-encoding"], body };
     res.release?.();
     return served;
@@ -56,13 +76,20 @@ async function urlsToAsk(): Promise<string[]> {
   const enc = encodeURIComponent;
   const after = enc(formatInstant(SHOWS_FROM + 3 * 3600, "", 0));
   const base = [
-    "/v1/showtimes", "/v1/cinemas", "/v1/films", "/v1/attributes", "/v1/showtimes?limit=100",
+    "/v1/showtimes",
+    "/v1/cinemas",
+    "/v1/films",
+    "/v1/attributes",
+    "/v1/showtimes?limit=100",
     `/v1/showtimes?cinemaId=${enc(st[0]!.cinemaId)}&startsAfter=${after}&limit=100`,
     `/v1/showtimes?cinemaId=${enc(st[1]!.cinemaId)}`,
     `/v1/showtimes?filmId=${enc(st[2]!.filmId)}&startsAfter=${after}&limit=100`,
     `/v1/showtimes?cinemaId=${enc(st[3]!.cinemaId)}&filmId=${enc(st[3]!.filmId)}`,
-    `/v1/cinemas/${enc(dataset.cinemas[4]!.id)}`, `/v1/films/${enc(dataset.films[5]!.id)}`,
-    "/v1/cinemas/no-such-cinema", "/v1/films/no-such-film", "/v1/showtimes?cinemaId=no-such-cinema",
+    `/v1/cinemas/${enc(dataset.cinemas[4]!.id)}`,
+    `/v1/films/${enc(dataset.films[5]!.id)}`,
+    "/v1/cinemas/no-such-cinema",
+    "/v1/films/no-such-film",
+    "/v1/showtimes?cinemaId=no-such-cinema",
   ];
   // Page 2 of the stored list and of a composed one, by the cursors the intact snapshot issues.
   const ask = open(intact);
@@ -77,7 +104,11 @@ async function urlsToAsk(): Promise<string[]> {
 function offsetsIn(size: number, seed: number): number[] {
   const rng = createRandom(seed);
   const spread = Array.from({ length: 24 }, () => rng.int(size));
-  return [...new Set([0, 1, size - 1, size - 8, size - 20, size - 32, size - 40, ...spread].filter((at) => at >= 0 && at < size))];
+  return [
+    ...new Set(
+      [0, 1, size - 1, size - 8, size - 20, size - 32, size - 40, ...spread].filter((at) => at >= 0 && at < size),
+    ),
+  ];
 }
 
 describe("a snapshot file with one byte changed", () => {
@@ -97,38 +128,44 @@ describe("a snapshot file with one byte changed", () => {
     expect(statuses.filter((s) => s === 404).length).toBe(4);
   });
 
-  test.each([MANIFEST_FILE, ...DATA_FILES])("%s: every answer is the intact one or a 503 naming the file", async (file) => {
-    const size = statSync(path.join(intact, file)).size;
-    let detected = 0;
-    for (const at of offsetsIn(size, file.length)) {
-      const dir = path.join(root, `corrupt-${file}-${at}`);
-      cpSync(intact, dir, { recursive: true });
-      const bytes = readFileSync(path.join(dir, file));
-      bytes[at] = bytes[at]! ^ 0x5a;
-      writeFileSync(path.join(dir, file), bytes);
-      const errors: unknown[] = [];
-      const ask = open(dir, errors);
-      for (const url of urls) {
-        for (const gzip of [false, true]) {
-          const served = await ask(url, gzip);
-          const where = `${file} byte ${at}: ${key(url, gzip)}`;
-          if (served.status === 503) {
-            expect(JSON.parse(served.body.toString()).error.code, where).toBe("database_unavailable");
-            const logged = errors.at(-1);
-            expect(logged, where).toBeInstanceOf(SnapshotError);
-            expect((logged as SnapshotError).file, where).toBe(file);
-            detected++;
-            continue;
+  test.each([MANIFEST_FILE, ...DATA_FILES])(
+    "%s: every answer is the intact one or a 503 naming the file",
+    async (file) => {
+      const size = statSync(path.join(intact, file)).size;
+      let detected = 0;
+      for (const at of offsetsIn(size, file.length)) {
+        const dir = path.join(root, `corrupt-${file}-${at}`);
+        cpSync(intact, dir, { recursive: true });
+        const bytes = readFileSync(path.join(dir, file));
+        bytes[at] = bytes[at]! ^ 0x5a;
+        writeFileSync(path.join(dir, file), bytes);
+        const errors: unknown[] = [];
+        const ask = open(dir, errors);
+        for (const url of urls) {
+          for (const gzip of [false, true]) {
+            const served = await ask(url, gzip);
+            const where = `${file} byte ${at}: ${key(url, gzip)}`;
+            if (served.status === 503) {
+              expect(JSON.parse(served.body.toString()).error.code, where).toBe("database_unavailable");
+              const logged = errors.at(-1);
+              expect(logged, where).toBeInstanceOf(SnapshotError);
+              expect((logged as SnapshotError).file, where).toBe(file);
+              detected++;
+              continue;
+            }
+            const want = baseline.get(key(url, gzip))!;
+            expect({ ...served, body: served.body.toString("base64") }, where).toEqual({
+              ...want,
+              body: want.body.toString("base64"),
+            });
           }
-          const want = baseline.get(key(url, gzip))!;
-          expect({ ...served, body: served.body.toString("base64") }, where).toEqual({ ...want, body: want.body.toString("base64") });
         }
+        removeDir(dir);
       }
-      removeDir(dir);
-    }
-    // The requests above read every file: a change nowhere detected would mean no check ran.
-    expect(detected).toBeGreaterThan(0);
-  });
+      // The requests above read every file: a change nowhere detected would mean no check ran.
+      expect(detected).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe("manifest.json", () => {
@@ -148,13 +185,35 @@ describe("manifest.json", () => {
     ["format 4 (a newer build)", () => encoded((m) => (m.format = 4)), /format 4.*rebuild/],
     ["format as a string", () => encoded((m) => (m.format = "3")), /format "3"/],
     ["no format", () => encoded((m) => delete m.format), /format undefined/],
-    ["its checksum changed", () => encodeManifest(valid()).toString().replace(/"checksum": \d+/, '"checksum": 1'), /checksum/],
-    ["a field changed after the checksum", () => encodeManifest(valid()).toString().replace(/"defaultLimit": 25/, '"defaultLimit": 26'), /checksum/],
+    [
+      "its checksum changed",
+      () =>
+        encodeManifest(valid())
+          .toString()
+          .replace(/"checksum": \d+/, '"checksum": 1'),
+      /checksum/,
+    ],
+    [
+      "a field changed after the checksum",
+      () =>
+        encodeManifest(valid())
+          .toString()
+          .replace(/"defaultLimit": 25/, '"defaultLimit": 26'),
+      /checksum/,
+    ],
     ["a snapshotId of 31 hex digits", () => encoded((m) => (m.snapshotId = "a".repeat(31))), /wrong shape/],
     ["defaultLimit 0", () => encoded((m) => (m.defaultLimit = 0)), /wrong shape/],
     ["a negative count", () => encoded((m) => ((m.counts as Record<string, number>).films = -1)), /wrong shape/],
-    ["a fractional byte count", () => encoded((m) => ((m.files as Record<string, { bytes: number }>)["records.blocks"]!.bytes = 1.5)), /wrong shape/],
-    ["a data file not listed", () => encoded((m) => delete (m.files as Record<string, unknown>)["bodies.index"]), /wrong shape/],
+    [
+      "a fractional byte count",
+      () => encoded((m) => ((m.files as Record<string, { bytes: number }>)["records.blocks"]!.bytes = 1.5)),
+      /wrong shape/,
+    ],
+    [
+      "a data file not listed",
+      () => encoded((m) => delete (m.files as Record<string, unknown>)["bodies.index"]),
+      /wrong shape/,
+    ],
     ["freshness without observedAt", () => encoded((m) => (m.freshness = {})), /wrong shape/],
     ["not JSON", () => "{", /not JSON/],
     ["an array", () => "[3]", /not a JSON object/],
@@ -175,11 +234,18 @@ describe("manifest.json", () => {
   test("a format-2 snapshot is a 503 for every request, and the error logged says to rebuild", async () => {
     const dir = path.join(root, "format-2");
     cpSync(intact, dir, { recursive: true });
-    writeFileSync(path.join(dir, MANIFEST_FILE), encoded((m) => (m.format = 2)));
+    writeFileSync(
+      path.join(dir, MANIFEST_FILE),
+      encoded((m) => (m.format = 2)),
+    );
     const errors: unknown[] = [];
     const ask = open(dir, errors);
-    for (const url of ["/v1/showtimes", "/v1/cinemas/cin-0", "/v1/showtimes?limit=3"]) expect((await ask(url, false)).status).toBe(503);
+    for (const url of ["/v1/showtimes", "/v1/cinemas/cin-0", "/v1/showtimes?limit=3"])
+      expect((await ask(url, false)).status).toBe(503);
     expect(errors).toHaveLength(3);
-    for (const error of errors) expect(String(error)).toMatch(/manifest\.json: is snapshot format 2, this server reads format 3: rebuild the snapshot \(npm run build\)/);
+    for (const error of errors)
+      expect(String(error)).toMatch(
+        /manifest\.json: is snapshot format 2, this server reads format 3: rebuild the snapshot \(npm run build\)/,
+      );
   });
 });

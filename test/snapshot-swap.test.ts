@@ -25,7 +25,10 @@ async function buildWithTitle(out: string, title: string): Promise<void> {
   const dataDir = path.join(work, `data-${title}`);
   writeFiles(dataDir, {
     "cinemas/c.json": JSON.stringify([cinemas]),
-    "films/f.json": JSON.stringify([{ ...films, title }, { ...films, id: "film-2", title: `${title} II` }]),
+    "films/f.json": JSON.stringify([
+      { ...films, title },
+      { ...films, id: "film-2", title: `${title} II` },
+    ]),
     "attributes/a.ndjson": toNdjson([attributes, { ...attributes, id: "lang-en", kind: "language", name: "English" }]),
     "showtimes/s.ndjson": toNdjson([showtimes]),
   });

@@ -6,7 +6,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
-import { GOLDEN_FIXTURE, hashTree, makeTempDir, removeDir, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
+import {
+  GOLDEN_FIXTURE,
+  hashTree,
+  makeTempDir,
+  removeDir,
+  toNdjson,
+  validRecords,
+  writeFiles,
+} from "./helpers/build-helpers.js";
 
 let work: string;
 beforeAll(() => {
@@ -17,7 +25,12 @@ afterAll(() => removeDir(work));
 async function build(dataDir: string, validateWorkers: number) {
   const out = path.join(work, `out-${path.basename(dataDir)}-${validateWorkers}`);
   let workers = -1;
-  const result = await runBuild({ dataDir, output: createDiskWriter(out), validateWorkers, onValidationWorkers: (n) => (workers = n) });
+  const result = await runBuild({
+    dataDir,
+    output: createDiskWriter(out),
+    validateWorkers,
+    onValidationWorkers: (n) => (workers = n),
+  });
   return { result, out, workers };
 }
 
@@ -37,7 +50,12 @@ describe("validation on worker threads", () => {
 
   test("reports the same problems in the same order, across files and workers", async () => {
     const { showtimes, cinemas, films, attributes } = validRecords();
-    const st = (id: string, patch: Record<string, unknown> = {}) => ({ ...showtimes, id, attributeIds: ["format-2d"], ...patch });
+    const st = (id: string, patch: Record<string, unknown> = {}) => ({
+      ...showtimes,
+      id,
+      attributeIds: ["format-2d"],
+      ...patch,
+    });
     const dataDir = path.join(work, "invalid");
     writeFiles(dataDir, {
       "cinemas/a.json": JSON.stringify([cinemas, { ...cinemas, name: "" }]),

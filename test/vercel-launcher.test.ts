@@ -12,7 +12,14 @@ import { createDiskWriter } from "../build/output-writer.js";
 import { createOpenApiDocument } from "../build/openapi.js";
 import { createResponseValidator } from "../build/openapi-validate.js";
 import { runBuild } from "../build/run-build.js";
-import { DEMO_KEYS, HTTP_CHECKS, runHttpChecks, send, UNAVAILABLE_CHECK, type HttpCheckContext } from "../scripts/vercel-http-checks.js";
+import {
+  DEMO_KEYS,
+  HTTP_CHECKS,
+  runHttpChecks,
+  send,
+  UNAVAILABLE_CHECK,
+  type HttpCheckContext,
+} from "../scripts/vercel-http-checks.js";
 import { launchFunction, type LaunchedFunction } from "../scripts/vercel-launcher.js";
 import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 
@@ -20,7 +27,10 @@ let root: string;
 let funcDir: string;
 let context: Omit<HttpCheckContext, "baseUrl">;
 const launched: LaunchedFunction[] = [];
-const env = () => ({ ACCESS_JSON: readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"), LOG_LEVEL: "silent" });
+const env = () => ({
+  ACCESS_JSON: readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"),
+  LOG_LEVEL: "silent",
+});
 
 /** Launches the function and closes it after the file's tests. */
 async function launch(extraEnv: Record<string, string> = {}, routesFile?: string): Promise<LaunchedFunction> {
@@ -34,13 +44,32 @@ beforeAll(async () => {
   funcDir = path.join(root, "v1.func");
   mkdirSync(funcDir);
   const outfile = path.join(funcDir, "api/v1.js");
-  await build({ entryPoints: [path.join(ROOT, "api/v1.ts")], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "warning" });
+  await build({
+    entryPoints: [path.join(ROOT, "api/v1.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    logLevel: "warning",
+  });
   copyFileSync(path.join(ROOT, "package.json"), path.join(funcDir, "package.json"));
-  writeFileSync(path.join(funcDir, ".vc-config.json"), JSON.stringify({ handler: "api/v1.js", runtime: "nodejs20.x", launcherType: "Nodejs", shouldAddHelpers: true }));
-  const result = await runBuild({ dataDir: path.join(ROOT, "data"), output: createDiskWriter(path.join(funcDir, "snapshot")) });
+  writeFileSync(
+    path.join(funcDir, ".vc-config.json"),
+    JSON.stringify({ handler: "api/v1.js", runtime: "nodejs20.x", launcherType: "Nodejs", shouldAddHelpers: true }),
+  );
+  const result = await runBuild({
+    dataDir: path.join(ROOT, "data"),
+    output: createDiskWriter(path.join(funcDir, "snapshot")),
+  });
   if (!result.ok) throw new Error("data/ does not build");
   const doc = createOpenApiDocument() as Record<string, any>;
-  context = { keys: DEMO_KEYS, counts: result.manifest.counts, validator: createResponseValidator(doc), errorSchema: doc.components.schemas.Error };
+  context = {
+    keys: DEMO_KEYS,
+    counts: result.manifest.counts,
+    validator: createResponseValidator(doc),
+    errorSchema: doc.components.schemas.Error,
+  };
 });
 
 afterAll(async () => {

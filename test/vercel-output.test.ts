@@ -28,9 +28,18 @@ let root: string;
 const out = () => path.join(root, "output");
 const func = (relative = "") => path.join(out(), FUNCTION_DIR, relative);
 const run = () => checkVercelOutput(out(), root, path.join(root, "public"), path.join(root, "snapshot"));
-const failing = () => run().checks.filter((c) => !c.ok).map((c) => c.name);
+const failing = () =>
+  run()
+    .checks.filter((c) => !c.ok)
+    .map((c) => c.name);
 
-const SNAPSHOT = { "manifest.json": '{"format":3}', "bodies.blocks": "gz", "bodies.index": "keys", "records.blocks": "rec", "index.pages": "idx" };
+const SNAPSHOT = {
+  "manifest.json": '{"format":3}',
+  "bodies.blocks": "gz",
+  "bodies.index": "keys",
+  "records.blocks": "rec",
+  "index.pages": "idx",
+};
 const PUBLIC = { "index.html": "<redoc>", "openapi.json": '{"openapi":"3.1.0"}' };
 
 beforeEach(() => {
@@ -40,7 +49,12 @@ beforeEach(() => {
   writeFiles(out(), { "config.json": JSON.stringify({ version: 3, routes: GOOD_ROUTES }) });
   writeFiles(path.join(out(), "static"), PUBLIC);
   writeFiles(func(), {
-    ".vc-config.json": JSON.stringify({ handler: "api/v1.js", runtime: "nodejs20.x", launcherType: "Nodejs", shouldAddHelpers: true }),
+    ".vc-config.json": JSON.stringify({
+      handler: "api/v1.js",
+      runtime: "nodejs20.x",
+      launcherType: "Nodejs",
+      shouldAddHelpers: true,
+    }),
     "api/v1.js": "export default () => {}",
     ...Object.fromEntries(Object.entries(SNAPSHOT).map(([file, text]) => [`snapshot/${file}`, text])),
   });
@@ -58,28 +72,75 @@ describe("checkVercelOutput", () => {
   test("snapshot files mapped from the project (filePathMap, without --standalone) count as bundled", () => {
     rmSync(func("snapshot/bodies.blocks"));
     const config = JSON.parse(readFileSync(func(".vc-config.json"), "utf8"));
-    writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap: { "snapshot/bodies.blocks": "snapshot/bodies.blocks" } }));
+    writeFileSync(
+      func(".vc-config.json"),
+      JSON.stringify({ ...config, filePathMap: { "snapshot/bodies.blocks": "snapshot/bodies.blocks" } }),
+    );
     expect(failing()).toEqual([]);
   });
 
   // What breaks, how, and the checks that must fail.
   test.each<[string, () => void, string[]]>([
-    ["a snapshot file left out of the bundle", () => rmSync(func("snapshot/records.blocks")), ["it bundles the whole snapshot"]],
-    ["a bundled snapshot file that differs from the built one", () => writeFileSync(func("snapshot/manifest.json"), "{}"), ["it bundles the whole snapshot"]],
+    [
+      "a snapshot file left out of the bundle",
+      () => rmSync(func("snapshot/records.blocks")),
+      ["it bundles the whole snapshot"],
+    ],
+    [
+      "a bundled snapshot file that differs from the built one",
+      () => writeFileSync(func("snapshot/manifest.json"), "{}"),
+      ["it bundles the whole snapshot"],
+    ],
     ["no handler file", () => rmSync(func("api/v1.js")), ["its handler file is in the bundle"]],
-    ["an edge runtime instead of Node.js", () => writeFileSync(func(".vc-config.json"), JSON.stringify({ handler: "api/v1.js", runtime: "edge" })), ["it runs on Vercel's Node.js runtime"]],
-    ["the snapshot published under static/", () => writeFiles(path.join(out(), "static"), { "snapshot/manifest.json": "{}" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
-    ["a data file published under static/", () => writeFiles(path.join(out(), "static"), { "index.pages": "idx" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
-    ["an access file published under static/", () => writeFiles(path.join(out(), "static"), { "demo-access.json": "{}" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
-    ["a static file shadowing an API path", () => writeFiles(path.join(out(), "static"), { "v1/showtimes": "[]" }), ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"]],
-    ["a static page that differs from public/", () => writeFiles(path.join(out(), "static"), { "index.html": "old" }), ["static/ is exactly public/ (the documentation)"]],
-    ["a named rewrite parameter, added as ?path=", () => writeFiles(out(), { "config.json": JSON.stringify({ routes: NAMED_PARAMETER_ROUTES }) }), ["/v1/* routes to the function, with no query added"]],
-    ["no rewrite at all", () => writeFiles(out(), { "config.json": JSON.stringify({ routes: [{ handle: "filesystem" }] }) }), ["/v1/* routes to the function, with no query added"]],
-    ["a bundle of 250 MiB, the limit itself (a sparse file)", () => {
-      const fd = openSync(func("big.bin"), "w");
-      ftruncateSync(fd, FUNCTION_SIZE_LIMIT);
-      closeSync(fd);
-    }, ["its uncompressed size is under 250 MB"]],
+    [
+      "an edge runtime instead of Node.js",
+      () => writeFileSync(func(".vc-config.json"), JSON.stringify({ handler: "api/v1.js", runtime: "edge" })),
+      ["it runs on Vercel's Node.js runtime"],
+    ],
+    [
+      "the snapshot published under static/",
+      () => writeFiles(path.join(out(), "static"), { "snapshot/manifest.json": "{}" }),
+      ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"],
+    ],
+    [
+      "a data file published under static/",
+      () => writeFiles(path.join(out(), "static"), { "index.pages": "idx" }),
+      ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"],
+    ],
+    [
+      "an access file published under static/",
+      () => writeFiles(path.join(out(), "static"), { "demo-access.json": "{}" }),
+      ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"],
+    ],
+    [
+      "a static file shadowing an API path",
+      () => writeFiles(path.join(out(), "static"), { "v1/showtimes": "[]" }),
+      ["static/ holds nothing data-like", "static/ is exactly public/ (the documentation)"],
+    ],
+    [
+      "a static page that differs from public/",
+      () => writeFiles(path.join(out(), "static"), { "index.html": "old" }),
+      ["static/ is exactly public/ (the documentation)"],
+    ],
+    [
+      "a named rewrite parameter, added as ?path=",
+      () => writeFiles(out(), { "config.json": JSON.stringify({ routes: NAMED_PARAMETER_ROUTES }) }),
+      ["/v1/* routes to the function, with no query added"],
+    ],
+    [
+      "no rewrite at all",
+      () => writeFiles(out(), { "config.json": JSON.stringify({ routes: [{ handle: "filesystem" }] }) }),
+      ["/v1/* routes to the function, with no query added"],
+    ],
+    [
+      "a bundle of 250 MiB, the limit itself (a sparse file)",
+      () => {
+        const fd = openSync(func("big.bin"), "w");
+        ftruncateSync(fd, FUNCTION_SIZE_LIMIT);
+        closeSync(fd);
+      },
+      ["its uncompressed size is under 250 MB"],
+    ],
   ])("%s fails the right checks", (_what, breakIt, expected) => {
     breakIt();
     expect(failing()).toEqual(expected);

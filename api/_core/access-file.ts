@@ -58,7 +58,8 @@ const nonEmptyString: Check = (v, path, problems) => {
   if (typeof v !== "string" || v === "") problems.push(`${path} must be a non-empty string`);
 };
 const dateTime: Check = (v, path, problems) => {
-  if (typeof v !== "string" || !checkDateTime(v).ok) problems.push(`${path} must be a date-time such as 2027-01-01T00:00:00Z`);
+  if (typeof v !== "string" || !checkDateTime(v).ok)
+    problems.push(`${path} must be a date-time such as 2027-01-01T00:00:00Z`);
 };
 const positiveInteger: Check = (v, path, problems) => {
   if (!Number.isSafeInteger(v) || (v as number) < 1) problems.push(`${path} must be a whole number of at least 1`);
@@ -67,12 +68,15 @@ const boolean: Check = (v, path, problems) => {
   if (typeof v !== "boolean") problems.push(`${path} must be true or false`);
 };
 const sha256Hex: Check = (v, path, problems) => {
-  if (typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v)) problems.push(`${path} must be 64 lowercase hex digits (a SHA-256)`);
+  if (typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))
+    problems.push(`${path} must be 64 lowercase hex digits (a SHA-256)`);
 };
-const arrayOf = (item: Check): Check => (v, path, problems) => {
-  if (!Array.isArray(v)) return void problems.push(`${path} must be an array`);
-  v.forEach((entry, i) => item(entry, `${path}[${i}]`, problems));
-};
+const arrayOf =
+  (item: Check): Check =>
+  (v, path, problems) => {
+    if (!Array.isArray(v)) return void problems.push(`${path} must be an array`);
+    v.forEach((entry, i) => item(entry, `${path}[${i}]`, problems));
+  };
 
 const checkAccessFile = fields({
   organizations: {
@@ -89,7 +93,10 @@ const checkAccessFile = fields({
             }),
           ),
         },
-        rateLimit: { check: fields({ requests: { check: positiveInteger }, windowSeconds: { check: positiveInteger } }), optional: true },
+        rateLimit: {
+          check: fields({ requests: { check: positiveInteger }, windowSeconds: { check: positiveInteger } }),
+          optional: true,
+        },
       }),
     ),
   },
@@ -126,9 +133,21 @@ export function parseAccessFile(text: string, source = "access file"): AccessFil
   checkAccessFile(value, "$", problems);
   if (problems.length === 0) {
     const access = value as AccessFile;
-    findDuplicates(access.organizations.map((o) => o.id), "organization id", problems);
-    findDuplicates(access.keys.map((k) => k.id), "key id", problems);
-    findDuplicates(access.keys.map((k) => k.sha256), "key hash", problems);
+    findDuplicates(
+      access.organizations.map((o) => o.id),
+      "organization id",
+      problems,
+    );
+    findDuplicates(
+      access.keys.map((k) => k.id),
+      "key id",
+      problems,
+    );
+    findDuplicates(
+      access.keys.map((k) => k.sha256),
+      "key hash",
+      problems,
+    );
   }
   if (problems.length > 0) throw new Error(`${source} is not valid: ${problems.join("; ")}`);
   return value as AccessFile;

@@ -21,7 +21,8 @@ export class AccessIndex {
     const hash = createHash("sha256").update(plainKey, "utf8").digest("hex");
     const key = this.keysByHash.get(hash);
     if (!key || key.revoked) return { ok: false };
-    if (key.expiresAt !== undefined && instantKeyOfEpochMs(now.getTime()) >= instantKeyOf(key.expiresAt)) return { ok: false };
+    if (key.expiresAt !== undefined && instantKeyOfEpochMs(now.getTime()) >= instantKeyOf(key.expiresAt))
+      return { ok: false };
     const organization = this.organizations.get(key.organization);
     return organization ? { ok: true, key, organization } : { ok: false };
   }

@@ -20,12 +20,15 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 function unauthorized(authorization: string | readonly string[] | undefined): ApiError {
   const hasHeader = authorization !== undefined;
-  const message = typeof authorization === "object"
-    ? "Send one Authorization header; this request has several, so it carries no single key."
-    : hasHeader
-      ? "The API key is not valid (unknown, revoked or expired)."
-      : "An API key is required: send the header Authorization: Bearer <API_KEY>.";
-  const challenge = hasHeader ? 'Bearer realm="cinema-listings", error="invalid_token"' : 'Bearer realm="cinema-listings"';
+  const message =
+    typeof authorization === "object"
+      ? "Send one Authorization header; this request has several, so it carries no single key."
+      : hasHeader
+        ? "The API key is not valid (unknown, revoked or expired)."
+        : "An API key is required: send the header Authorization: Bearer <API_KEY>.";
+  const challenge = hasHeader
+    ? 'Bearer realm="cinema-listings", error="invalid_token"'
+    : 'Bearer realm="cinema-listings"';
   return new ApiError(401, "unauthorized", message, undefined, { "www-authenticate": challenge });
 }
 
@@ -36,7 +39,14 @@ function decide(organization: Organization, rate: RateDecision, now: Date): Admi
     throw new ApiError(429, "rate_limited", message, undefined, { "retry-after": String(rate.resetSeconds) }, rate);
   }
   if (!isEntitled(organization, now)) {
-    throw new ApiError(403, "entitlement_required", "Your organization has no active paid entitlement for this API.", undefined, {}, rate);
+    throw new ApiError(
+      403,
+      "entitlement_required",
+      "Your organization has no active paid entitlement for this API.",
+      undefined,
+      {},
+      rate,
+    );
   }
   return { organization, rate };
 }
@@ -57,5 +67,7 @@ export function admit(
   if (!check?.ok) throw unauthorized(authorization);
   const { organization } = check;
   const rate = limiter.hit(organization.id, organization.rateLimit ?? DEFAULT_RATE_LIMIT, now.getTime());
-  return rate instanceof Promise ? rate.then((decided) => decide(organization, decided, now)) : decide(organization, rate, now);
+  return rate instanceof Promise
+    ? rate.then((decided) => decide(organization, decided, now))
+    : decide(organization, rate, now);
 }

@@ -16,5 +16,10 @@ export function contentTag(body: Uint8Array): string {
 
 /** The tag of a composed body: `identity` names the query it answers within the snapshot. */
 export function composedTag(snapshotId: string, identity: string): string {
-  return createHash("sha256").update(snapshotId).update("\n").update(identity).digest("base64url").slice(0, ETAG_LENGTH);
+  return createHash("sha256")
+    .update(snapshotId)
+    .update("\n")
+    .update(identity)
+    .digest("base64url")
+    .slice(0, ETAG_LENGTH);
 }

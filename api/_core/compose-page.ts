@@ -27,24 +27,48 @@ export interface ComposedRange {
  * Writes the page of `list`'s records [start, end) into `out`: data, pagination (nextCursor null
  * on the last page), freshness. Returns the sort key of the page's last record.
  */
-export function composeInto(lists: SnapshotLists, list: RecordList, start: number, end: number, binding: string, fallback: Freshness, out: PageBuffer) {
+export function composeInto(
+  lists: SnapshotLists,
+  list: RecordList,
+  start: number,
+  end: number,
+  binding: string,
+  fallback: Freshness,
+  out: PageBuffer,
+) {
   out.reset();
   out.text('{"data":[');
   const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
   const last = list.render(start, end, out, fold);
   const next = end < list.length && last ? encodeCursorEscaped(binding, last.instantKey, last.escapedId) : null;
-  out.text(`],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`);
+  out.text(
+    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`,
+  );
   return last;
 }
 
 /** The page of `list`'s records [start, end), in memory of its own. */
-export function composeRange(lists: SnapshotLists, list: RecordList, start: number, end: number, binding: string, fallback: Freshness, out = new PageBuffer()): ComposedRange {
+export function composeRange(
+  lists: SnapshotLists,
+  list: RecordList,
+  start: number,
+  end: number,
+  binding: string,
+  fallback: Freshness,
+  out = new PageBuffer(),
+): ComposedRange {
   const last = composeInto(lists, list, start, end, binding, fallback, out);
   return { body: out.finish(), last };
 }
 
 /** Writes a page of a list past a seek into `out`: O(log n + limit) record reads, never a scan. */
-export function composePageInto(lists: SnapshotLists, list: RecordList, query: PageQuery, fallback: Freshness, out: PageBuffer): void {
+export function composePageInto(
+  lists: SnapshotLists,
+  list: RecordList,
+  query: PageQuery,
+  fallback: Freshness,
+  out: PageBuffer,
+): void {
   const start = list.seek(query);
   composeInto(lists, list, start, Math.min(start + query.limit, list.length), query.binding, fallback, out);
 }

@@ -19,8 +19,16 @@ export interface CursorPayload {
 }
 
 /** Fingerprint of an endpoint and its filters, as carried in cursors. */
-export function bindingOf(resource: string, filters: { cinemaId?: string; filmId?: string; startsAfter?: string }): string {
-  const canonical = JSON.stringify([resource, filters.cinemaId ?? null, filters.filmId ?? null, filters.startsAfter ?? null]);
+export function bindingOf(
+  resource: string,
+  filters: { cinemaId?: string; filmId?: string; startsAfter?: string },
+): string {
+  const canonical = JSON.stringify([
+    resource,
+    filters.cinemaId ?? null,
+    filters.filmId ?? null,
+    filters.startsAfter ?? null,
+  ]);
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 16);
 }
 
@@ -62,7 +70,8 @@ export function decodeCursor(token: string): CursorPayload | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(parsed) || parsed[0] !== CURSOR_VERSION || parsed.length < 3 || parsed.length > 4) return undefined;
+  if (!Array.isArray(parsed) || parsed[0] !== CURSOR_VERSION || parsed.length < 3 || parsed.length > 4)
+    return undefined;
   if (!parsed.slice(1).every((part) => typeof part === "string")) return undefined;
   return { binding: parsed[1] as string, after: parsed.slice(2) as string[] };
 }

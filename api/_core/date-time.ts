@@ -127,7 +127,8 @@ function parseDateTime(value: string): DateCheck {
     if (oh > 23 || om > 59) return { ok: false, reason: `zone offset ${m[9]}${m[10]}:${m[11]} is out of range` };
     offsetMinutes = (m[9] === "-" ? -1 : 1) * (oh * 60 + om);
   }
-  const epochSeconds = daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + (minute - offsetMinutes) * 60 + second;
+  const epochSeconds =
+    daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + (minute - offsetMinutes) * 60 + second;
   const fraction = (m[7] ?? "").replace(/0+$/, "");
   // Trailing zeros stripped: "5" < "55" and "" < "1" compare as the fractions they are.
   return { ok: true, instantKey: String(epochSeconds + KEY_BIAS).padStart(13, "0") + fraction };
@@ -143,6 +144,8 @@ export function instantKeyOf(value: string): string {
 /** The instant key of a clock reading in epoch milliseconds (no parsing, no memo churn per request). */
 export function instantKeyOfEpochMs(ms: number): string {
   const seconds = Math.floor(ms / 1000);
-  const fraction = String(ms - seconds * 1000).padStart(3, "0").replace(/0+$/, "");
+  const fraction = String(ms - seconds * 1000)
+    .padStart(3, "0")
+    .replace(/0+$/, "");
   return String(seconds + KEY_BIAS).padStart(13, "0") + fraction;
 }

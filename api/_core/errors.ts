@@ -56,7 +56,13 @@ export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred; quote the r
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof SnapshotError) {
-    return new ApiError(503, "database_unavailable", "The listings data is temporarily unavailable; retry shortly.", undefined, { "retry-after": "5" });
+    return new ApiError(
+      503,
+      "database_unavailable",
+      "The listings data is temporarily unavailable; retry shortly.",
+      undefined,
+      { "retry-after": "5" },
+    );
   }
   return new ApiError(500, "internal_error", INTERNAL_ERROR_MESSAGE);
 }

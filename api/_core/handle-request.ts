@@ -99,7 +99,14 @@ export function createHandler(options: CoreOptions): Handler {
   const cache = new ResponseCache(options.cacheBudgets);
   const pages = new PagePool();
 
-  function finish(request: CoreRequest, requestId: string, started: bigint | undefined, outgoing: Outgoing, admission?: Admission, rate?: RateDecision): CoreResponse {
+  function finish(
+    request: CoreRequest,
+    requestId: string,
+    started: bigint | undefined,
+    outgoing: Outgoing,
+    admission?: Admission,
+    rate?: RateDecision,
+  ): CoreResponse {
     const headers = outgoing.headers;
     headers["x-request-id"] = requestId;
     headers["x-content-type-options"] = "nosniff";
@@ -110,22 +117,48 @@ export function createHandler(options: CoreOptions): Handler {
     const body = bodyless ? EMPTY : outgoing.body;
     if (bodyless) outgoing.release?.();
     options.onLog?.({
-      requestId, organization: admission?.organization.id, method: request.method, path: request.url.split("?")[0]!.slice(0, 300),
-      status: outgoing.status, bytes: body.length, durationMs: elapsedMs(started!), cache: outgoing.cache,
+      requestId,
+      organization: admission?.organization.id,
+      method: request.method,
+      path: request.url.split("?")[0]!.slice(0, 300),
+      status: outgoing.status,
+      bytes: body.length,
+      durationMs: elapsedMs(started!),
+      cache: outgoing.cache,
     });
     return { status: outgoing.status, headers, body, release: bodyless ? undefined : outgoing.release };
   }
 
-  function failed(request: CoreRequest, requestId: string, started: bigint | undefined, thrown: unknown, admission?: Admission): CoreResponse {
+  function failed(
+    request: CoreRequest,
+    requestId: string,
+    started: bigint | undefined,
+    thrown: unknown,
+    admission?: Admission,
+  ): CoreResponse {
     const outgoing = errorResponse(thrown, requestId);
     if (outgoing.status >= 500) options.onError?.(requestId, thrown);
     return finish(request, requestId, started, outgoing, admission, outgoing.rate);
   }
 
-  function served(request: CoreRequest, requestId: string, started: bigint | undefined, admission: Admission): CoreResponse {
+  function served(
+    request: CoreRequest,
+    requestId: string,
+    started: bigint | undefined,
+    admission: Admission,
+  ): CoreResponse {
     try {
-      const conditions = { acceptEncoding: header(request, "accept-encoding"), ifNoneMatch: header(request, "if-none-match") };
-      return finish(request, requestId, started, serve({ method: request.method, url: request.url, conditions }, options.snapshots, cache, pages), admission);
+      const conditions = {
+        acceptEncoding: header(request, "accept-encoding"),
+        ifNoneMatch: header(request, "if-none-match"),
+      };
+      return finish(
+        request,
+        requestId,
+        started,
+        serve({ method: request.method, url: request.url, conditions }, options.snapshots, cache, pages),
+        admission,
+      );
     } catch (thrown) {
       return failed(request, requestId, started, thrown, admission);
     }

@@ -12,7 +12,9 @@ function outsideFailure(error: unknown): CoreResponse {
   response.headers["x-request-id"] = requestId;
   response.headers["x-content-type-options"] = "nosniff";
   response.headers["content-length"] = String(response.body.length);
-  process.stderr.write(`${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.message ?? error) })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.message ?? error) })}\n`,
+  );
   return response;
 }
 
@@ -35,7 +37,8 @@ function headersOf(req: IncomingMessage): IncomingMessage["headers"] | Record<st
   if (req.headers.authorization === undefined) return req.headers;
   const raw = req.rawHeaders;
   const values: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") values.push(raw[i + 1]!);
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") values.push(raw[i + 1]!);
   return values.length > 1 ? { ...req.headers, authorization: values } : req.headers;
 }
 

@@ -84,7 +84,10 @@ export function redisRateLimiter(options: RedisLimiterOptions): RedisRateLimiter
     (c) => new Promise<void>((resolve) => (c.status === "ready" ? resolve() : c.once("ready", () => resolve()))),
     (error: Error) => markDown(`cannot load ioredis: ${error.message}`),
   );
-  void client.then((c) => c.on("ready", markUp), () => {});
+  void client.then(
+    (c) => c.on("ready", markUp),
+    () => {},
+  );
 
   async function isConnected(): Promise<boolean> {
     const c = await client.catch(() => undefined);
@@ -121,9 +124,19 @@ export function redisRateLimiter(options: RedisLimiterOptions): RedisRateLimiter
  * The shared limiter when REDIS_URL is set (REDIS_TIMEOUT_MS overrides the 50 ms command budget);
  * undefined means the core's in-memory default.
  */
-export function rateLimiterFromEnvironment(env: NodeJS.ProcessEnv, onStateChange?: (message: string) => void): RedisRateLimiter | undefined {
+export function rateLimiterFromEnvironment(
+  env: NodeJS.ProcessEnv,
+  onStateChange?: (message: string) => void,
+): RedisRateLimiter | undefined {
   if (!env.REDIS_URL) return undefined;
   const timeout = env.REDIS_TIMEOUT_MS;
-  if (timeout !== undefined && !/^[1-9]\d{0,4}$/.test(timeout)) throw new Error(`REDIS_TIMEOUT_MS must be a whole number of milliseconds from 1 to 99999, not ${JSON.stringify(timeout)}`);
-  return redisRateLimiter({ url: env.REDIS_URL, commandTimeoutMs: timeout === undefined ? undefined : Number(timeout), onStateChange });
+  if (timeout !== undefined && !/^[1-9]\d{0,4}$/.test(timeout))
+    throw new Error(
+      `REDIS_TIMEOUT_MS must be a whole number of milliseconds from 1 to 99999, not ${JSON.stringify(timeout)}`,
+    );
+  return redisRateLimiter({
+    url: env.REDIS_URL,
+    commandTimeoutMs: timeout === undefined ? undefined : Number(timeout),
+    onStateChange,
+  });
 }

@@ -34,7 +34,10 @@ export interface OperationLogOptions {
 function resolveLevel(requested: string | undefined): { level: LevelWithSilent; warning?: string } {
   const value = requested?.trim().toLowerCase() || DEFAULT_LOG_LEVEL;
   if ((LEVELS as readonly string[]).includes(value)) return { level: value as LevelWithSilent };
-  return { level: DEFAULT_LOG_LEVEL, warning: `LOG_LEVEL ${JSON.stringify(requested)} is not one of ${LEVELS.join(", ")}; using ${DEFAULT_LOG_LEVEL}` };
+  return {
+    level: DEFAULT_LOG_LEVEL,
+    warning: `LOG_LEVEL ${JSON.stringify(requested)} is not one of ${LEVELS.join(", ")}; using ${DEFAULT_LOG_LEVEL}`,
+  };
 }
 
 function logsRequests(level: LevelWithSilent): boolean {
@@ -55,10 +58,17 @@ async function loadWriter(options: OperationLogOptions, level: LevelWithSilent):
   const { pino } = await import("pino");
   const destination = options.destination ?? pino.destination({ dest: 1, sync: !options.asynchronous });
   // No pid or hostname (the platform adds its own) and our own `time`: small, stable lines.
-  const logger: Logger = pino({ level, base: null, timestamp: false, formatters: { level: (label) => ({ level: label }) } }, destination);
+  const logger: Logger = pino(
+    { level, base: null, timestamp: false, formatters: { level: (label) => ({ level: label }) } },
+    destination,
+  );
   return {
     request: logsRequests(level) ? (time, entry) => logger.info({ time, ...entry }, "request") : undefined,
-    error: (time, requestId, error) => logger.error({ time, requestId, err: error instanceof Error ? error : new Error(String(error)) }, "request failed"),
+    error: (time, requestId, error) =>
+      logger.error(
+        { time, requestId, err: error instanceof Error ? error : new Error(String(error)) },
+        "request failed",
+      ),
     warn: (time, message) => logger.warn({ time }, message),
     flush: () => logger.flush(),
   };

@@ -52,7 +52,12 @@ function brotli(identity: Buffer): Buffer {
  * then brotli, then identity. A coding made now is kept on the body; `recount` then charges it to
  * the cache that holds the body.
  */
-export function sendBody(body: CachedBody, conditions: Conditions, label: "precomputed" | "composed", recount: () => void): Outgoing {
+export function sendBody(
+  body: CachedBody,
+  conditions: Conditions,
+  label: "precomputed" | "composed",
+  recount: () => void,
+): Outgoing {
   const small = body.identity !== undefined && body.identity.length < COMPRESS_MIN_BYTES && body.gzip === undefined;
   const coding = small ? "identity" : chooseCoding(conditions.acceptEncoding);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, body.etag)) return notModified(body.etag, coding);

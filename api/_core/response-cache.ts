@@ -26,7 +26,11 @@ export interface CacheBudgets {
   memoBytes: number;
 }
 
-export const DEFAULT_CACHE_BUDGETS: CacheBudgets = { storedBytes: 4 * 2 ** 20, composedBytes: 4 * 2 ** 20, memoBytes: 1 * 2 ** 20 };
+export const DEFAULT_CACHE_BUDGETS: CacheBudgets = {
+  storedBytes: 4 * 2 ** 20,
+  composedBytes: 4 * 2 ** 20,
+  memoBytes: 1 * 2 ** 20,
+};
 
 /** An entry's cost beyond its key and bytes: the map's bookkeeping and the objects around them. */
 const ENTRY_OVERHEAD = 120;
@@ -58,7 +62,9 @@ class Doorkeeper {
 
 /** What a body costs the cache: every coding held, plus its key. */
 function bodySize(key: string, body: CachedBody): number {
-  return 2 * key.length + ENTRY_OVERHEAD + (body.gzip?.length ?? 0) + (body.identity?.length ?? 0) + (body.br?.length ?? 0);
+  return (
+    2 * key.length + ENTRY_OVERHEAD + (body.gzip?.length ?? 0) + (body.identity?.length ?? 0) + (body.br?.length ?? 0)
+  );
 }
 
 export class ResponseCache {

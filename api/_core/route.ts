@@ -16,9 +16,7 @@ export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 const MAX_ID_LENGTH = 160;
 
-export type Route =
-  | { kind: "list"; resource: ListResource }
-  | { kind: "one"; resource: OneResource; rawId: string };
+export type Route = { kind: "list"; resource: ListResource } | { kind: "one"; resource: OneResource; rawId: string };
 
 export interface ListRequest {
   resource: ListResource;
@@ -81,7 +79,8 @@ export function decodeId(route: Extract<Route, { kind: "one" }>): string {
   } catch {
     throw badParameter(parameter, "is not valid percent-encoding");
   }
-  if (codePointLength(id) > MAX_ID_LENGTH) throw badParameter(parameter, `must be at most ${MAX_ID_LENGTH} characters long`);
+  if (codePointLength(id) > MAX_ID_LENGTH)
+    throw badParameter(parameter, `must be at most ${MAX_ID_LENGTH} characters long`);
   return id;
 }
 
@@ -148,7 +147,10 @@ function parseCursor(token: string, request: ListRequest): string[] {
   if (!cursor) throw badParameter("cursor", "is not a cursor this API issued; pass nextCursor back unchanged");
   const keyLength = request.resource === "showtimes" ? 2 : 1;
   if (cursor.binding !== request.binding || cursor.after.length !== keyLength) {
-    throw badParameter("cursor", "was issued for another endpoint or other filters; repeat the filters of the first page");
+    throw badParameter(
+      "cursor",
+      "was issued for another endpoint or other filters; repeat the filters of the first page",
+    );
   }
   return cursor.after;
 }

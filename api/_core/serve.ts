@@ -38,7 +38,12 @@ function sendStored(cache: ResponseCache, key: string, body: CachedBody, conditi
 }
 
 /** The stored body answering `bodyKey`, remembered for this URL, or undefined. */
-function tryStored(snapshot: Snapshot, cache: ResponseCache, url: string, bodyKey: BodyKey): { key: string; body: CachedBody } | undefined {
+function tryStored(
+  snapshot: Snapshot,
+  cache: ResponseCache,
+  url: string,
+  bodyKey: BodyKey,
+): { key: string; body: CachedBody } | undefined {
   const key = bodyKeyOf(bodyKey).toString("latin1");
   const body = storedBody(snapshot, cache, key);
   if (!body) return undefined;
@@ -50,7 +55,14 @@ function tryStored(snapshot: Snapshot, cache: ResponseCache, url: string, bodyKe
  * Composes a page that was not stored into a buffer lent by `pages` (given back by `release` once
  * the response is written); the cache, if it keeps the page, keeps a copy of its own.
  */
-function compose(snapshot: Snapshot, cache: ResponseCache, url: string, list: ListRequest, pages: PagePool, conditions: Conditions): Outgoing {
+function compose(
+  snapshot: Snapshot,
+  cache: ResponseCache,
+  url: string,
+  list: ListRequest,
+  pages: PagePool,
+  conditions: Conditions,
+): Outgoing {
   const { lists, manifest } = snapshot;
   const records = lists.list(list.resource, list.filters);
   const page = pages.acquire();
@@ -74,7 +86,13 @@ function compose(snapshot: Snapshot, cache: ResponseCache, url: string, list: Li
 /** Serves a request; composed pages are written into buffers `pages` lends. */
 export function serve(request: ServeRequest, source: SnapshotSource, cache: ResponseCache, pages: PagePool): Outgoing {
   if (request.method !== "GET" && request.method !== "HEAD") {
-    throw new ApiError(405, "bad_request", `Method ${request.method.slice(0, 20)} is not allowed; use GET or HEAD.`, undefined, { allow: ALLOWED_METHODS });
+    throw new ApiError(
+      405,
+      "bad_request",
+      `Method ${request.method.slice(0, 20)} is not allowed; use GET or HEAD.`,
+      undefined,
+      { allow: ALLOWED_METHODS },
+    );
   }
   const { url, conditions } = request;
   const queryAt = url.indexOf("?");
@@ -96,7 +114,8 @@ export function serve(request: ServeRequest, source: SnapshotSource, cache: Resp
     const id = decodeId(route);
     const found = tryStored(snapshot, cache, url, { kind: "one", resource: route.resource, id });
     const singular = route.resource === "cinemas" ? "cinema" : "film";
-    if (!found) throw new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(clipText(id, MAX_ID_ECHO))}.`);
+    if (!found)
+      throw new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(clipText(id, MAX_ID_ECHO))}.`);
     return sendStored(cache, found.key, found.body, conditions);
   }
   const list = parseListRequest(route.resource, rawQuery);

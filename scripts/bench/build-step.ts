@@ -24,7 +24,17 @@ export async function ensureData(workDir: string, showtimes: number): Promise<st
   const dir = path.join(workDir, `data-${showtimes}`);
   const marker = path.join(dir, ".complete");
   if (existsSync(marker)) return dir;
-  const result = await runMeasured("node", [...TSX, "scripts/generate.ts", "--out", dir, "--showtimes", String(showtimes), "--seed", "1", "--force"]);
+  const result = await runMeasured("node", [
+    ...TSX,
+    "scripts/generate.ts",
+    "--out",
+    dir,
+    "--showtimes",
+    String(showtimes),
+    "--seed",
+    "1",
+    "--force",
+  ]);
   if (result.code !== 0) throw new Error(`generate failed: ${result.stderr.trim()}`);
   writeFileSync(marker, "");
   return dir;
@@ -46,23 +56,36 @@ export function folderSize(dir: string): { bytes: number; files: number } {
 export function describeSnapshot(outDir: string, showtimes: number): BuildFigures {
   const counts = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8")).counts as Record<string, number>;
   const { bytes, files } = folderSize(outDir);
-  const fileBytes = Object.fromEntries(readdirSync(outDir).map((name) => [name, statSync(path.join(outDir, name)).size]));
+  const fileBytes = Object.fromEntries(
+    readdirSync(outDir).map((name) => [name, statSync(path.join(outDir, name)).size]),
+  );
   return {
-    showtimes, records: Object.values(counts).reduce((a, b) => a + b, 0), wallSeconds: Number.NaN, recordsPerSecond: Number.NaN,
-    peakRssMb: Number.NaN, snapshotMb: bytes / 2 ** 20, files, stages: {}, fileBytes,
+    showtimes,
+    records: Object.values(counts).reduce((a, b) => a + b, 0),
+    wallSeconds: Number.NaN,
+    recordsPerSecond: Number.NaN,
+    peakRssMb: Number.NaN,
+    snapshotMb: bytes / 2 ** 20,
+    files,
+    stages: {},
+    fileBytes,
   };
 }
 
 /** Builds a dataset with the real CLI in a child process, sampling its peak memory. */
 export async function measureBuild(dataDir: string, outDir: string, showtimes: number): Promise<BuildFigures> {
-  const result = await runMeasured("node", [...TSX, "build/index.ts", "--data", dataDir, "--out", outDir], { echo: true });
+  const result = await runMeasured("node", [...TSX, "build/index.ts", "--data", dataDir, "--out", outDir], {
+    echo: true,
+  });
   if (result.code !== 0) throw new Error(`build failed (${result.code}): ${result.stderr.slice(-2000)}`);
   const counts = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8")).counts as Record<string, number>;
   const records = Object.values(counts).reduce((a, b) => a + b, 0);
   const { bytes, files } = folderSize(outDir);
   const stageLine = result.stderr.split("\n").find((line) => line.startsWith("stages: ")) ?? "";
   const stages = Object.fromEntries([...stageLine.matchAll(/(\w+) ([\d.]+) s/g)].map((m) => [m[1]!, Number(m[2])]));
-  const fileBytes = Object.fromEntries(readdirSync(outDir).map((name) => [name, statSync(path.join(outDir, name)).size]));
+  const fileBytes = Object.fromEntries(
+    readdirSync(outDir).map((name) => [name, statSync(path.join(outDir, name)).size]),
+  );
   return {
     showtimes,
     records,

@@ -6,7 +6,11 @@ import { createServer } from "node:http";
 const responses = new Map(
   Object.entries(JSON.parse(readFileSync(process.argv[2], "utf8"))).map(([path, r]) => [
     path,
-    { status: r.status, headers: r.headers ?? { "content-type": "application/json; charset=utf-8" }, body: Buffer.from(r.body, "base64") },
+    {
+      status: r.status,
+      headers: r.headers ?? { "content-type": "application/json; charset=utf-8" },
+      body: Buffer.from(r.body, "base64"),
+    },
   ]),
 );
 const missing = { status: 404, headers: {}, body: Buffer.from("{}") };

@@ -10,5 +10,7 @@ const response = await fetch(`http://127.0.0.1:${server.address().port}${process
 });
 await response.arrayBuffer();
 const firstResponse = performance.now();
-console.log(JSON.stringify({ status: response.status, importMs: imported - started, firstResponseMs: firstResponse - started }));
+console.log(
+  JSON.stringify({ status: response.status, importMs: imported - started, firstResponseMs: firstResponse - started }),
+);
 server.close();

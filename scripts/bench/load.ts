@@ -39,7 +39,12 @@ export interface LoadOptions {
 function wrk(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile("wrk", args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`wrk failed: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "wrk is not installed (apt-get install wrk)" : stderr || error.message}`));
+      if (error)
+        reject(
+          new Error(
+            `wrk failed: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "wrk is not installed (apt-get install wrk)" : stderr || error.message}`,
+          ),
+        );
       else resolve(stdout);
     });
   });
@@ -56,14 +61,37 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const list = path.join(options.workDir, `paths-${process.pid}.txt`);
   writeFileSync(list, `${options.paths.join("\n")}\n`);
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
-  const args = (seconds: number) => ["-t1", `-c${options.connections ?? 50}`, `-d${seconds}s`, "--timeout", "10s", ...headers, "-s", SCRIPT, options.url, "--", list];
+  const args = (seconds: number) => [
+    "-t1",
+    `-c${options.connections ?? 50}`,
+    `-d${seconds}s`,
+    "--timeout",
+    "10s",
+    ...headers,
+    "-s",
+    SCRIPT,
+    options.url,
+    "--",
+    list,
+  ];
   if ((options.warmupSeconds ?? 2) > 0) await wrk(args(options.warmupSeconds ?? 2));
   const before = cpuMicros(options.pid);
   const output = await wrk(args(options.seconds ?? 5));
   const cpu = cpuMicros(options.pid) - before;
-  const line = output.trim().split("\n").reverse().find((l) => l.startsWith("{"));
+  const line = output
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("{"));
   if (!line) throw new Error(`wrk printed no summary:\n${output}`);
-  const r = JSON.parse(line) as { requests: number; seconds: number; errors: number; non2xx: number; p50Us: number; p99Us: number };
+  const r = JSON.parse(line) as {
+    requests: number;
+    seconds: number;
+    errors: number;
+    non2xx: number;
+    p50Us: number;
+    p99Us: number;
+  };
   return {
     requests: r.requests,
     requestsPerSecond: r.requests / r.seconds,

@@ -22,7 +22,11 @@ export interface RunResult {
 }
 
 /** Runs a command to completion, sampling its peak RSS (VmHWM) until it exits. */
-export function runMeasured(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; echo?: boolean } = {}): Promise<RunResult> {
+export function runMeasured(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; echo?: boolean } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, args, { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
@@ -51,7 +55,12 @@ export function mergeEnv(overrides: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** Spawns a long-running process and resolves once a line of its stdout matches. */
-export function spawnUntil(command: string, args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; line: string }> {
+export function spawnUntil(
+  command: string,
+  args: string[],
+  pattern: RegExp,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: mergeEnv(env), stdio: ["ignore", "pipe", "inherit"] });
     let buffered = "";

@@ -41,12 +41,25 @@ function buildRows(size: string, r: SizeReport): string[][] {
   const b = r.build;
   const isLarge = r.showtimes >= 2e6;
   const isMid = r.showtimes === 2e5;
-  const snapshot = [size, "snapshot", `${fixed(b.snapshotMb)} MB (${Object.entries(b.fileBytes).map(([f, n]) => `${f} ${fixed(n / 2 ** 20)}`).join(", ")}); ${fixed((b.snapshotMb * 2 ** 20) / r.showtimes, 0)} B/showtime`, ""];
+  const snapshot = [
+    size,
+    "snapshot",
+    `${fixed(b.snapshotMb)} MB (${Object.entries(b.fileBytes)
+      .map(([f, n]) => `${f} ${fixed(n / 2 ** 20)}`)
+      .join(", ")}); ${fixed((b.snapshotMb * 2 ** 20) / r.showtimes, 0)} B/showtime`,
+    "",
+  ];
   // --reuse-snapshots serves an earlier build: its time and memory were not measured in this run.
   if (Number.isNaN(b.wallSeconds)) return [[size, "build", "reused from an earlier run, not measured", ""], snapshot];
   return [
-    [size, "build wall", `${fixed(b.wallSeconds)} s (${Object.entries(b.stages).map(([s, t]) => `${s} ${fixed(t)}`).join(", ")})`,
-      isLarge ? `≤ 60 s: ${mark(b.wallSeconds <= 60)}` : isMid ? `≤ 8 s: ${mark(b.wallSeconds <= 8)}` : ""],
+    [
+      size,
+      "build wall",
+      `${fixed(b.wallSeconds)} s (${Object.entries(b.stages)
+        .map(([s, t]) => `${s} ${fixed(t)}`)
+        .join(", ")})`,
+      isLarge ? `≤ 60 s: ${mark(b.wallSeconds <= 60)}` : isMid ? `≤ 8 s: ${mark(b.wallSeconds <= 8)}` : "",
+    ],
     [size, "build peak RSS", `${fixed(b.peakRssMb, 0)} MB`, isLarge ? `≤ 1536 MB: ${mark(b.peakRssMb <= 1536)}` : ""],
     snapshot,
   ];
@@ -61,21 +74,54 @@ function serveRows(size: string, r: SizeReport): string[][] {
       `${fixed(f.ours.cpuPerRequestUs, 0)} µs vs ${fixed(f.ceiling.cpuPerRequestUs, 0)} µs = ${fixed(f.cpuRatio, 2)}; ` +
       `${Math.round(f.ours.requestsPerSecond)} vs ${Math.round(f.ceiling.requestsPerSecond)} req/s; p99 ${fixed(f.ours.p99Ms)} vs ${fixed(f.ceiling.p99Ms)} ms`;
     const p99ok = f.ours.p99Ms <= 2 * f.ceiling.p99Ms;
-    const target = goal ? `≥ ${goal.target}${goal.aim ? ` (aim ${goal.aim})` : ""}: ${mark(f.cpuRatio >= goal.target)}; p99 ≤ 2×: ${mark(p99ok)}` : "";
+    const target = goal
+      ? `≥ ${goal.target}${goal.aim ? ` (aim ${goal.aim})` : ""}: ${mark(f.cpuRatio >= goal.target)}; p99 ≤ 2×: ${mark(p99ok)}`
+      : "";
     rows.push([size, `CPU/request ${f.name}`, value, target]);
   }
-  rows.push([size, "RSS after sweep", `${fixed(s.sweep.rssMb, 0)} MB (${s.sweep.requests} requests)`, r.showtimes >= 2e6 ? `≤ 150 MB: ${mark(s.sweep.rssMb <= 150)}` : ""]);
+  rows.push([
+    size,
+    "RSS after sweep",
+    `${fixed(s.sweep.rssMb, 0)} MB (${s.sweep.requests} requests)`,
+    r.showtimes >= 2e6 ? `≤ 150 MB: ${mark(s.sweep.rssMb <= 150)}` : "",
+  ]);
   const startOk = (ours: number, bare: number) => `≤ bare + 40 ms: ${mark(ours <= bare + 40)}`;
-  rows.push([size, "cold start server", `${fixed(s.coldStartMs, 0)} ms (bare node ${fixed(s.bareNodeStartMs, 0)} ms)`, startOk(s.coldStartMs, s.bareNodeStartMs)]);
+  rows.push([
+    size,
+    "cold start server",
+    `${fixed(s.coldStartMs, 0)} ms (bare node ${fixed(s.bareNodeStartMs, 0)} ms)`,
+    startOk(s.coldStartMs, s.bareNodeStartMs),
+  ]);
   if (s.coldStartWithoutExtraCaMs !== undefined) {
-    rows.push([size, "  without NODE_EXTRA_CA_CERTS", `${fixed(s.coldStartWithoutExtraCaMs, 0)} ms (bare node ${fixed(s.bareNodeStartWithoutExtraCaMs!, 0)} ms)`, startOk(s.coldStartWithoutExtraCaMs, s.bareNodeStartWithoutExtraCaMs!)]);
+    rows.push([
+      size,
+      "  without NODE_EXTRA_CA_CERTS",
+      `${fixed(s.coldStartWithoutExtraCaMs, 0)} ms (bare node ${fixed(s.bareNodeStartWithoutExtraCaMs!, 0)} ms)`,
+      startOk(s.coldStartWithoutExtraCaMs, s.bareNodeStartWithoutExtraCaMs!),
+    ]);
   }
-  rows.push([size, "function import", `${fixed(s.functionImportMs, 0)} ms (first 200 at ${fixed(s.functionFirstResponseMs, 0)} ms)`, `≤ 30 ms: ${mark(s.functionImportMs <= 30)}`]);
+  rows.push([
+    size,
+    "function import",
+    `${fixed(s.functionImportMs, 0)} ms (first 200 at ${fixed(s.functionFirstResponseMs, 0)} ms)`,
+    `≤ 30 ms: ${mark(s.functionImportMs <= 30)}`,
+  ]);
   const sizeTarget = r.showtimes >= 2e6 ? [250, 150] : r.showtimes === 2e5 ? [30, 15] : undefined;
-  rows.push([size, "function bundle", `${fixed(s.functionBundleMb)} MB incl. snapshot`,
-    sizeTarget ? `≤ ${sizeTarget[0]} MB: ${mark(s.functionBundleMb <= sizeTarget[0]!)}; aim ≤ ${sizeTarget[1]}: ${mark(s.functionBundleMb <= sizeTarget[1]!)}` : "≤ 250 MB"]);
+  rows.push([
+    size,
+    "function bundle",
+    `${fixed(s.functionBundleMb)} MB incl. snapshot`,
+    sizeTarget
+      ? `≤ ${sizeTarget[0]} MB: ${mark(s.functionBundleMb <= sizeTarget[0]!)}; aim ≤ ${sizeTarget[1]}: ${mark(s.functionBundleMb <= sizeTarget[1]!)}`
+      : "≤ 250 MB",
+  ]);
   const { precomputedIdentityMb, precomputedGzipMb, composedBoundMb } = s.responses;
-  rows.push([size, "largest response", `stored ${fixed(precomputedIdentityMb, 3)} MB (gzip ${fixed(precomputedGzipMb, 3)}); composed ≤ ${fixed(composedBoundMb, 2)} MB`, "≤ 4.5 MB"]);
+  rows.push([
+    size,
+    "largest response",
+    `stored ${fixed(precomputedIdentityMb, 3)} MB (gzip ${fixed(precomputedGzipMb, 3)}); composed ≤ ${fixed(composedBoundMb, 2)} MB`,
+    "≤ 4.5 MB",
+  ]);
   return rows;
 }
 
@@ -88,5 +134,12 @@ export function formatTable(reports: SizeReport[]): string {
     if (r.serve) rows.push(...serveRows(size, r));
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
-  return rows.map((row) => row.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((row) =>
+      row
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

@@ -50,8 +50,15 @@ export function collectScenarios(snapshotDir: string): Scenario[] {
     const first = minuteOf(keys.instantKeyOf(0));
     const last = minuteOf(keys.instantKeyOf(keys.startsAt.count - 1));
     const at = () => encodeURIComponent(dateTimeOfMinute(first + pick(last - first + 1)));
-    const byCinema = Array.from({ length: UNCACHED_URLS }, () => `/v1/showtimes?cinemaId=${encodeURIComponent(cinemas[pick(cinemas.length)]!)}&startsAfter=${at()}&limit=100`);
-    const byFilm = Array.from({ length: UNCACHED_URLS }, () => `/v1/showtimes?filmId=${encodeURIComponent(films[pick(films.length)]!)}&startsAfter=${at()}&limit=100`);
+    const byCinema = Array.from(
+      { length: UNCACHED_URLS },
+      () =>
+        `/v1/showtimes?cinemaId=${encodeURIComponent(cinemas[pick(cinemas.length)]!)}&startsAfter=${at()}&limit=100`,
+    );
+    const byFilm = Array.from(
+      { length: UNCACHED_URLS },
+      () => `/v1/showtimes?filmId=${encodeURIComponent(films[pick(films.length)]!)}&startsAfter=${at()}&limit=100`,
+    );
     return [
       { name: "stored page", paths: ["/v1/showtimes"], authorized: true },
       { name: "get-one", paths: [`/v1/cinemas/${encodeURIComponent(cinemas[0]!)}`], authorized: true },

@@ -35,7 +35,13 @@ export function writeBenchAccess(dir: string): string {
   const file = path.join(dir, "bench-access.json");
   const sha256 = createHash("sha256").update(BENCH_KEY).digest("hex");
   const access = {
-    organizations: [{ id: "bench", entitlements: [{ plan: "paid", status: "active" }], rateLimit: { requests: 1e9, windowSeconds: 1 } }],
+    organizations: [
+      {
+        id: "bench",
+        entitlements: [{ plan: "paid", status: "active" }],
+        rateLimit: { requests: 1e9, windowSeconds: 1 },
+      },
+    ],
     keys: [{ id: "bench-key", organization: "bench", sha256, revoked: false }],
   };
   writeFileSync(file, JSON.stringify(access));
@@ -46,21 +52,29 @@ export function writeBenchAccess(dir: string): string {
 const TRANSPORT_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
 /** One raw response as the load generator receives it: no Accept-Encoding, so identity bytes. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpGet(url, { headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
         const kept = Object.entries(res.headers).filter(([name]) => !TRANSPORT_HEADERS.has(name));
-        resolve({ status: res.statusCode!, headers: Object.fromEntries(kept.map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks) });
+        resolve({
+          status: res.statusCode!,
+          headers: Object.fromEntries(kept.map(([k, v]) => [k, String(v)])),
+          body: Buffer.concat(chunks),
+        });
       });
     }).on("error", reject);
   });
 }
 
 /** The ceiling's path for a scenario's path: 401s are recorded apart from the authorized answers. */
-const ceilingPath = (scenario: Scenario, p: string) => (scenario.authorized ? p : `${p}${p.includes("?") ? "&" : "?"}unauthorized`);
+const ceilingPath = (scenario: Scenario, p: string) =>
+  scenario.authorized ? p : `${p}${p.includes("?") ? "&" : "?"}unauthorized`;
 
 /**
  * Records what our server answers, headers included, so the ceiling answers the same bytes: the
@@ -71,7 +85,8 @@ async function recordResponses(base: string, scenarios: Scenario[], file: string
   for (const scenario of scenarios) {
     for (const p of scenario.paths) {
       const response = await rawGet(base + p, scenario.authorized ? auth : {});
-      if (scenario.authorized && response.status !== 200) throw new Error(`${p} answered ${response.status}: ${response.body.toString().slice(0, 200)}`);
+      if (scenario.authorized && response.status !== 200)
+        throw new Error(`${p} answered ${response.status}: ${response.body.toString().slice(0, 200)}`);
       responses[ceilingPath(scenario, p)] = { ...response, body: response.body.toString("base64") };
     }
   }
@@ -97,9 +112,29 @@ export async function compareWithCeiling(
       // A server in service is warm: its caches hold what the traffic reads. Uncached scenarios read
       // every block of the snapshot, so they warm up longer before the measured run.
       const warmupSeconds = scenario.uncached ? 6 : 2;
-      const oursResult = await runLoad({ url: ours.url, pid: ours.pid, paths: scenario.paths, headers, seconds, workDir, warmupSeconds });
-      const ceilingResult = await runLoad({ url: ceilingUrl, pid: ceiling.child.pid!, paths: scenario.paths.map((p) => ceilingPath(scenario, p)), seconds, workDir, warmupSeconds });
-      figures.push({ name: scenario.name, ours: oursResult, ceiling: ceilingResult, cpuRatio: ceilingResult.cpuPerRequestUs / oursResult.cpuPerRequestUs });
+      const oursResult = await runLoad({
+        url: ours.url,
+        pid: ours.pid,
+        paths: scenario.paths,
+        headers,
+        seconds,
+        workDir,
+        warmupSeconds,
+      });
+      const ceilingResult = await runLoad({
+        url: ceilingUrl,
+        pid: ceiling.child.pid!,
+        paths: scenario.paths.map((p) => ceilingPath(scenario, p)),
+        seconds,
+        workDir,
+        warmupSeconds,
+      });
+      figures.push({
+        name: scenario.name,
+        ours: oursResult,
+        ceiling: ceilingResult,
+        cpuRatio: ceilingResult.cpuPerRequestUs / oursResult.cpuPerRequestUs,
+      });
     }
   } finally {
     await stop(ceiling.child);
@@ -137,14 +172,22 @@ export async function sweepMemory(base: string, pid: number): Promise<{ requests
 }
 
 /** Median time from spawning a server (`args` given the port) to its first 200 for `path`. */
-async function coldStart(args: (port: number) => string[], path: string, headers: Record<string, string>, env: NodeJS.ProcessEnv): Promise<number> {
+async function coldStart(
+  args: (port: number) => string[],
+  path: string,
+  headers: Record<string, string>,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const started = performance.now();
   // Port 0: the system picks a free one and the server prints it (a random fixed port could be taken).
   const server = await spawnUntil("node", args(0), /listening on/, { LOG_LEVEL: "silent", ...env });
   const base = /http:\/\/\S+/.exec(server.line)![0];
   let status = 0;
   while (status !== 200) {
-    status = await fetch(`${base}${path}`, { headers }).then((r) => r.status, () => 0);
+    status = await fetch(`${base}${path}`, { headers }).then(
+      (r) => r.status,
+      () => 0,
+    );
   }
   const elapsed = performance.now() - started;
   await stop(server.child);
@@ -165,7 +208,12 @@ export interface ColdStart {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Median cold start of the bundled server, and of a bare Node server measured alternately with it. */
-async function medianColdStarts(snapshotDir: string, accessFile: string, env: NodeJS.ProcessEnv, runs: number): Promise<ColdStart> {
+async function medianColdStarts(
+  snapshotDir: string,
+  accessFile: string,
+  env: NodeJS.ProcessEnv,
+  runs: number,
+): Promise<ColdStart> {
   const ours = (port: number) => serverArgs(snapshotDir, accessFile, port);
   const oursTimes: number[] = [];
   const bareTimes: number[] = [];
@@ -181,20 +229,34 @@ async function medianColdStarts(snapshotDir: string, accessFile: string, env: No
  * parses that CA bundle before running any code (about 85 ms per process on the bench machine), a
  * cost of the machine rather than of the server, which makes no outbound TLS call unless Redis does.
  */
-export async function measureColdStart(snapshotDir: string, accessFile: string, runs = 7): Promise<{ asIs: ColdStart; withoutExtraCa?: ColdStart }> {
+export async function measureColdStart(
+  snapshotDir: string,
+  accessFile: string,
+  runs = 7,
+): Promise<{ asIs: ColdStart; withoutExtraCa?: ColdStart }> {
   const asIs = await medianColdStarts(snapshotDir, accessFile, {}, runs);
   if (!process.env.NODE_EXTRA_CA_CERTS) return { asIs };
-  return { asIs, withoutExtraCa: await medianColdStarts(snapshotDir, accessFile, { NODE_EXTRA_CA_CERTS: undefined }, runs) };
+  return {
+    asIs,
+    withoutExtraCa: await medianColdStarts(snapshotDir, accessFile, { NODE_EXTRA_CA_CERTS: undefined }, runs),
+  };
 }
 
 /** Median import time and time to first 200 of the bundled Vercel function, in fresh processes. */
 export async function measureFunctionColdStart(snapshotDir: string, accessJson: string, runs = 5) {
   const results: { importMs: number; firstResponseMs: number }[] = [];
   for (let i = 0; i < runs; i++) {
-    const run = await runMeasured("node", ["scripts/bench/function-harness.mjs", path.resolve("dist/v1.mjs"), "/v1/films"], {
-      env: { SNAPSHOT_DIR: snapshotDir, ACCESS_JSON: accessJson, BENCH_KEY, LOG_LEVEL: "silent" },
-    });
+    const run = await runMeasured(
+      "node",
+      ["scripts/bench/function-harness.mjs", path.resolve("dist/v1.mjs"), "/v1/films"],
+      {
+        env: { SNAPSHOT_DIR: snapshotDir, ACCESS_JSON: accessJson, BENCH_KEY, LOG_LEVEL: "silent" },
+      },
+    );
     results.push(JSON.parse(run.stdout.trim().split("\n").pop()!));
   }
-  return { importMs: median(results.map((r) => r.importMs)), firstResponseMs: median(results.map((r) => r.firstResponseMs)) };
+  return {
+    importMs: median(results.map((r) => r.importMs)),
+    firstResponseMs: median(results.map((r) => r.firstResponseMs)),
+  };
 }

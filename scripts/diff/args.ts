@@ -22,12 +22,16 @@ export class UsageError extends Error {}
 function parsePercent(text: string): number {
   const match = /^(\d{1,3}(?:\.\d+)?)%?$/.exec(text);
   const value = match ? Number(match[1]) : NaN;
-  if (!(value >= 0 && value <= 100)) throw new UsageError(`--fail-if-removed-over must be a percentage from 0% to 100%, such as 20%, not ${JSON.stringify(text)}`);
+  if (!(value >= 0 && value <= 100))
+    throw new UsageError(
+      `--fail-if-removed-over must be a percentage from 0% to 100%, such as 20%, not ${JSON.stringify(text)}`,
+    );
   return value;
 }
 
 function parseCount(text: string): number {
-  if (!/^\d{1,7}$/.test(text)) throw new UsageError(`--max-changes must be a whole number from 0 to 9999999, not ${JSON.stringify(text)}`);
+  if (!/^\d{1,7}$/.test(text))
+    throw new UsageError(`--max-changes must be a whole number from 0 to 9999999, not ${JSON.stringify(text)}`);
   return Number(text);
 }
 

@@ -71,9 +71,21 @@ function parseRecord(bytes: Buffer): unknown {
 }
 
 /** Diffs one resource of two snapshots, listing at most `maxChanges` changes. */
-export function compareResource(resource: ListResource, from: SnapshotSide, to: SnapshotSide, maxChanges: number): ResourceDiff {
+export function compareResource(
+  resource: ListResource,
+  from: SnapshotSide,
+  to: SnapshotSide,
+  maxChanges: number,
+): ResourceDiff {
   const sample = new ChangeSample(maxChanges);
-  const diff: ResourceDiff = { count: { from: from.count, to: to.count }, added: 0, removed: 0, changed: 0, changes: [], omitted: 0 };
+  const diff: ResourceDiff = {
+    count: { from: from.count, to: to.count },
+    added: 0,
+    removed: 0,
+    changed: 0,
+    changes: [],
+    omitted: 0,
+  };
   const pairer = new MovePairer(from.count + to.count);
   const left = new ListCursor(from.lists, resource);
   const right = new ListCursor(to.lists, resource);
@@ -106,15 +118,28 @@ export function compareResource(resource: ListResource, from: SnapshotSide, to: 
 }
 
 /** Records unmatched by sort key: the same id on both sides moved (a change), the rest came or went. */
-function pairRemaining(resource: ListResource, from: SnapshotSide, to: SnapshotSide, pairer: MovePairer, diff: ResourceDiff, sample: ChangeSample): void {
-  const readers = { from: { read: (p: number) => readRecord(from.lists, resource, p) }, to: { read: (p: number) => readRecord(to.lists, resource, p) } };
+function pairRemaining(
+  resource: ListResource,
+  from: SnapshotSide,
+  to: SnapshotSide,
+  pairer: MovePairer,
+  diff: ResourceDiff,
+  sample: ChangeSample,
+): void {
+  const readers = {
+    from: { read: (p: number) => readRecord(from.lists, resource, p) },
+    to: { read: (p: number) => readRecord(to.lists, resource, p) },
+  };
   {
     pairer.finish({
       moved(id, fromPosition, toPosition) {
         diff.changed++;
         // A moved sort key always means a changed field, so the bytes are read only to list it.
         if (sample.wants("changed")) {
-          const fields = diffFields(parseRecord(readers.from.read(fromPosition)), parseRecord(readers.to.read(toPosition)));
+          const fields = diffFields(
+            parseRecord(readers.from.read(fromPosition)),
+            parseRecord(readers.to.read(toPosition)),
+          );
           sample.add({ kind: "changed", id, fields });
         }
       },

@@ -20,7 +20,8 @@ function childPath(parent: string, key: string): string {
 /** Deep equality of JSON values, ignoring object key order (the bytes already differ, the data may not). */
 function isSameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => isSameValue(item, b[i]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, i) => isSameValue(item, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((k) => k in b && isSameValue(a[k], b[k]));

@@ -34,7 +34,11 @@ function openSnapshot(dir: string, label: string): Snapshot {
 }
 
 /** Builds a data folder into a temporary snapshot (gzip level 1: its bodies are never served). */
-async function buildTemporary(dataDir: string, label: string, onStatus: (line: string) => void): Promise<OpenedSnapshot> {
+async function buildTemporary(
+  dataDir: string,
+  label: string,
+  onStatus: (line: string) => void,
+): Promise<OpenedSnapshot> {
   const work = mkdtempSync(path.join(tmpdir(), "cinema-diff-build-"));
   const dir = path.join(work, "snapshot");
   const remove = () => rmSync(work, { recursive: true, force: true });
@@ -65,7 +69,11 @@ async function buildTemporary(dataDir: string, label: string, onStatus: (line: s
 }
 
 /** Opens one side of the diff; `label` names the option in messages (`--from`). */
-export async function openSide(folder: string, label: string, onStatus: (line: string) => void): Promise<OpenedSnapshot> {
+export async function openSide(
+  folder: string,
+  label: string,
+  onStatus: (line: string) => void,
+): Promise<OpenedSnapshot> {
   let isFolder = false;
   try {
     isFolder = statSync(folder).isDirectory();

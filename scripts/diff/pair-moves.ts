@@ -36,7 +36,7 @@ function hashId(id: string): number {
 function pairGroup(entries: Iterable<Pending>, sink: PairSink): void {
   const removed = new Map<string, number>();
   const added: Pending[] = [];
-  for (const entry of entries) (entry.side === "from" ? removed.set(entry.id, entry.position) : added.push(entry));
+  for (const entry of entries) entry.side === "from" ? removed.set(entry.id, entry.position) : added.push(entry);
   const unpaired: Pending[] = [];
   for (const entry of added) {
     const fromPosition = removed.get(entry.id);
@@ -60,7 +60,11 @@ function* readPartition(file: string): Generator<Pending> {
   for (const line of text.split("\n")) {
     if (line === "") continue;
     const space = line.indexOf(" ");
-    yield { side: line[0] === "f" ? "from" : "to", position: Number(line.slice(1, space)), id: JSON.parse(line.slice(space + 1)) as string };
+    yield {
+      side: line[0] === "f" ? "from" : "to",
+      position: Number(line.slice(1, space)),
+      id: JSON.parse(line.slice(space + 1)) as string,
+    };
   }
 }
 
@@ -99,7 +103,10 @@ export class MovePairer {
 
   private startSpill(): void {
     const partitions = Math.max(2, Math.ceil(this.capacity / this.memoryEntries));
-    this.spill = { dir: mkdtempSync(path.join(tmpdir(), "cinema-diff-")), buffers: Array.from({ length: partitions }, () => "") };
+    this.spill = {
+      dir: mkdtempSync(path.join(tmpdir(), "cinema-diff-")),
+      buffers: Array.from({ length: partitions }, () => ""),
+    };
     for (const entry of this.pending) this.write(entry);
     this.pending = [];
   }

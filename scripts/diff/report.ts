@@ -5,7 +5,12 @@ import type { FieldChange } from "./field-diff.js";
 
 export type SnapshotDiff = Record<ListResource, ResourceDiff>;
 
-const SINGULAR: Record<ListResource, string> = { showtimes: "showtime", cinemas: "cinema", films: "film", attributes: "attribute" };
+const SINGULAR: Record<ListResource, string> = {
+  showtimes: "showtime",
+  cinemas: "cinema",
+  films: "film",
+  attributes: "attribute",
+};
 /** Resources in the order the report lists them (the issue's JSON example). */
 export const REPORT_ORDER: readonly ListResource[] = ["showtimes", "cinemas", "films", "attributes"];
 const MAX_VALUE_CHARS = 80;
@@ -69,6 +74,8 @@ export function findRemovalsOver(result: SnapshotDiff, percent: number): string[
     const { removed, count } = result[resource];
     const share = count.from === 0 ? 0 : (removed / count.from) * 100;
     if (share <= percent) return [];
-    return [`${share.toFixed(1)}% of ${resource} were removed (${removed} of ${count.from}), more than the ${percent}% allowed`];
+    return [
+      `${share.toFixed(1)}% of ${resource} were removed (${removed} of ${count.from}), more than the ${percent}% allowed`,
+    ];
   });
 }

@@ -21,7 +21,12 @@ export interface DiffRecord {
 /** Renders the record at a list position. */
 function recordAt(lists: SnapshotLists, list: RecordList, position: number, out: PageBuffer): DiffRecord {
   out.reset();
-  const key = list.render(position, position + 1, out, new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated))!;
+  const key = list.render(
+    position,
+    position + 1,
+    out,
+    new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated),
+  )!;
   const id = JSON.parse(`"${key.escapedId}"`) as string;
   return { sortKey: key.instantKey === undefined ? [id] : [key.instantKey, id], id, bytes: out.finish(), position };
 }
@@ -44,7 +49,8 @@ export class ListCursor {
   next(): DiffRecord | undefined {
     if (this.position === this.list.length) return undefined;
     const record = recordAt(this.lists, this.list, this.position++, this.out);
-    if (this.previous && compareSortKeys(this.previous, record.sortKey) >= 0) throw new Error(`the ${record.position}th record is out of list order`);
+    if (this.previous && compareSortKeys(this.previous, record.sortKey) >= 0)
+      throw new Error(`the ${record.position}th record is out of list order`);
     this.previous = record.sortKey;
     return record;
   }

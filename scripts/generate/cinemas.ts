@@ -1,12 +1,21 @@
-import { CHAINS, type Chain, PROVIDERS } from './brands.js';
-import { CRAWL_DAY_MS } from './calendar.js';
-import { type Country, COUNTRIES, drawPostcode } from './places.js';
-import { createProvenance } from './provenance.js';
-import { type Random, accumulateWeights, apportion, drawInt, flip, forkRandom, pickOne, pickWeighted } from './random.js';
-import type { Cinema, CinemaPlan, FilmPlan, Screen } from './types.js';
+import { CHAINS, type Chain, PROVIDERS } from "./brands.js";
+import { CRAWL_DAY_MS } from "./calendar.js";
+import { type Country, COUNTRIES, drawPostcode } from "./places.js";
+import { createProvenance } from "./provenance.js";
+import {
+  type Random,
+  accumulateWeights,
+  apportion,
+  drawInt,
+  flip,
+  forkRandom,
+  pickOne,
+  pickWeighted,
+} from "./random.js";
+import type { Cinema, CinemaPlan, FilmPlan, Screen } from "./types.js";
 
-const PREMIUM_FORMATS = ['format-imax', 'format-imax', 'format-dolby-cinema', 'format-4dx'] as const;
-const PREMIUM_NAMES = { 'format-imax': 'IMAX', 'format-dolby-cinema': 'Dolby Cinema', 'format-4dx': '4DX' } as const;
+const PREMIUM_FORMATS = ["format-imax", "format-imax", "format-dolby-cinema", "format-4dx"] as const;
+const PREMIUM_NAMES = { "format-imax": "IMAX", "format-dolby-cinema": "Dolby Cinema", "format-4dx": "4DX" } as const;
 
 /** About 364 showtimes per cinema: 26 a day over the 14 listed days. */
 export function countCinemas(showtimes: number): number {
@@ -16,7 +25,10 @@ export function countCinemas(showtimes: number): number {
 /** Creates the cinemas grouped by country, each with its screens, feed and film programme. */
 export function createCinemas(seed: number, count: number, films: readonly FilmPlan[]): CinemaPlan[] {
   const random = forkRandom(seed, 2);
-  const perCountry = apportion(count, COUNTRIES.map((country) => country.weight));
+  const perCountry = apportion(
+    count,
+    COUNTRIES.map((country) => country.weight),
+  );
   const pickFilm = createFilmPicker(films);
   const plans: CinemaPlan[] = [];
   const sitesPerChainCity = new Map<string, number>();
@@ -29,7 +41,9 @@ export function createCinemas(seed: number, count: number, films: readonly FilmP
       const key = `${chain?.id}/${place.code}`;
       const nth = (sitesPerChainCity.get(key) ?? 0) + 1;
       sitesPerChainCity.set(key, nth);
-      plans.push(planCinema(random, { index: plans.length, country, place, chain, isFirstInCity: nth === 1 }, pickFilm));
+      plans.push(
+        planCinema(random, { index: plans.length, country, place, chain, isFirstInCity: nth === 1 }, pickFilm),
+      );
     }
   });
   return plans;
@@ -38,7 +52,7 @@ export function createCinemas(seed: number, count: number, films: readonly FilmP
 interface Siting {
   index: number;
   country: Country;
-  place: Country['cities'][number];
+  place: Country["cities"][number];
   chain: Chain | undefined;
   isFirstInCity: boolean;
 }
@@ -52,10 +66,10 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
   // 7.5 screens spreads countCinemas' 26 showtimes a day to about 3.5 per screen: the cinema count
   // wins over "5 per screen" because it fixes how much a cinemaId filter returns.
   const screenCount = chain ? 5 + Math.floor(16 * Math.pow(random(), 4)) : 5 + Math.floor(3 * random() * random());
-  const id = `${country.code.toLowerCase()}-${place.code}-${chain?.id ?? 'indie'}-${String(index + 1).padStart(5, '0')}`;
+  const id = `${country.code.toLowerCase()}-${place.code}-${chain?.id ?? "indie"}-${String(index + 1).padStart(5, "0")}`;
   const street = pickOne(random, country.streets);
   const name = chain
-    ? `${chain.name} ${place.name}${siting.isFirstInCity ? '' : ` ${street}`}`
+    ? `${chain.name} ${place.name}${siting.isFirstInCity ? "" : ` ${street}`}`
     : `${pickOne(random, country.independents)} ${place.name}`;
   const observedAtMs = CRAWL_DAY_MS + Math.floor(random() * 22 * 3_600_000);
   const record: Cinema = {
@@ -66,10 +80,18 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
       countryCode: country.code,
       locality: place.name,
       postcode: drawPostcode(random, country, place),
-      ...(flip(random, 0.95) && { address: country.formatAddress(street, drawInt(random, 1, country.code === 'US' ? 9_999 : 180)) }),
+      ...(flip(random, 0.95) && {
+        address: country.formatAddress(street, drawInt(random, 1, country.code === "US" ? 9_999 : 180)),
+      }),
       ...(flip(random, 0.97) && placeNear(random, place.latitude, place.longitude)),
     },
-    provenance: createProvenance(random, provider, observedAtMs, `${provider.name.split('-')[0]}-site-${site}`, 24 * 200),
+    provenance: createProvenance(
+      random,
+      provider,
+      observedAtMs,
+      `${provider.name.split("-")[0]}-site-${site}`,
+      24 * 200,
+    ),
   };
   const independent = chain === undefined;
   return {
@@ -85,7 +107,9 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
     firstPerformance: 1_000_000 + index * 20_000 + drawInt(random, 0, 999),
     observedAtMs,
     ...(flip(random, independent ? 0.8 : 0.97) && {
-      bookingBase: chain ? `https://${chain.bookingHost}/tickets/${site}/` : `https://tickets.${provider.name}.example/${id}/`,
+      bookingBase: chain
+        ? `https://${chain.bookingHost}/tickets/${site}/`
+        : `https://tickets.${provider.name}.example/${id}/`,
     }),
     namesScreens: flip(random, 0.75),
     programme: pickFilm(random, independent, country.language, screenCount * 2 + 2),
@@ -95,13 +119,13 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
 // Within about 8 km of the centre, rounded to 5 decimals (about a metre), as feeds usually give.
 function placeNear(random: Random, latitude: number, longitude: number) {
   const round = (x: number) => Math.round(x * 1e5) / 1e5;
-  const dLon = (random() - 0.5) * 0.16 / Math.cos((latitude * Math.PI) / 180);
+  const dLon = ((random() - 0.5) * 0.16) / Math.cos((latitude * Math.PI) / 180);
   return { latitude: round(latitude + (random() - 0.5) * 0.16), longitude: round(longitude + dLon) };
 }
 
 function createScreens(random: Random, count: number, country: Country, chain: Chain | undefined): Screen[] {
   const premium = chain && count >= 6 && flip(random, chain.premium) ? pickOne(random, PREMIUM_FORMATS) : undefined;
-  const accessTag = flip(random, 0.2) ? (flip(random, 0.7) ? 'access-wheelchair' : 'access-hearing-loop') : undefined;
+  const accessTag = flip(random, 0.2) ? (flip(random, 0.7) ? "access-wheelchair" : "access-hearing-loop") : undefined;
   return Array.from({ length: count }, (_, i): Screen => {
     const number = i + 1;
     const screen: Screen = { number, name: `${country.screenLabel} ${number}` };
@@ -123,10 +147,12 @@ function createFilmPicker(films: readonly FilmPlan[]): FilmPicker {
     const key = `${independent}/${language}`;
     let totals = cache.get(key);
     if (!totals) {
-      totals = accumulateWeights(films.map((film) => {
-        const weight = Math.pow(film.rank + 1, independent ? -0.5 : -1.1);
-        return weight * (film.language === language ? 4 : 1) * (independent && film.language !== 'en' ? 3 : 1);
-      }));
+      totals = accumulateWeights(
+        films.map((film) => {
+          const weight = Math.pow(film.rank + 1, independent ? -0.5 : -1.1);
+          return weight * (film.language === language ? 4 : 1) * (independent && film.language !== "en" ? 3 : 1);
+        }),
+      );
       cache.set(key, totals);
     }
     return totals;

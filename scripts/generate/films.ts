@@ -1,11 +1,11 @@
-import { PROVIDERS } from './brands.js';
-import { CRAWL_DAY_MS, formatDay } from './calendar.js';
-import { createProvenance } from './provenance.js';
-import { type Random, drawInt, flip, pickOne } from './random.js';
-import { inventTitle, slugify } from './titles.js';
-import type { Film, FilmPlan, Language } from './types.js';
+import { PROVIDERS } from "./brands.js";
+import { CRAWL_DAY_MS, formatDay } from "./calendar.js";
+import { createProvenance } from "./provenance.js";
+import { type Random, drawInt, flip, pickOne } from "./random.js";
+import { inventTitle, slugify } from "./titles.js";
+import type { Film, FilmPlan, Language } from "./types.js";
 
-const FOREIGN_LANGUAGES: readonly Language[] = ['fr', 'fr', 'de', 'de', 'es', 'it', 'ja'];
+const FOREIGN_LANGUAGES: readonly Language[] = ["fr", "fr", "de", "de", "es", "it", "ja"];
 // Wednesday (FR), Thursday (DE) and Friday (GB, US) openings inside the two listed weeks.
 const OPENING_DAYS = [1, 2, 3, 8, 9, 10];
 const RATING_WEIGHTS = [0, 0.25, 0.4, 0.25, 0.1];
@@ -22,12 +22,13 @@ export function createFilms(random: Random, count: number): FilmPlan[] {
   const films: FilmPlan[] = [];
   for (let rank = 0; rank < count; rank++) {
     const isTentpole = rank < Math.max(3, count * 0.1);
-    const language: Language = isTentpole || flip(random, 0.7) ? 'en' : pickOne(random, FOREIGN_LANGUAGES);
-    const isFamily = language === 'en' && flip(random, 0.18);
+    const language: Language = isTentpole || flip(random, 0.7) ? "en" : pickOne(random, FOREIGN_LANGUAGES);
+    const isFamily = language === "en" && flip(random, 0.18);
     let title = inventTitle(random, language, isFamily, isTentpole);
-    for (let tries = 0; usedTitles.has(title) && tries < 10; tries++) title = inventTitle(random, language, isFamily, isTentpole);
+    for (let tries = 0; usedTitles.has(title) && tries < 10; tries++)
+      title = inventTitle(random, language, isFamily, isTentpole);
     usedTitles.add(title);
-    const id = claimId(usedIds, `film-${slugify(title) || 'untitled'}`);
+    const id = claimId(usedIds, `film-${slugify(title) || "untitled"}`);
     const isClassic = !isTentpole && rank > count / 2 && flip(random, 0.08);
     const opensOnDay = chooseOpening(random, rank, isTentpole, isClassic);
     const runtime = isFamily ? drawInt(random, 78, 105) : 85 + Math.round(((random() + random() + random()) / 3) * 90);
@@ -70,10 +71,18 @@ function describeFilm(random: Random, facts: FilmFacts): Film {
     title: facts.title,
     ...(flip(random, 0.98) && { durationMinutes: runtime }),
     ...(flip(random, 0.92) && { certification: chooseRating(random, provider.ratings, facts.isFamily) }),
-    ...(flip(random, 0.9) && { posterUrl: `https://img.${provider.name}.example/posters/${id.slice('film-'.length)}.jpg` }),
+    ...(flip(random, 0.9) && {
+      posterUrl: `https://img.${provider.name}.example/posters/${id.slice("film-".length)}.jpg`,
+    }),
     ...(flip(random, 0.96) && { releaseDate: formatDay(facts.opensOnDay) }),
     // Catalogue crawls run early on the crawl day and take a second or two per title.
-    provenance: createProvenance(random, provider, CRAWL_DAY_MS + 2 * 3_600_000 + facts.rank * 1_700, provider.formatFilmId(10_000 + facts.rank * 7), 60 * 24),
+    provenance: createProvenance(
+      random,
+      provider,
+      CRAWL_DAY_MS + 2 * 3_600_000 + facts.rank * 1_700,
+      provider.formatFilmId(10_000 + facts.rank * 7),
+      60 * 24,
+    ),
   };
 }
 

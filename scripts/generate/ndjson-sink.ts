@@ -1,7 +1,7 @@
-import { once } from 'node:events';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
+import { once } from "node:events";
+import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { join } from "node:path";
+import { finished } from "node:stream/promises";
 
 const CHUNK_CHARS = 1 << 20;
 
@@ -25,10 +25,10 @@ export function createNdjsonSink(dir: string, linesPerFile: number): NdjsonSink 
   const flush = async () => {
     if (failure) throw failure;
     if (!stream || chunk.length === 0) return;
-    const ok = stream.write(chunk.join(''));
+    const ok = stream.write(chunk.join(""));
     chunk = [];
     chunkChars = 0;
-    if (!ok) await once(stream, 'drain');
+    if (!ok) await once(stream, "drain");
   };
   const endPart = async () => {
     if (!stream) return;
@@ -39,8 +39,8 @@ export function createNdjsonSink(dir: string, linesPerFile: number): NdjsonSink 
   };
   const startPart = () => {
     mkdirSync(dir, { recursive: true });
-    stream = createWriteStream(join(dir, `part-${String(++parts).padStart(4, '0')}.ndjson`));
-    stream.on('error', (error) => (failure ??= error));
+    stream = createWriteStream(join(dir, `part-${String(++parts).padStart(4, "0")}.ndjson`));
+    stream.on("error", (error) => (failure ??= error));
     linesInPart = 0;
   };
 
@@ -49,7 +49,7 @@ export function createNdjsonSink(dir: string, linesPerFile: number): NdjsonSink 
       for (const line of lines) {
         if (linesInPart === linesPerFile) await endPart();
         if (!stream) startPart();
-        chunk.push(line, '\n');
+        chunk.push(line, "\n");
         chunkChars += line.length + 1;
         linesInPart++;
         if (chunkChars >= CHUNK_CHARS) await flush();

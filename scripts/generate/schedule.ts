@@ -1,7 +1,7 @@
-import { type Performance, chooseAttributes } from './attributes.js';
-import { DAY_COUNT, formatDay, formatInstant, getWeekday, isWeekend } from './calendar.js';
-import { type Random, accumulateWeights, apportion, drawInt, flip, pickWeighted } from './random.js';
-import type { CinemaPlan, FilmPlan, Screen, Showtime } from './types.js';
+import { type Performance, chooseAttributes } from "./attributes.js";
+import { DAY_COUNT, formatDay, formatInstant, getWeekday, isWeekend } from "./calendar.js";
+import { type Random, accumulateWeights, apportion, drawInt, flip, pickWeighted } from "./random.js";
+import type { CinemaPlan, FilmPlan, Screen, Showtime } from "./types.js";
 
 // Sunday .. Saturday: weekends are busiest, the start of the week quietest.
 const WEEKDAY_WEIGHTS = [1.3, 0.85, 0.9, 0.9, 0.95, 1.15, 1.35];
@@ -12,7 +12,7 @@ const LAST_USUAL_START = 22 * 60 + 30;
 const LAST_POSSIBLE_START = 24 * 60 + 15;
 // One spare day for shows that start after midnight on the last listed day.
 const DATES = Array.from({ length: DAY_COUNT + 1 }, (_, day) => formatDay(day));
-const COMPACT_DATES = DATES.map((date) => date.replace(/-/g, ''));
+const COMPACT_DATES = DATES.map((date) => date.replace(/-/g, ""));
 const WEEKDAYS = DATES.map((_, day) => getWeekday(day));
 
 interface Booking {
@@ -23,8 +23,16 @@ interface Booking {
 }
 
 /** Renders exactly `quota` showtimes of one cinema over the listed days as NDJSON lines, in start order per day. */
-export function renderShowtimes(random: Random, plan: CinemaPlan, quota: number, fallback: readonly FilmPlan[]): string[] {
-  const perDay = apportion(quota, WEEKDAYS.slice(0, DAY_COUNT).map((weekday) => WEEKDAY_WEIGHTS[weekday]!));
+export function renderShowtimes(
+  random: Random,
+  plan: CinemaPlan,
+  quota: number,
+  fallback: readonly FilmPlan[],
+): string[] {
+  const perDay = apportion(
+    quota,
+    WEEKDAYS.slice(0, DAY_COUNT).map((weekday) => WEEKDAY_WEIGHTS[weekday]!),
+  );
   const lines: string[] = [];
   let nextPerformance = plan.firstPerformance;
   let carried = 0;
@@ -44,8 +52,8 @@ export function renderShowtimes(random: Random, plan: CinemaPlan, quota: number,
 function describeShowtime(random: Random, show: Performance, perf: number, stamp: Stamp): Showtime {
   const { cinema } = show;
   const date = show.dayIndex + Math.floor(show.minute / 1440);
-  const hh = String(Math.floor(show.minute / 60) % 24).padStart(2, '0');
-  const mm = String(show.minute % 60).padStart(2, '0');
+  const hh = String(Math.floor(show.minute / 60) % 24).padStart(2, "0");
+  const mm = String(show.minute % 60).padStart(2, "0");
   // Built field by field because JSON key order follows insertion order and must match spec 2.2.
   const record = {
     id: `st-${cinema.record.id}-${COMPACT_DATES[date]}-${hh}${mm}-s${show.screen.number}`,
@@ -60,7 +68,12 @@ function describeShowtime(random: Random, show: Performance, perf: number, stamp
   const provider = cinema.provider.name;
   const externalId = cinema.provider.formatShowtimeId(cinema.site, perf);
   record.provenance = flip(random, 0.88)
-    ? { observedAt, sourceUpdatedAt: stamp.updates[drawInt(random, 0, stamp.updates.length - 1)]!, provider, externalId }
+    ? {
+        observedAt,
+        sourceUpdatedAt: stamp.updates[drawInt(random, 0, stamp.updates.length - 1)]!,
+        provider,
+        externalId,
+      }
     : { observedAt, provider, externalId };
   return record;
 }
@@ -74,7 +87,9 @@ interface Stamp {
 // Feeds are paged by day, so each day of a cinema has its own crawl instant, a moment apart.
 function stampProvenance(random: Random, plan: CinemaPlan, day: number): Stamp {
   const observedMs = plan.observedAtMs + day * 1_500;
-  const updates = Array.from({ length: 4 }, () => formatInstant(Math.floor(observedMs / 60_000 - drawInt(random, 5, 72 * 60)) * 60_000, false));
+  const updates = Array.from({ length: 4 }, () =>
+    formatInstant(Math.floor(observedMs / 60_000 - drawInt(random, 5, 72 * 60)) * 60_000, false),
+  );
   return { observedAt: formatInstant(observedMs, plan.provider.withMillis), updates };
 }
 
@@ -90,7 +105,8 @@ function bookScreens(random: Random, plan: CinemaPlan, day: number, fallback: re
     const main = screen.premium ? open[0]! : open[pickWeighted(random, totals)]!;
     const matinee = flip(random, 0.35) ? open[pickWeighted(random, totals)]! : undefined;
     // Family films take the matinee slot whichever of the two was drawn as main.
-    const films = !matinee || matinee === main ? [main] : main.isFamily && !matinee.isFamily ? [main, matinee] : [matinee, main];
+    const films =
+      !matinee || matinee === main ? [main] : main.isFamily && !matinee.isFamily ? [main, matinee] : [matinee, main];
     const longest = Math.max(...films.map((film) => film.runtime));
     return { screen, films, capacity: 1 + Math.floor((LAST_POSSIBLE_START - earliest) / (longest + TURNAROUND)) };
   });
@@ -101,7 +117,10 @@ function bookScreens(random: Random, plan: CinemaPlan, day: number, fallback: re
  * the excess moves to the next day, and on the last day the quota wins over the cap.
  */
 function spreadOverScreens(random: Random, bookings: Booking[], total: number, isLastDay: boolean): number[] {
-  const counts = apportion(total, bookings.map(() => 0.7 + 0.6 * random()));
+  const counts = apportion(
+    total,
+    bookings.map(() => 0.7 + 0.6 * random()),
+  );
   let excess = 0;
   counts.forEach((count, i) => {
     const over = Math.max(0, count - bookings[i]!.capacity);
@@ -122,7 +141,13 @@ function firstStart(weekday: number): number {
 }
 
 /** Lays out `count` starts on one screen: back to back at worst, with free time spread as gaps otherwise. */
-function timeShows(random: Random, cinema: CinemaPlan, booking: Booking, count: number, dayIndex: number): Performance[] {
+function timeShows(
+  random: Random,
+  cinema: CinemaPlan,
+  booking: Booking,
+  count: number,
+  dayIndex: number,
+): Performance[] {
   const { films, screen } = booking;
   const matinees = films.length === 2 ? Math.ceil(count / 3) : 0;
   const filmAt = (i: number) => (i < matinees ? films[0]! : films[films.length - 1]!);

@@ -1,13 +1,13 @@
-import type { Provider } from './brands.js';
-import type { Country } from './places.js';
-import type { ATTRIBUTE_KINDS, Cinema, Film } from '../../build/schemas.js';
+import type { Provider } from "./brands.js";
+import type { Country } from "./places.js";
+import type { ATTRIBUTE_KINDS, Cinema, Film } from "../../build/schemas.js";
 
 // Record shapes of spec section 2, as the build's schemas define them: generated records must
 // carry exactly these fields, and the build validates them.
-export type { Attribute, Cinema, Film, Provenance, Showtime } from '../../build/schemas.js';
+export type { Attribute, Cinema, Film, Provenance, Showtime } from "../../build/schemas.js";
 export type AttributeKind = (typeof ATTRIBUTE_KINDS)[number];
 
-export type Language = 'en' | 'de' | 'fr' | 'es' | 'it' | 'ja';
+export type Language = "en" | "de" | "fr" | "es" | "it" | "ja";
 
 /** A film record plus what scheduling needs and the record does not say. */
 export interface FilmPlan {
@@ -25,8 +25,8 @@ export interface FilmPlan {
 export interface Screen {
   number: number;
   name: string;
-  premium?: 'format-imax' | 'format-dolby-cinema' | 'format-4dx';
-  accessTag?: 'access-wheelchair' | 'access-hearing-loop';
+  premium?: "format-imax" | "format-dolby-cinema" | "format-4dx";
+  accessTag?: "access-wheelchair" | "access-hearing-loop";
 }
 
 /** A cinema record plus its screens, feed and programme. */

@@ -44,12 +44,18 @@ const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const WORD_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 
 export function checkId(value: string, what: string): string {
-  if (!ID_PATTERN.test(value)) throw new UsageError(`${what} must be 1 to 100 letters, digits, '.', '_' or '-' (starting with a letter or digit), not ${JSON.stringify(value)}`);
+  if (!ID_PATTERN.test(value))
+    throw new UsageError(
+      `${what} must be 1 to 100 letters, digits, '.', '_' or '-' (starting with a letter or digit), not ${JSON.stringify(value)}`,
+    );
   return value;
 }
 
 function checkWord(value: string, option: string): string {
-  if (!WORD_PATTERN.test(value)) throw new UsageError(`--${option} must be a lowercase word such as "paid" or "active", not ${JSON.stringify(value)}`);
+  if (!WORD_PATTERN.test(value))
+    throw new UsageError(
+      `--${option} must be a lowercase word such as "paid" or "active", not ${JSON.stringify(value)}`,
+    );
   return value;
 }
 
@@ -61,23 +67,31 @@ export function parseDateOption(value: string, option: string): string {
     return `${value}T00:00:00Z`;
   }
   const check = checkDateTime(value);
-  if (!check.ok) throw new UsageError(`--${option} must be YYYY-MM-DD or a date-time such as 2027-01-01T00:00:00Z (${check.reason})`);
+  if (!check.ok)
+    throw new UsageError(
+      `--${option} must be YYYY-MM-DD or a date-time such as 2027-01-01T00:00:00Z (${check.reason})`,
+    );
   return value;
 }
 
 function parseWhole(value: string, option: string, max: number): number {
   const number = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!(number >= 1 && number <= max)) throw new UsageError(`--${option} must be a whole number from 1 to ${max}, not ${JSON.stringify(value)}`);
+  if (!(number >= 1 && number <= max))
+    throw new UsageError(`--${option} must be a whole number from 1 to ${max}, not ${JSON.stringify(value)}`);
   return number;
 }
 
 function commandName(positionals: string[]): { name: KeysCommand["name"]; rest: string[] } {
   const [first, second, ...others] = positionals;
-  if (first === undefined) throw new UsageError("a command is required: create, revoke, list, org set or org rate-limit");
+  if (first === undefined)
+    throw new UsageError("a command is required: create, revoke, list, org set or org rate-limit");
   if (first === "create" || first === "revoke" || first === "list") return { name: first, rest: positionals.slice(1) };
   if (first === "org" && second === "set") return { name: "org-set", rest: others };
   if (first === "org" && second === "rate-limit") return { name: "org-rate-limit", rest: others };
-  if (first === "org") throw new UsageError(`org needs a sub-command: set or rate-limit${second ? `, not ${JSON.stringify(second)}` : ""}`);
+  if (first === "org")
+    throw new UsageError(
+      `org needs a sub-command: set or rate-limit${second ? `, not ${JSON.stringify(second)}` : ""}`,
+    );
   throw new UsageError(`unknown command ${JSON.stringify(first)}: use create, revoke, list, org set or org rate-limit`);
 }
 
@@ -85,13 +99,15 @@ function checkOptions(name: KeysCommand["name"], values: Values, rest: string[])
   const spec = COMMAND_OPTIONS[name];
   const label = name.replace("-", " ");
   for (const option of OPTIONS) {
-    if (values[option] !== undefined && !spec.options.includes(option)) throw new UsageError(`${label} does not take --${option}`);
+    if (values[option] !== undefined && !spec.options.includes(option))
+      throw new UsageError(`${label} does not take --${option}`);
   }
   for (const option of spec.options.slice(0, spec.required)) {
     if (values[option] === undefined) throw new UsageError(`${label} needs --${option}`);
   }
   if (rest.length < spec.positionals.length) throw new UsageError(`${label} needs ${spec.positionals.join(" ")}`);
-  if (rest.length > spec.positionals.length) throw new UsageError(`${label} takes no argument ${JSON.stringify(rest[spec.positionals.length])}`);
+  if (rest.length > spec.positionals.length)
+    throw new UsageError(`${label} takes no argument ${JSON.stringify(rest[spec.positionals.length])}`);
 }
 
 function toCommand(name: KeysCommand["name"], values: Values, rest: string[]): KeysCommand {
@@ -108,12 +124,23 @@ function toCommand(name: KeysCommand["name"], values: Values, rest: string[]): K
     case "list":
       return { name };
     case "org-set": {
-      const command: KeysCommand = { name, org: checkId(rest[0]!, "the organization ID"), plan: checkWord(text("plan")!, "plan"), status: checkWord(text("status")!, "status"), validUntil: parseDateOption(text("until")!, "until") };
+      const command: KeysCommand = {
+        name,
+        org: checkId(rest[0]!, "the organization ID"),
+        plan: checkWord(text("plan")!, "plan"),
+        status: checkWord(text("status")!, "status"),
+        validUntil: parseDateOption(text("until")!, "until"),
+      };
       if (text("from") !== undefined) command.validFrom = parseDateOption(text("from")!, "from");
       return command;
     }
     case "org-rate-limit":
-      return { name, org: rest[0]!, requests: parseWhole(text("requests")!, "requests", 1_000_000_000), windowSeconds: parseWhole(text("window")!, "window", 31_536_000) };
+      return {
+        name,
+        org: rest[0]!,
+        requests: parseWhole(text("requests")!, "requests", 1_000_000_000),
+        windowSeconds: parseWhole(text("window")!, "window", 31_536_000),
+      };
   }
 }
 
@@ -122,13 +149,19 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
   let parsed;
   try {
     const options = Object.fromEntries(OPTIONS.map((o) => [o, { type: "string" as const }]));
-    parsed = parseArgs({ args: argv, options: { ...options, access: { type: "string" }, help: { type: "boolean" } }, strict: true, allowPositionals: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...options, access: { type: "string" }, help: { type: "boolean" } },
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message.split("\n")[0]!);
   }
   const { values, positionals } = parsed;
   if (values.help) return "help";
-  for (const [option, value] of Object.entries(values)) if (value === "") throw new UsageError(`--${option} must not be empty`);
+  for (const [option, value] of Object.entries(values))
+    if (value === "") throw new UsageError(`--${option} must not be empty`);
   const { name, rest } = commandName(positionals);
   checkOptions(name, values, rest);
   return { accessFile: values.access ?? DEFAULT_ACCESS_FILE, command: toCommand(name, values, rest) };

@@ -29,7 +29,10 @@ export function hashKey(key: string): string {
 
 function findOrganization(access: AccessFile, id: string): Organization {
   const organization = access.organizations.find((o) => o.id === id);
-  if (!organization) throw new CommandError(`organization ${JSON.stringify(id)} does not exist; create it with: org set ${id} --plan paid --status active --until DATE`);
+  if (!organization)
+    throw new CommandError(
+      `organization ${JSON.stringify(id)} does not exist; create it with: org set ${id} --plan paid --status active --until DATE`,
+    );
   return organization;
 }
 
@@ -42,18 +45,29 @@ function newKeyId(access: AccessFile): string {
 
 function createKey(access: AccessFile, command: Extract<KeysCommand, { name: "create" }>, now: Date): CommandResult {
   findOrganization(access, command.org);
-  if (command.keyId !== undefined && access.keys.some((k) => k.id === command.keyId)) throw new CommandError(`a key with id ${command.keyId} already exists`);
+  if (command.keyId !== undefined && access.keys.some((k) => k.id === command.keyId))
+    throw new CommandError(`a key with id ${command.keyId} already exists`);
   if (command.expiresAt !== undefined && instantKeyOf(command.expiresAt) <= instantKeyOf(now.toISOString())) {
     throw new CommandError(`--expires ${command.expiresAt} is not in the future`);
   }
   const key = generateKey();
   const id = command.keyId ?? newKeyId(access);
-  const record = { id, organization: command.org, sha256: hashKey(key), revoked: false, ...(command.expiresAt ? { expiresAt: command.expiresAt } : {}) };
+  const record = {
+    id,
+    organization: command.org,
+    sha256: hashKey(key),
+    revoked: false,
+    ...(command.expiresAt ? { expiresAt: command.expiresAt } : {}),
+  };
   const expiry = command.expiresAt ? `, expires ${command.expiresAt}` : ", no expiry";
   return {
     access: { ...access, keys: [...access.keys, record] },
     // The key is the last line, alone, so scripts can take it with `tail -n 1`.
-    lines: [`created key ${id} for organization ${command.org}${expiry}`, "the key is shown only now; store it in a secret manager:", key],
+    lines: [
+      `created key ${id} for organization ${command.org}${expiry}`,
+      "the key is shown only now; store it in a secret manager:",
+      key,
+    ],
   };
 }
 
@@ -79,9 +93,14 @@ function setOrganization(access: AccessFile, command: Extract<KeysCommand, { nam
   const organization: Organization = existing
     ? { ...existing, entitlements: [...existing.entitlements.filter((e) => e.plan !== command.plan), entitlement] }
     : { id: command.org, entitlements: [entitlement] };
-  const organizations = existing ? access.organizations.map((o) => (o === existing ? organization : o)) : [...access.organizations, organization];
-  const lines = [`${existing ? "updated" : "created"} organization ${command.org}: ${command.plan} ${command.status} until ${command.validUntil}`];
-  if (command.plan !== "paid" || command.status !== "active") lines.push("note: only plan paid with status active grants access to the API");
+  const organizations = existing
+    ? access.organizations.map((o) => (o === existing ? organization : o))
+    : [...access.organizations, organization];
+  const lines = [
+    `${existing ? "updated" : "created"} organization ${command.org}: ${command.plan} ${command.status} until ${command.validUntil}`,
+  ];
+  if (command.plan !== "paid" || command.status !== "active")
+    lines.push("note: only plan paid with status active grants access to the API");
   return { access: { ...access, organizations }, lines };
 }
 
@@ -89,14 +108,25 @@ function setRateLimit(access: AccessFile, command: Extract<KeysCommand, { name: 
   findOrganization(access, command.org);
   const rateLimit = { requests: command.requests, windowSeconds: command.windowSeconds };
   return {
-    access: { ...access, organizations: access.organizations.map((o) => (o.id === command.org ? { ...o, rateLimit } : o)) },
+    access: {
+      ...access,
+      organizations: access.organizations.map((o) => (o.id === command.org ? { ...o, rateLimit } : o)),
+    },
     lines: [`organization ${command.org} may make ${command.requests} requests per ${command.windowSeconds} s`],
   };
 }
 
 /** Applies a command; `access` is undefined when the file does not exist yet. */
-export function applyCommand(access: AccessFile | undefined, command: KeysCommand, now: Date, file: string): CommandResult {
-  if (access === undefined && command.name !== "org-set") throw new CommandError(`${file} does not exist; start one with: org set ID --plan paid --status active --until DATE`);
+export function applyCommand(
+  access: AccessFile | undefined,
+  command: KeysCommand,
+  now: Date,
+  file: string,
+): CommandResult {
+  if (access === undefined && command.name !== "org-set")
+    throw new CommandError(
+      `${file} does not exist; start one with: org set ID --plan paid --status active --until DATE`,
+    );
   const current = access ?? { organizations: [], keys: [] };
   switch (command.name) {
     case "create":

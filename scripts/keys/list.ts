@@ -9,7 +9,13 @@ const HASH_PREFIX_CHARS = 8;
 
 function formatTable(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()}`);
+  return rows.map(
+    (row) =>
+      `  ${row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd()}`,
+  );
 }
 
 function formatEntitlement(e: Entitlement): string {
@@ -42,7 +48,13 @@ export function formatList(access: AccessFile, now: Date): string[] {
   lines.push(`keys (${access.keys.length})`);
   if (access.keys.length > 0) {
     const header = ["ID", "ORGANIZATION", "SHA-256", "STATE", "EXPIRES"];
-    const rows = access.keys.map((k) => [k.id, k.organization, `${k.sha256.slice(0, HASH_PREFIX_CHARS)}…`, keyState(k, access, now), k.expiresAt ?? "never"]);
+    const rows = access.keys.map((k) => [
+      k.id,
+      k.organization,
+      `${k.sha256.slice(0, HASH_PREFIX_CHARS)}…`,
+      keyState(k, access, now),
+      k.expiresAt ?? "never",
+    ]);
     lines.push(...formatTable([header, ...rows]));
   }
   return lines;

@@ -87,7 +87,9 @@ export function toNdjson(records: unknown[]): string {
 export function hashTree(root: string): Record<string, string> {
   const hashes: Record<string, string> = {};
   for (const relative of listFiles(root)) {
-    hashes[relative] = createHash("sha256").update(readFileSync(path.join(root, relative))).digest("hex");
+    hashes[relative] = createHash("sha256")
+      .update(readFileSync(path.join(root, relative)))
+      .digest("hex");
   }
   return hashes;
 }
@@ -105,7 +107,10 @@ export function listFiles(root: string): string[] {
 export function readRecords(file: string): Record<string, unknown>[] {
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".json")) return JSON.parse(text) as Record<string, unknown>[];
-  return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** Every record of one resource in the golden fixture, in file order. */
@@ -121,12 +126,19 @@ export interface CliResult {
 }
 
 /** Runs the real build CLI (`npm run build` without npm's noise) and collects its output. */
-export function runBuildCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runBuildCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   return runTsxScript(BUILD_ENTRY, args, options);
 }
 
 /** Runs a TypeScript entry point under tsx, as its npm script does, and collects its output. */
-export function runTsxScript(entry: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runTsxScript(
+  entry: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,

@@ -10,21 +10,69 @@ import { createDiskWriter } from "../../build/output-writer.js";
 import { runBuild } from "../../build/run-build.js";
 import type { BlockLayout } from "../../api/_core/format/encode-showtimes.js";
 
-export interface Provenance { observedAt: string; sourceUpdatedAt?: string; provider: string; externalId: string }
-export interface Cinema { id: string; chainId?: string; name: string; location: Record<string, unknown>; provenance: Provenance }
-export interface Film { id: string; title: string; durationMinutes?: number; releaseDate?: string; provenance: Provenance }
-export interface Attribute { id: string; kind: string; name: string; description?: string }
-export interface Showtime {
-  id: string; filmId: string; cinemaId: string; startsAt: string; bookingUrl?: string;
-  attributeIds: string[]; screenName?: string; provenance: Provenance;
+export interface Provenance {
+  observedAt: string;
+  sourceUpdatedAt?: string;
+  provider: string;
+  externalId: string;
 }
-export interface Dataset { cinemas: Cinema[]; films: Film[]; attributes: Attribute[]; showtimes: Showtime[] }
+export interface Cinema {
+  id: string;
+  chainId?: string;
+  name: string;
+  location: Record<string, unknown>;
+  provenance: Provenance;
+}
+export interface Film {
+  id: string;
+  title: string;
+  durationMinutes?: number;
+  releaseDate?: string;
+  provenance: Provenance;
+}
+export interface Attribute {
+  id: string;
+  kind: string;
+  name: string;
+  description?: string;
+}
+export interface Showtime {
+  id: string;
+  filmId: string;
+  cinemaId: string;
+  startsAt: string;
+  bookingUrl?: string;
+  attributeIds: string[];
+  screenName?: string;
+  provenance: Provenance;
+}
+export interface Dataset {
+  cinemas: Cinema[];
+  films: Film[];
+  attributes: Attribute[];
+  showtimes: Showtime[];
+}
 export type Resource = keyof Dataset;
 export type AnyRecord = Dataset[Resource][number];
-export interface Freshness { observedAt: string; sourceUpdatedAt?: string }
+export interface Freshness {
+  observedAt: string;
+  sourceUpdatedAt?: string;
+}
 
 /** Ids that break naive path mapping or ordering: '..' and '/', a literal '%25', case pairs, astral vs BMP order. */
-export const TRICKY_CINEMA_IDS = ["gb/london/odeon", "100% cinema", "with space", "dots.in.id", "..", "Ciné Lumière ★", "🎬 Cinema", "ｚ fullwidth", "Case", "case", "a+b"];
+export const TRICKY_CINEMA_IDS = [
+  "gb/london/odeon",
+  "100% cinema",
+  "with space",
+  "dots.in.id",
+  "..",
+  "Ciné Lumière ★",
+  "🎬 Cinema",
+  "ｚ fullwidth",
+  "Case",
+  "case",
+  "a+b",
+];
 export const TRICKY_FILM_IDS = ["film/2049", "film%25", "Film", "film", "📽".repeat(160), "🎞 film", "x.y"];
 const ATTRIBUTES: Attribute[] = [
   { id: "format-2d", kind: "format", name: "2D" },
@@ -41,7 +89,11 @@ const FRACTIONS = ["", "5", "123456789", "1234567891", "0001", "999999999999"];
 export const SHOWS_FROM = Date.UTC(2026, 10, 23, 9) / 1000;
 const OBSERVED_FROM = Date.UTC(2026, 10, 20, 6) / 1000;
 
-export interface Random { int(n: number): number; pick<T>(items: readonly T[]): T; chance(p: number): boolean }
+export interface Random {
+  int(n: number): number;
+  pick<T>(items: readonly T[]): T;
+  chance(p: number): boolean;
+}
 
 /** mulberry32: tiny, seedable, the same sequence on every platform. */
 export function createRandom(seed: number): Random {
@@ -77,7 +129,9 @@ function renderInstant(rng: Random, seconds: number, fraction: string): string {
 function provenanceOf(rng: Random, i: number): Provenance {
   // A pool of five observation times: ties between records are common, in different writings.
   const observedAt = renderInstant(rng, OBSERVED_FROM + rng.int(5) * 3600, rng.pick(["", "25"]));
-  const updated = rng.chance(0.6) ? { sourceUpdatedAt: renderInstant(rng, OBSERVED_FROM - 86_400 * (1 + rng.int(5)), "") } : {};
+  const updated = rng.chance(0.6)
+    ? { sourceUpdatedAt: renderInstant(rng, OBSERVED_FROM - 86_400 * (1 + rng.int(5)), "") }
+    : {};
   return { observedAt, ...updated, provider: "test-feed", externalId: `ext-${i}` };
 }
 
@@ -87,27 +141,49 @@ function showtimeIdOf(i: number): string {
   return [`st-${n}`, `St-${previous}`, `st/${n}`, `st ${n}%`, `st.${n}.é`, `🎟${n}`, `st-${n}`][i % 7]!;
 }
 
-export interface DatasetOptions { seed: number; showtimes: number; cinemas?: number; films?: number }
+export interface DatasetOptions {
+  seed: number;
+  showtimes: number;
+  cinemas?: number;
+  films?: number;
+}
 
 /** A dataset with the tricky ids plus `cinemas`/`films` plain ones, records in schema field order. */
 export function generateDataset(options: DatasetOptions): Dataset {
   const rng = createRandom(options.seed);
   const cinemaIds = [...TRICKY_CINEMA_IDS, ...Array.from({ length: options.cinemas ?? 3 }, (_, i) => `cin-${i}`)];
   const filmIds = [...TRICKY_FILM_IDS, ...Array.from({ length: options.films ?? 3 }, (_, i) => `film-${i}`)];
-  const cinemas = cinemaIds.map((id, i): Cinema => ({
-    id, ...(i % 2 ? { chainId: "chain/1" } : {}), name: `Cinema ${i}`,
-    location: { countryCode: i % 3 ? "GB" : "DE", locality: "Town", postcode: `P${i}X`, ...(i % 4 ? {} : { latitude: 51.5, longitude: -0.125 }) },
-    provenance: provenanceOf(rng, i),
-  }));
-  const films = filmIds.map((id, i): Film => ({
-    id, title: `Film ${i}`, ...(i % 3 ? { durationMinutes: 90 + i } : {}), ...(i % 2 ? { releaseDate: "2024-02-29" } : {}), provenance: provenanceOf(rng, i),
-  }));
+  const cinemas = cinemaIds.map(
+    (id, i): Cinema => ({
+      id,
+      ...(i % 2 ? { chainId: "chain/1" } : {}),
+      name: `Cinema ${i}`,
+      location: {
+        countryCode: i % 3 ? "GB" : "DE",
+        locality: "Town",
+        postcode: `P${i}X`,
+        ...(i % 4 ? {} : { latitude: 51.5, longitude: -0.125 }),
+      },
+      provenance: provenanceOf(rng, i),
+    }),
+  );
+  const films = filmIds.map(
+    (id, i): Film => ({
+      id,
+      title: `Film ${i}`,
+      ...(i % 3 ? { durationMinutes: 90 + i } : {}),
+      ...(i % 2 ? { releaseDate: "2024-02-29" } : {}),
+      provenance: provenanceOf(rng, i),
+    }),
+  );
   const pool = Math.max(1, Math.ceil(options.showtimes / 3));
   const showtimes = Array.from({ length: options.showtimes }, (_, i): Showtime => {
     const slot = rng.int(pool);
     const attributeIds = ATTRIBUTES.filter(() => rng.chance(0.25)).map((a) => a.id);
     return {
-      id: showtimeIdOf(i), filmId: rng.pick(filmIds), cinemaId: rng.pick(cinemaIds),
+      id: showtimeIdOf(i),
+      filmId: rng.pick(filmIds),
+      cinemaId: rng.pick(cinemaIds),
       startsAt: renderInstant(rng, SHOWS_FROM + Math.floor(slot / 2) * 1800, FRACTIONS[slot % FRACTIONS.length]!),
       ...(rng.chance(0.5) ? { bookingUrl: `https://tickets.example.com/${i}` } : {}),
       attributeIds,
@@ -146,10 +222,22 @@ export function writeDataset(dataDir: string, dataset: Dataset): void {
  * Writes the dataset under `root`/data-<label> and builds (or rebuilds) `snapshotDir` from it;
  * `layout` sets the showtime blocks' size and restart interval (tiny blocks reach block boundaries in small data).
  */
-export async function buildDataset(dataset: Dataset, root: string, snapshotDir: string, label = "data", layout?: BlockLayout): Promise<void> {
+export async function buildDataset(
+  dataset: Dataset,
+  root: string,
+  snapshotDir: string,
+  label = "data",
+  layout?: BlockLayout,
+): Promise<void> {
   const dataDir = path.join(root, label);
   writeDataset(dataDir, dataset);
-  const result = await runBuild({ dataDir, output: createDiskWriter(snapshotDir), gzipLevel: 1, gzipWorkers: 0, layout });
+  const result = await runBuild({
+    dataDir,
+    output: createDiskWriter(snapshotDir),
+    gzipLevel: 1,
+    gzipWorkers: 0,
+    layout,
+  });
   if (!result.ok) throw new Error(`test dataset is invalid:\n${JSON.stringify(result.problems.slice(0, 5), null, 2)}`);
 }
 
@@ -185,15 +273,21 @@ export function sortRecords<T extends AnyRecord>(resource: Resource, records: re
   return [...records].sort((a, b) => compareInstants((a as Showtime).startsAt, (b as Showtime).startsAt) || byId(a, b));
 }
 
-export interface ListFilters { cinemaId?: string; filmId?: string; startsAfter?: string }
+export interface ListFilters {
+  cinemaId?: string;
+  filmId?: string;
+  startsAfter?: string;
+}
 
 /** Filter-then-sort: every record a list request must page through, in order. */
 export function expectedList(dataset: Dataset, resource: Resource, filters: ListFilters = {}): AnyRecord[] {
   const records = (dataset[resource] as AnyRecord[]).filter((r) => {
     const s = r as Showtime;
-    return (filters.cinemaId === undefined || s.cinemaId === filters.cinemaId) &&
+    return (
+      (filters.cinemaId === undefined || s.cinemaId === filters.cinemaId) &&
       (filters.filmId === undefined || s.filmId === filters.filmId) &&
-      (filters.startsAfter === undefined || compareInstants(s.startsAt, filters.startsAfter) > 0);
+      (filters.startsAfter === undefined || compareInstants(s.startsAt, filters.startsAfter) > 0)
+    );
   });
   return sortRecords(resource, records);
 }
@@ -206,7 +300,8 @@ export function foldFreshness(records: readonly AnyRecord[], fallback?: Freshnes
     if (!("provenance" in record)) continue;
     const { observedAt, sourceUpdatedAt } = record.provenance;
     if (observed === undefined || compareInstants(observedAt, observed) < 0) observed = observedAt;
-    if (sourceUpdatedAt && (updated === undefined || compareInstants(sourceUpdatedAt, updated) > 0)) updated = sourceUpdatedAt;
+    if (sourceUpdatedAt && (updated === undefined || compareInstants(sourceUpdatedAt, updated) > 0))
+      updated = sourceUpdatedAt;
   }
   if (observed === undefined) return fallback;
   return updated === undefined ? { observedAt: observed } : { observedAt: observed, sourceUpdatedAt: updated };

@@ -43,7 +43,11 @@ export const KEYS = {
   mixed: "cl_test_mixed_47e9d3a6",
 } as const;
 
-const paid = (bounds: { validFrom?: string; validUntil?: string } = {}, status = "active") => ({ plan: "paid", status, ...bounds });
+const paid = (bounds: { validFrom?: string; validUntil?: string } = {}, status = "active") => ({
+  plan: "paid",
+  status,
+  ...bounds,
+});
 
 const ORGANIZATIONS = [
   // No rateLimit: the default policy (600 per 60 s) applies and shows in RateLimit-Policy.
@@ -60,13 +64,22 @@ const ORGANIZATIONS = [
 ];
 
 const KEY_ENTRIES: Array<[keyof typeof KEYS, string, { revoked?: boolean; expiresAt?: string }?]> = [
-  ["valid", "acme"], ["valid2", "acme"], ["bulk", "bulk"],
+  ["valid", "acme"],
+  ["valid2", "acme"],
+  ["bulk", "bulk"],
   ["revoked", "acme", { revoked: true }],
   ["expired", "acme", { expiresAt: "2026-06-01T00:00:00Z" }],
   ["expiring", "acme", { expiresAt: EXPIRING_AT }],
   ["orphan", "ghost-co"],
-  ["cancelled", "cancelled-co"], ["future", "future-co"], ["past", "past-co"], ["free", "free-co"],
-  ["tiny", "tiny-co"], ["tiny2", "tiny-co"], ["tinyLapsed", "tiny-lapsed"], ["edge", "edge-co"], ["mixed", "mixed-co"],
+  ["cancelled", "cancelled-co"],
+  ["future", "future-co"],
+  ["past", "past-co"],
+  ["free", "free-co"],
+  ["tiny", "tiny-co"],
+  ["tiny2", "tiny-co"],
+  ["tinyLapsed", "tiny-lapsed"],
+  ["edge", "edge-co"],
+  ["mixed", "mixed-co"],
 ];
 
 /** Writes the test access file into `dir` and returns its path. */
@@ -120,13 +133,19 @@ export interface Runtime {
   open(config: ClientConfig): Promise<Client>;
 }
 
-function toResponse(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): TestResponse {
+function toResponse(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: Buffer,
+): TestResponse {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   return { status, headers: flat, body, json: () => JSON.parse(body.toString("utf8")) };
 }
 
-const lowercaseKeys = (headers: Record<string, string> = {}) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+const lowercaseKeys = (headers: Record<string, string> = {}) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 const quiet: CoreOptions["onError"] = () => {};
 
 const coreRuntime: Runtime = {
@@ -152,15 +171,26 @@ const socketRuntime: Runtime = {
   name: "socket",
   async open(config) {
     const { server, url } = await startServer({
-      snapshotDir: config.snapshotDir, accessFile: config.accessFile, port: 0, snapshots: config.snapshots,
-      now: config.now ?? (() => TEST_NOW), onError: config.onError ?? quiet,
+      snapshotDir: config.snapshotDir,
+      accessFile: config.accessFile,
+      port: 0,
+      snapshots: config.snapshots,
+      now: config.now ?? (() => TEST_NOW),
+      onError: config.onError ?? quiet,
     });
     const base = new URL(url);
     return {
       request(requestPath, init = {}) {
         return new Promise((resolve, reject) => {
           // agent: false, one connection per request: nothing lingers when the server closes.
-          const options = { host: base.hostname, port: base.port, path: requestPath, method: init.method ?? "GET", headers: init.headers, agent: false };
+          const options = {
+            host: base.hostname,
+            port: base.port,
+            path: requestPath,
+            method: init.method ?? "GET",
+            headers: init.headers,
+            agent: false,
+          };
           const req = httpRequest(options, (res) => {
             const chunks: Buffer[] = [];
             res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -171,10 +201,11 @@ const socketRuntime: Runtime = {
           req.end();
         });
       },
-      close: () => new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   },
 };

@@ -12,7 +12,8 @@ const BINARY = "redis-server";
 /** Why Redis tests cannot run here, or undefined when they can. */
 export function redisSkipReason(): string | undefined {
   const probe = spawnSync(BINARY, ["--version"], { encoding: "utf8" });
-  if (probe.error || probe.status !== 0) return `${BINARY} is not installed (apt-get install -y redis-server; .ci/run does this)`;
+  if (probe.error || probe.status !== 0)
+    return `${BINARY} is not installed (apt-get install -y redis-server; .ci/run does this)`;
   return undefined;
 }
 
@@ -37,7 +38,11 @@ export interface RedisProcess {
 }
 
 function launch(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(BINARY, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    BINARY,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   return new Promise((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => {

@@ -33,7 +33,13 @@ export class BlockFileWriter {
 
   /** Writes the footer and closes the sink; returns what the manifest records of the file. */
   finish(): { bytes: number; digest: number } {
-    const footer = encodeFooter({ magic: BLOCKS_MAGIC, pageSize: 0, tocLength: 0, dataLength: this.offset, digest: this.digest });
+    const footer = encodeFooter({
+      magic: BLOCKS_MAGIC,
+      pageSize: 0,
+      tocLength: 0,
+      dataLength: this.offset,
+      digest: this.digest,
+    });
     this.sink.append(footer);
     this.sink.close();
     return { bytes: this.offset + footer.length, digest: this.digest >>> 0 };

@@ -73,18 +73,25 @@ export class Dictionary {
     // The offsets in place when the section is aligned and the host little-endian (the format's
     // byte order): a dictionary of 70,000 entries then costs its bytes once, not twice.
     const aligned = (section.byteOffset + 4) % 4 === 0 && new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-    this.offsets = aligned ? new Uint32Array(section.buffer, section.byteOffset + 4, this.count + 1) : new Uint32Array(this.count + 1);
+    this.offsets = aligned
+      ? new Uint32Array(section.buffer, section.byteOffset + 4, this.count + 1)
+      : new Uint32Array(this.count + 1);
     if (!aligned) for (let i = 0; i <= this.count; i++) this.offsets[i] = view.getUint32(4 + 4 * i, true);
     this.bytes = section.subarray(tableEnd);
     for (let i = 0; i < this.count; i++) {
       if (this.offsets[i]! > this.offsets[i + 1]!) throw new RangeError("dictionary offsets out of order");
     }
-    if (this.offsets[0] !== 0 || this.offsets[this.count] !== this.bytes.length) throw new RangeError("dictionary offsets do not cover its bytes");
+    if (this.offsets[0] !== 0 || this.offsets[this.count] !== this.bytes.length)
+      throw new RangeError("dictionary offsets do not cover its bytes");
   }
 
   /** Entry i as text (escaped JSON content, or plain ASCII for instant keys). */
   text(i: number): string {
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!).toString("utf8");
+    return Buffer.from(
+      this.bytes.buffer,
+      this.bytes.byteOffset + this.offsets[i]!,
+      this.offsets[i + 1]! - this.offsets[i]!,
+    ).toString("utf8");
   }
 
   entry(i: number): Uint8Array {
@@ -127,7 +134,11 @@ export class Fragments extends PaddedBytes {
 
   /** Entry i's own text, without the JSON around it. */
   text(i: number): string {
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.start[i]! + this.headLength, this.end[i]! - this.start[i]! - this.headLength - this.tailLength).toString("utf8");
+    return Buffer.from(
+      this.bytes.buffer,
+      this.bytes.byteOffset + this.start[i]! + this.headLength,
+      this.end[i]! - this.start[i]! - this.headLength - this.tailLength,
+    ).toString("utf8");
   }
 }
 
@@ -157,6 +168,10 @@ export class WrappedTexts {
   }
 
   text(i: number): string {
-    return Buffer.from(this.data.bytes.buffer, this.data.bytes.byteOffset + this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!).toString("utf8");
+    return Buffer.from(
+      this.data.bytes.buffer,
+      this.data.bytes.byteOffset + this.offsets[i]!,
+      this.offsets[i + 1]! - this.offsets[i]!,
+    ).toString("utf8");
   }
 }

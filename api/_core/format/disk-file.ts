@@ -28,7 +28,10 @@ export class DiskFile {
    */
   read(offset: number, length: number): Buffer {
     if (offset < 0 || length < 0 || offset + length > this.size) {
-      throw new SnapshotError(this.name, `a read of ${length} bytes at ${offset} runs past the end (${this.size} bytes)`);
+      throw new SnapshotError(
+        this.name,
+        `a read of ${length} bytes at ${offset} runs past the end (${this.size} bytes)`,
+      );
     }
     const out = Buffer.allocUnsafeSlow(length);
     let done = 0;

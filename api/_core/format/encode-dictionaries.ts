@@ -47,10 +47,12 @@ export interface EncodedDictionaries {
 
 /** Ranks of codes by instant key: equal instants share a rank. */
 function ranksOf(values: readonly string[], keyOf: Map<string, string>): Int32Array {
-  const order = values.map((_, code) => code).sort((a, b) => {
-    const [ka, kb] = [keyOf.get(values[a]!)!, keyOf.get(values[b]!)!];
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
-  });
+  const order = values
+    .map((_, code) => code)
+    .sort((a, b) => {
+      const [ka, kb] = [keyOf.get(values[a]!)!, keyOf.get(values[b]!)!];
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
   const ranks = new Int32Array(values.length);
   let rank = -1;
   let previous: string | undefined;
@@ -82,7 +84,8 @@ class TimeDictionary {
 /** The list index of an id the build has linked; a miss is a bug, not bad data. */
 export function resolve(index: ReadonlyMap<string, number>, id: string, what: string): number {
   const at = index.get(id);
-  if (at === undefined) throw new Error(`a showtime refers to ${what} ${JSON.stringify(id)}, which the content does not hold`);
+  if (at === undefined)
+    throw new Error(`a showtime refers to ${what} ${JSON.stringify(id)}, which the content does not hold`);
   return at;
 }
 
@@ -101,13 +104,21 @@ export function encodeDictionaries(content: SnapshotContent): EncodedDictionarie
   const members = new Map<string, readonly number[]>();
   const attributeIndex = new Map(content.attributes.map((a, i) => [a.id, i]));
   const raw = {
-    startsAt: new Int32Array(n), attributes: new Int32Array(n), screen: new Int32Array(n),
-    observed: new Int32Array(n), updated: new Int32Array(n), provider: new Int32Array(n),
+    startsAt: new Int32Array(n),
+    attributes: new Int32Array(n),
+    screen: new Int32Array(n),
+    observed: new Int32Array(n),
+    updated: new Int32Array(n),
+    provider: new Int32Array(n),
   };
   content.showtimes.forEach((s, i) => {
     raw.startsAt[i] = startsAt.add(s.startsAt);
     const setText = JSON.stringify(s.attributeIds);
-    if (!members.has(setText)) members.set(setText, s.attributeIds.map((id) => resolve(attributeIndex, id, "attribute")));
+    if (!members.has(setText))
+      members.set(
+        setText,
+        s.attributeIds.map((id) => resolve(attributeIndex, id, "attribute")),
+      );
     raw.attributes[i] = sets.add(setText);
     raw.screen[i] = s.screenName === undefined ? -1 : screens.add(escapeJson(s.screenName));
     raw.observed[i] = observed.add(s.observed);
@@ -153,8 +164,12 @@ export function encodeDictionaries(content: SnapshotContent): EncodedDictionarie
   return {
     sections,
     showtimes: {
-      startsAt: remap(raw.startsAt, st.codeOf), attributes: remap(raw.attributes, se.codeOf), screen: remap(raw.screen, sc.codeOf),
-      observed: remap(raw.observed, ob.codeOf), updated: remap(raw.updated, up.codeOf), provider: remap(raw.provider, pr.codeOf),
+      startsAt: remap(raw.startsAt, st.codeOf),
+      attributes: remap(raw.attributes, se.codeOf),
+      screen: remap(raw.screen, sc.codeOf),
+      observed: remap(raw.observed, ob.codeOf),
+      updated: remap(raw.updated, up.codeOf),
+      provider: remap(raw.provider, pr.codeOf),
     },
     cinemas: { observed: remap(cinemasRaw.observed, ob.codeOf), updated: remap(cinemasRaw.updated, up.codeOf) },
     films: { observed: remap(filmsRaw.observed, ob.codeOf), updated: remap(filmsRaw.updated, up.codeOf) },

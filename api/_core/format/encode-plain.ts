@@ -18,7 +18,11 @@ export const plainSections = (resource: PlainResource) => ({
   countries: `${resource}.countries`,
 });
 
-export function encodePlain(resource: PlainResource, records: readonly PlainRecord[], codes?: PlainCodes): Map<string, Uint8Array> {
+export function encodePlain(
+  resource: PlainResource,
+  records: readonly PlainRecord[],
+  codes?: PlainCodes,
+): Map<string, Uint8Array> {
   const names = plainSections(resource);
   const sections = new Map<string, Uint8Array>();
   // Same layout as a dictionary: u32 count, u32 offsets[count + 1], bytes.

@@ -40,7 +40,10 @@ export const CLUSTERINGS = ["byCinema"] as const;
 export type Clustering = (typeof CLUSTERINGS)[number];
 
 /** Sections of one clustering: its block directory and its cluster directory. */
-export const clusteringSections = (clustering: Clustering) => ({ blocks: `showtimes.${clustering}.blocks`, clusters: `showtimes.${clustering}.clusters` });
+export const clusteringSections = (clustering: Clustering) => ({
+  blocks: `showtimes.${clustering}.blocks`,
+  clusters: `showtimes.${clustering}.clusters`,
+});
 
 /** Bytes per entry of a block directory: f64 offset, u32 length, u32 first record, u32 count, u32 cluster, u32 first start-time code, u32 zero. */
 export const BLOCK_ENTRY_BYTES = 32;
@@ -71,7 +74,11 @@ function rowCost(row: ShowtimeRow, previous: ShowtimeRow | undefined): number {
 }
 
 /** List positions grouped by a key (counting sort, stable: list order within a group). */
-function groupPositions(n: number, groups: number, keyOf: (p: number) => number): { starts: Uint32Array; positions: Uint32Array } {
+function groupPositions(
+  n: number,
+  groups: number,
+  keyOf: (p: number) => number,
+): { starts: Uint32Array; positions: Uint32Array } {
   const starts = new Uint32Array(groups + 1);
   for (let p = 0; p < n; p++) starts[keyOf(p) + 1]!++;
   for (let g = 0; g < groups; g++) starts[g + 1]! += starts[g]!;
@@ -86,7 +93,10 @@ function groupPositions(n: number, groups: number, keyOf: (p: number) => number)
  * search by time narrows to one chunk on these, then decodes at most a chunk's worth of records.
  */
 function chunkStarts(records: ArrayLike<number>, startsAtOfRecord: Int32Array): Uint8Array {
-  const codes = Array.from({ length: Math.ceil(records.length / SUMMARY_CHUNK) }, (_, c) => startsAtOfRecord[records[c * SUMMARY_CHUNK]!]!);
+  const codes = Array.from(
+    { length: Math.ceil(records.length / SUMMARY_CHUNK) },
+    (_, c) => startsAtOfRecord[records[c * SUMMARY_CHUNK]!]!,
+  );
   return encodePacked(codes);
 }
 
@@ -99,7 +109,8 @@ function summarizeSets(records: ArrayLike<number>, setOfRecord: Int32Array): Uin
   for (let c = 0; c < chunks; c++) {
     offsets.u32(lists.length);
     const sets = new Set<number>();
-    for (let i = c * SUMMARY_CHUNK; i < Math.min(records.length, (c + 1) * SUMMARY_CHUNK); i++) sets.add(setOfRecord[records[i]!]!);
+    for (let i = c * SUMMARY_CHUNK; i < Math.min(records.length, (c + 1) * SUMMARY_CHUNK); i++)
+      sets.add(setOfRecord[records[i]!]!);
     const sorted = [...sets].sort((a, b) => a - b);
     lists.varint(sorted.length);
     for (const code of sorted) lists.varint(code);
@@ -118,7 +129,12 @@ interface ClusterInput {
   otherOf: Uint32Array;
 }
 
-function encodeClustering(input: ClusterInput, rowOf: (p: number, other: number) => ShowtimeRow, records: BlockFileWriter, layout: BlockLayout): Map<string, Uint8Array> {
+function encodeClustering(
+  input: ClusterInput,
+  rowOf: (p: number, other: number) => ShowtimeRow,
+  records: BlockFileWriter,
+  layout: BlockLayout,
+): Map<string, Uint8Array> {
   const { starts, positions } = input.groups;
   const blockDirectory = new ByteWriter();
   const clusterDirectory = new ByteWriter();
@@ -126,7 +142,10 @@ function encodeClustering(input: ClusterInput, rowOf: (p: number, other: number)
   const writeBlock = (rows: ShowtimeRow[], firstRecord: number, cluster: number) => {
     const payload = encodeShowtimeBlock(rows, layout.restartInterval);
     const deflated = layout.deflate ? deflateRawSync(payload, { level: 6 }) : undefined;
-    const address = deflated && deflated.length < payload.length ? records.append(deflated, BlockType.deflate) : records.append(payload, BlockType.raw);
+    const address =
+      deflated && deflated.length < payload.length
+        ? records.append(deflated, BlockType.deflate)
+        : records.append(payload, BlockType.raw);
     blockDirectory.f64(address.offset);
     blockDirectory.u32(address.length);
     blockDirectory.u32(firstRecord);
@@ -196,9 +215,15 @@ export function encodeShowtimes(
   const rowOf = (p: number, other: number): ShowtimeRow => {
     const s = showtimes[p]!;
     return {
-      startsAt: codes.startsAt[p]!, other, attributes: codes.attributes[p]!, screen: codes.screen[p]!,
-      observed: codes.observed[p]!, provider: codes.provider[p]!, updated: codes.updated[p]!,
-      id: Buffer.from(escapeJson(s.id)), url: s.bookingUrl === undefined ? new Uint8Array(0) : Buffer.from(escapeJson(s.bookingUrl)),
+      startsAt: codes.startsAt[p]!,
+      other,
+      attributes: codes.attributes[p]!,
+      screen: codes.screen[p]!,
+      observed: codes.observed[p]!,
+      provider: codes.provider[p]!,
+      updated: codes.updated[p]!,
+      id: Buffer.from(escapeJson(s.id)),
+      url: s.bookingUrl === undefined ? new Uint8Array(0) : Buffer.from(escapeJson(s.bookingUrl)),
       externalId: Buffer.from(escapeJson(s.externalId)),
     };
   };
@@ -228,7 +253,12 @@ export function encodeShowtimes(
 }
 
 /** Per cinema, per film showing there: the film's showtimes as indexes into the cinema's cluster. */
-function encodePairs(cinemas: number, filmOf: Uint32Array, clusterStarts: Uint32Array, listPositionOf: Uint32Array): Record<string, Uint8Array> {
+function encodePairs(
+  cinemas: number,
+  filmOf: Uint32Array,
+  clusterStarts: Uint32Array,
+  listPositionOf: Uint32Array,
+): Record<string, Uint8Array> {
   const directory = new ByteWriter(8 * cinemas);
   const entries = new ByteWriter();
   const local: number[] = [];
@@ -276,7 +306,10 @@ function encodeIdIndex(content: SnapshotContent, recordOf: Uint32Array): Record<
   grouped.positions.forEach((p, i) => (fingerprints[i] = fingerprintOf(hashes[p]!)));
   return {
     [SHOWTIME_SECTIONS.idBuckets]: starts.finish(),
-    [SHOWTIME_SECTIONS.idRecords]: encodePacked(grouped.positions.map((p) => recordOf[p]!), Math.max(0, n - 1)),
+    [SHOWTIME_SECTIONS.idRecords]: encodePacked(
+      grouped.positions.map((p) => recordOf[p]!),
+      Math.max(0, n - 1),
+    ),
     [SHOWTIME_SECTIONS.idFingerprints]: new Uint8Array(fingerprints.buffer),
   };
 }

@@ -44,7 +44,8 @@ export function encodeFooter(footer: Footer): Buffer {
 export function readFooter(file: DiskFile, magic: string, expectedDigest: number): Footer {
   if (file.size < FOOTER_BYTES) throw new SnapshotError(file.name, "is too short to be a snapshot file");
   const bytes = file.read(file.size - FOOTER_BYTES, FOOTER_BYTES);
-  if (bytes.readUInt32LE(28) !== checksumOf(bytes.subarray(0, 28))) throw new SnapshotError(file.name, "its footer fails its checksum");
+  if (bytes.readUInt32LE(28) !== checksumOf(bytes.subarray(0, 28)))
+    throw new SnapshotError(file.name, "its footer fails its checksum");
   const footer: Footer = {
     magic: bytes.toString("latin1", 0, 8),
     pageSize: bytes.readUInt32LE(8),
@@ -53,7 +54,8 @@ export function readFooter(file: DiskFile, magic: string, expectedDigest: number
     digest: bytes.readUInt32LE(24),
   };
   if (footer.magic !== magic) throw new SnapshotError(file.name, `is not a ${magic} file`);
-  if (footer.digest !== expectedDigest >>> 0) throw new SnapshotError(file.name, "belongs to another build than manifest.json");
+  if (footer.digest !== expectedDigest >>> 0)
+    throw new SnapshotError(file.name, "belongs to another build than manifest.json");
   if (!(footer.dataLength >= 0) || footer.dataLength + footer.tocLength + FOOTER_BYTES !== file.size) {
     throw new SnapshotError(file.name, "its footer does not match its size");
   }

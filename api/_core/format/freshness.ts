@@ -35,6 +35,8 @@ export class FreshnessFold {
   result(fallback: Freshness): Freshness {
     if (this.observed < 0) return fallback;
     const observedAt = this.observedTimes.dictionary.text(this.observed);
-    return this.updated < 0 ? { observedAt } : { observedAt, sourceUpdatedAt: this.updatedTimes.dictionary.text(this.updated) };
+    return this.updated < 0
+      ? { observedAt }
+      : { observedAt, sourceUpdatedAt: this.updatedTimes.dictionary.text(this.updated) };
   }
 }

@@ -41,7 +41,8 @@ export function encodeManifest(manifest: Manifest): Buffer {
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 function checkFreshness(value: unknown): value is Freshness {
   if (!isObject(value) || typeof value.observedAt !== "string") return false;
@@ -58,18 +59,26 @@ export function parseManifest(text: string): Manifest {
   }
   if (!isObject(value)) throw new SnapshotError(MANIFEST_FILE, "is not a JSON object");
   if (value.format !== SNAPSHOT_FORMAT) {
-    throw new SnapshotError(MANIFEST_FILE, `is snapshot format ${JSON.stringify(value.format)}, this server reads format ${SNAPSHOT_FORMAT}: rebuild the snapshot (npm run build)`);
+    throw new SnapshotError(
+      MANIFEST_FILE,
+      `is snapshot format ${JSON.stringify(value.format)}, this server reads format ${SNAPSHOT_FORMAT}: rebuild the snapshot (npm run build)`,
+    );
   }
   const { checksum, ...rest } = value;
-  if (checksum !== checksumOf(Buffer.from(JSON.stringify(rest)))) throw new SnapshotError(MANIFEST_FILE, "fails its checksum");
+  if (checksum !== checksumOf(Buffer.from(JSON.stringify(rest))))
+    throw new SnapshotError(MANIFEST_FILE, "fails its checksum");
   const counts = rest.counts;
   const files = rest.files;
   const wellFormed =
-    typeof rest.snapshotId === "string" && /^[0-9a-f]{32}$/.test(rest.snapshotId) &&
-    isCount(rest.defaultLimit) && (rest.defaultLimit as number) > 0 &&
-    isObject(counts) && LIST_RESOURCES.every((r) => isCount(counts[r])) &&
+    typeof rest.snapshotId === "string" &&
+    /^[0-9a-f]{32}$/.test(rest.snapshotId) &&
+    isCount(rest.defaultLimit) &&
+    (rest.defaultLimit as number) > 0 &&
+    isObject(counts) &&
+    LIST_RESOURCES.every((r) => isCount(counts[r])) &&
     checkFreshness(rest.freshness) &&
-    isObject(files) && DATA_FILES.every((f) => isObject(files[f]) && isCount(files[f].bytes) && isCount(files[f].digest));
+    isObject(files) &&
+    DATA_FILES.every((f) => isObject(files[f]) && isCount(files[f].bytes) && isCount(files[f].digest));
   if (!wellFormed) throw new SnapshotError(MANIFEST_FILE, "has the wrong shape");
   return rest as unknown as Manifest;
 }

@@ -122,6 +122,7 @@ export class PagePool {
   }
 
   release(page: PageBuffer): void {
-    if (this.free.length < this.keep && page.bytes.length <= MAX_POOLED_BYTES && !this.free.includes(page)) this.free.push(page);
+    if (this.free.length < this.keep && page.bytes.length <= MAX_POOLED_BYTES && !this.free.includes(page))
+      this.free.push(page);
   }
 }

@@ -83,7 +83,13 @@ export class PagedFileWriter {
     const toc: TableOfContents = { logicalLength: this.logical, sections: this.sections };
     const sealedToc = sealBlock(Buffer.from(JSON.stringify(toc)), BlockType.raw);
     this.sink.append(sealedToc);
-    const footer = encodeFooter({ magic: PAGED_MAGIC, pageSize: PAGE_BYTES, tocLength: sealedToc.length, dataLength: this.physical, digest: this.digest });
+    const footer = encodeFooter({
+      magic: PAGED_MAGIC,
+      pageSize: PAGE_BYTES,
+      tocLength: sealedToc.length,
+      dataLength: this.physical,
+      digest: this.digest,
+    });
     this.sink.append(footer);
     this.sink.close();
     return { bytes: this.physical + sealedToc.length + footer.length, digest: this.digest >>> 0 };
@@ -99,11 +105,18 @@ function parseToc(name: string, bytes: Uint8Array): TableOfContents {
   }
   const t = toc as TableOfContents;
   const isEntry = (e: unknown) =>
-    Array.isArray(e) && e.length === 3 && typeof e[0] === "string" && Number.isSafeInteger(e[1]) && Number.isSafeInteger(e[2]) && e[1] >= 0 && e[2] >= 0;
+    Array.isArray(e) &&
+    e.length === 3 &&
+    typeof e[0] === "string" &&
+    Number.isSafeInteger(e[1]) &&
+    Number.isSafeInteger(e[2]) &&
+    e[1] >= 0 &&
+    e[2] >= 0;
   if (!t || !Number.isSafeInteger(t.logicalLength) || !Array.isArray(t.sections) || !t.sections.every(isEntry)) {
     throw new SnapshotError(name, "its table of contents has the wrong shape");
   }
-  if (t.sections.some(([, offset, length]) => offset + length > t.logicalLength)) throw new SnapshotError(name, "a section runs past the data");
+  if (t.sections.some(([, offset, length]) => offset + length > t.logicalLength))
+    throw new SnapshotError(name, "a section runs past the data");
   return t;
 }
 
@@ -119,14 +132,16 @@ export class PagedFile {
     readonly cache: LruCache<number, Uint8Array>,
   ) {
     const footer = readFooter(file, PAGED_MAGIC, digest);
-    if (footer.pageSize !== PAGE_BYTES) throw new SnapshotError(file.name, `has pages of ${footer.pageSize} bytes, not ${PAGE_BYTES}`);
+    if (footer.pageSize !== PAGE_BYTES)
+      throw new SnapshotError(file.name, `has pages of ${footer.pageSize} bytes, not ${PAGE_BYTES}`);
     const toc = unsealBlock(file.read(footer.dataLength, footer.tocLength));
     if (!toc) throw new SnapshotError(file.name, "its table of contents fails its checksum");
     const parsed = parseToc(file.name, toc.payload);
     this.logicalLength = parsed.logicalLength;
     this.pageCount = Math.ceil(parsed.logicalLength / PAGE_BYTES);
     const expectedPhysical = parsed.logicalLength + this.pageCount * TRAILER_BYTES;
-    if (expectedPhysical !== footer.dataLength) throw new SnapshotError(file.name, "its pages do not add up to its data length");
+    if (expectedPhysical !== footer.dataLength)
+      throw new SnapshotError(file.name, "its pages do not add up to its data length");
     for (const [name, offset, length] of parsed.sections) this.sections.set(name, { offset, length });
   }
 
@@ -200,14 +215,16 @@ export class PagedFile {
   /** A whole section of little-endian uint32 values, resident. */
   readUint32Section(name: string): Uint32Array {
     const bytes = this.readSection(name);
-    if (bytes.byteLength % 4 !== 0) throw new SnapshotError(this.file.name, `section ${name} is not whole uint32 values`);
+    if (bytes.byteLength % 4 !== 0)
+      throw new SnapshotError(this.file.name, `section ${name} is not whole uint32 values`);
     return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   }
 
   /** A whole section of little-endian float64 values, resident. */
   readFloat64Section(name: string): Float64Array {
     const bytes = this.readSection(name);
-    if (bytes.byteLength % 8 !== 0) throw new SnapshotError(this.file.name, `section ${name} is not whole float64 values`);
+    if (bytes.byteLength % 8 !== 0)
+      throw new SnapshotError(this.file.name, `section ${name} is not whole float64 values`);
     return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
   }
 

@@ -25,7 +25,8 @@ export class PlainStore implements RecordList {
     this.length = this.ids.count;
     if (resource !== "attributes") {
       this.provenance = index.readUint32Section(names.provenance);
-      if (this.provenance.length !== 2 * this.length) throw new RangeError(`${resource} provenance does not match its records`);
+      if (this.provenance.length !== 2 * this.length)
+        throw new RangeError(`${resource} provenance does not match its records`);
     }
   }
 
@@ -33,7 +34,8 @@ export class PlainStore implements RecordList {
   get records(): Dictionary {
     if (this.recordsRead) return this.recordsRead;
     const records = new Dictionary(this.index.readSection(plainSections(this.resource).records));
-    if (records.count !== this.length) throw new SnapshotError(this.index.file.name, `${this.resource} records do not match their ids`);
+    if (records.count !== this.length)
+      throw new SnapshotError(this.index.file.name, `${this.resource} records do not match their ids`);
     return (this.recordsRead = records);
   }
 

@@ -79,14 +79,26 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
   const baseExt = rows[0]!.externalId;
   const records = new ByteWriter(rows.length * 24);
   const restarts: number[] = [];
-  const fresh = () => ({ id: baseId, url: baseUrl, ext: baseExt, st: 0, other: -1, attrs: -1, screen: -1, observed: -1, provider: -1, updated: -1 });
+  const fresh = () => ({
+    id: baseId,
+    url: baseUrl,
+    ext: baseExt,
+    st: 0,
+    other: -1,
+    attrs: -1,
+    screen: -1,
+    observed: -1,
+    provider: -1,
+    updated: -1,
+  });
   let last = fresh();
   rows.forEach((row, i) => {
     if (i % restartInterval === 0) {
       restarts.push(records.length);
       last = fresh();
     }
-    for (const s of [row.id, row.url, row.externalId]) if (s.length > MAX_STRING_BYTES) throw new Error("a showtime string is too long to encode");
+    for (const s of [row.id, row.url, row.externalId])
+      if (s.length > MAX_STRING_BYTES) throw new Error("a showtime string is too long to encode");
     const hasUrl = row.url.length > 0;
     const hasScreen = row.screen >= 0;
     const hasUpdated = row.updated >= 0;
@@ -110,8 +122,16 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
     if (hasUpdated && !(flags & UPDATED_SAME)) records.varint(row.updated);
     writeString(records, last.ext, row.externalId);
     last = {
-      id: row.id, url: hasUrl ? row.url : last.url, ext: row.externalId, st: row.startsAt, other: row.other, attrs: row.attributes,
-      screen: hasScreen ? row.screen : last.screen, observed: row.observed, provider: row.provider, updated: hasUpdated ? row.updated : last.updated,
+      id: row.id,
+      url: hasUrl ? row.url : last.url,
+      ext: row.externalId,
+      st: row.startsAt,
+      other: row.other,
+      attrs: row.attributes,
+      screen: hasScreen ? row.screen : last.screen,
+      observed: row.observed,
+      provider: row.provider,
+      updated: hasUpdated ? row.updated : last.updated,
     };
   });
   const out = new ByteWriter(records.length + 256);
@@ -298,7 +318,8 @@ export class ShowtimeDecoder {
     const shared = this.varint();
     const rest = this.varint();
     const end = shared + rest;
-    if (shared > lastLength || end > MAX_STRING_BYTES || this.at + rest > this.payloadEnd) throw new DecodeError("bad string in a showtime block");
+    if (shared > lastLength || end > MAX_STRING_BYTES || this.at + rest > this.payloadEnd)
+      throw new DecodeError("bad string in a showtime block");
     copyWords(target.view, shared, this.payloadView, this.at, this.at + rest);
     this.at += rest;
     return end;
@@ -358,18 +379,44 @@ export class ShowtimeDecoder {
     const updated = flags & HAS_UPDATED ? this.updated : 0;
     // A code past its dictionary can only come from a corrupt block; the checksum makes this rare, not impossible.
     if (
-      !(film >= 0 && film < f.films.start.length) || !(startsAt >= 0 && startsAt < f.startsAt.start.length) ||
-      !(attributes >= 0 && attributes < f.attributes.start.length) || !(observed >= 0 && observed < f.observed.count) ||
-      !(provider >= 0 && provider < f.providers.start.length) || !(screen >= 0 && screen < (flags & HAS_SCREEN ? f.screens.start.length : 1)) ||
-      !(updated >= 0 && updated < (flags & HAS_UPDATED ? f.updated.count : 1)) || !(cinemaIndex >= 0 && cinemaIndex < cinema.start.length)
+      !(film >= 0 && film < f.films.start.length) ||
+      !(startsAt >= 0 && startsAt < f.startsAt.start.length) ||
+      !(attributes >= 0 && attributes < f.attributes.start.length) ||
+      !(observed >= 0 && observed < f.observed.count) ||
+      !(provider >= 0 && provider < f.providers.start.length) ||
+      !(screen >= 0 && screen < (flags & HAS_SCREEN ? f.screens.start.length : 1)) ||
+      !(updated >= 0 && updated < (flags & HAS_UPDATED ? f.updated.count : 1)) ||
+      !(cinemaIndex >= 0 && cinemaIndex < cinema.start.length)
     ) {
       throw new DecodeError("a showtime refers to a dictionary entry that does not exist");
     }
-    const fs = f.films.start, fe = f.films.end, ss = f.startsAt.start, se = f.startsAt.end, as = f.attributes.start, ae = f.attributes.end;
-    const ps = f.providers.start, pe = f.providers.end;
-    const ob = f.observed, up = f.updated;
-    let length = RECORD_SLACK + this.idLength + this.urlLength + this.extLength + fe[film]! - fs[film]! + cinema.end[cinemaIndex]! - cinema.start[cinemaIndex]!;
-    length += se[startsAt]! - ss[startsAt]! + ae[attributes]! - as[attributes]! + ob.length(observed) + pe[provider]! - ps[provider]!;
+    const fs = f.films.start,
+      fe = f.films.end,
+      ss = f.startsAt.start,
+      se = f.startsAt.end,
+      as = f.attributes.start,
+      ae = f.attributes.end;
+    const ps = f.providers.start,
+      pe = f.providers.end;
+    const ob = f.observed,
+      up = f.updated;
+    let length =
+      RECORD_SLACK +
+      this.idLength +
+      this.urlLength +
+      this.extLength +
+      fe[film]! -
+      fs[film]! +
+      cinema.end[cinemaIndex]! -
+      cinema.start[cinemaIndex]!;
+    length +=
+      se[startsAt]! -
+      ss[startsAt]! +
+      ae[attributes]! -
+      as[attributes]! +
+      ob.length(observed) +
+      pe[provider]! -
+      ps[provider]!;
     if (flags & HAS_SCREEN) length += f.screens.end[screen]! - f.screens.start[screen]!;
     if (flags & HAS_UPDATED) length += up.length(updated);
     out.ensure(length);

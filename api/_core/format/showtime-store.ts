@@ -7,7 +7,14 @@
 import type { BlockFile } from "./block-file.js";
 import { DecodeError } from "./bytes.js";
 import { SnapshotError } from "./errors.js";
-import { BLOCK_ENTRY_BYTES, CLUSTER_ENTRY_BYTES, clusteringSections, SHOWTIME_SECTIONS as S, SUMMARY_CHUNK, type Clustering } from "./encode-showtimes.js";
+import {
+  BLOCK_ENTRY_BYTES,
+  CLUSTER_ENTRY_BYTES,
+  clusteringSections,
+  SHOWTIME_SECTIONS as S,
+  SUMMARY_CHUNK,
+  type Clustering,
+} from "./encode-showtimes.js";
 import { RECORDS_FILE } from "./files.js";
 import type { FreshnessFold } from "./freshness.js";
 import { fingerprintOf, hashId } from "./id-hash.js";
@@ -32,14 +39,17 @@ class PackedSection {
     private readonly section: Section,
   ) {
     this.width = index.read(section.offset, 1)[0]!;
-    if (this.width < 1 || this.width > 4) throw new SnapshotError(index.file.name, `section at ${section.offset} has width ${this.width}`);
+    if (this.width < 1 || this.width > 4)
+      throw new SnapshotError(index.file.name, `section at ${section.offset} has width ${this.width}`);
     this.count = (section.length - PACKED_HEADER) / this.width;
-    if (!Number.isInteger(this.count)) throw new SnapshotError(index.file.name, `section at ${section.offset} has a partial value`);
+    if (!Number.isInteger(this.count))
+      throw new SnapshotError(index.file.name, `section at ${section.offset} has a partial value`);
   }
 
   /** Values [start, end). */
   range(start: number, end: number): Uint32Array {
-    if (start < 0 || end > this.count || start > end) throw new SnapshotError(this.index.file.name, `values ${start}..${end} are past a position list`);
+    if (start < 0 || end > this.count || start > end)
+      throw new SnapshotError(this.index.file.name, `values ${start}..${end} are past a position list`);
     const bytes = this.index.read(this.section.offset + PACKED_HEADER + start * this.width, (end - start) * this.width);
     const out = new Uint32Array(end - start);
     for (let i = 0; i < out.length; i++) out[i] = readPacked(bytes, this.width, i);
@@ -88,11 +98,13 @@ class ClusterDirectory {
       this.count[b] = view.getUint32(at + 16, true);
       this.cluster[b] = view.getUint32(at + 20, true);
       this.firstStartsAt[b] = view.getUint32(at + 24, true);
-      if (this.first[b] !== expectedFirst || this.count[b] === 0) throw new RangeError(`${clustering} block directory out of order`);
+      if (this.first[b] !== expectedFirst || this.count[b] === 0)
+        throw new RangeError(`${clustering} block directory out of order`);
       expectedFirst += this.count[b]!;
     }
     this.records = expectedFirst;
-    if (this.records !== expectedRecords) throw new RangeError(`${this.records} showtimes in ${clustering} blocks, the manifest says ${expectedRecords}`);
+    if (this.records !== expectedRecords)
+      throw new RangeError(`${this.records} showtimes in ${clustering} blocks, the manifest says ${expectedRecords}`);
     this.chunkBlock = new Uint32Array(Math.ceil(this.records / (1 << CHUNK_SHIFT)));
     for (let k = 0, b = 0; k < this.chunkBlock.length; k++) {
       const record = k << CHUNK_SHIFT;
@@ -167,7 +179,8 @@ export class ShowtimeStore {
     this.idBuckets = index.readUint32Section(S.idBuckets);
     this.idRecords = new PackedSection(index, index.section(S.idRecords));
     this.idFingerprints = index.section(S.idFingerprints);
-    if (this.order.count !== this.count || this.idRecords.count !== this.count) throw new RangeError("position lists do not match the showtimes");
+    if (this.order.count !== this.count || this.idRecords.count !== this.count)
+      throw new RangeError("position lists do not match the showtimes");
     this.decoder = new ShowtimeDecoder(dictionaries.fragments);
   }
 
@@ -179,7 +192,8 @@ export class ShowtimeStore {
     if (!block) {
       const directory = this.directories[clustering];
       block = new ShowtimeBlock(this.records.read({ offset: directory.offset[b]!, length: directory.length[b]! }));
-      if (block.count !== directory.count[b]) throw new DecodeError(`block ${b} holds ${block.count} records, its directory says ${directory.count[b]}`);
+      if (block.count !== directory.count[b])
+        throw new DecodeError(`block ${b} holds ${block.count} records, its directory says ${directory.count[b]}`);
       this.blocks.set(key, block);
     }
     return block;
@@ -190,7 +204,12 @@ export class ShowtimeStore {
     const d = this.decoder;
     const directory = this.directories[clustering];
     const b = this.current;
-    if (clustering === this.currentClustering && record === this.currentRecord + 1 && b >= 0 && record < directory.first[b]! + directory.count[b]!) {
+    if (
+      clustering === this.currentClustering &&
+      record === this.currentRecord + 1 &&
+      b >= 0 &&
+      record < directory.first[b]! + directory.count[b]!
+    ) {
       d.next();
     } else {
       const found = directory.blockOf(record);
@@ -209,7 +228,8 @@ export class ShowtimeStore {
     } catch (error) {
       this.current = this.currentRecord = -1;
       this.currentClustering = undefined;
-      if (error instanceof DecodeError || error instanceof RangeError) throw new SnapshotError(RECORDS_FILE, error.message);
+      if (error instanceof DecodeError || error instanceof RangeError)
+        throw new SnapshotError(RECORDS_FILE, error.message);
       throw error;
     }
   }
@@ -262,7 +282,12 @@ export class ShowtimeStore {
   }
 
   /** Renders records of a clustering as comma-separated JSON; returns the last one's sort key. */
-  render(clustering: Clustering, records: ArrayLike<number>, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined {
+  render(
+    clustering: Clustering,
+    records: ArrayLike<number>,
+    out: PageBuffer,
+    fold: FreshnessFold,
+  ): EscapedSortKey | undefined {
     if (records.length === 0) return undefined;
     return this.guarded(() => {
       const d = this.decoder;
@@ -305,18 +330,28 @@ export class ShowtimeStore {
   }
 
   /** Each block's place and contents, in record order (tools and tests). */
-  describeBlocks(clustering: Clustering): Array<{ firstRecord: number; count: number; cluster: number; bytes: number; attributeSets: number[] }> {
+  describeBlocks(
+    clustering: Clustering,
+  ): Array<{ firstRecord: number; count: number; cluster: number; bytes: number; attributeSets: number[] }> {
     const directory = this.directories[clustering];
     return Array.from(directory.first, (firstRecord, b) => {
       const block = this.guarded(() => this.block(clustering, b));
-      return { firstRecord, count: directory.count[b]!, cluster: directory.cluster[b]!, bytes: block.end, attributeSets: block.attributeSets() };
+      return {
+        firstRecord,
+        count: directory.count[b]!,
+        cluster: directory.cluster[b]!,
+        bytes: block.end,
+        attributeSets: block.attributeSets(),
+      };
     });
   }
 
   /** Every showtime, in list order. */
   all(): RecordList {
     return this.list({
-      clustering: "byCinema", length: this.count, records: (s, e) => this.order.range(s, e),
+      clustering: "byCinema",
+      length: this.count,
+      records: (s, e) => this.order.range(s, e),
       narrow: (code) => this.narrowPositions(this.orderStarts, 0, this.count, code),
     });
   }
@@ -347,7 +382,9 @@ export class ShowtimeStore {
   ofFilm(f: number): RecordList {
     const [start, length] = [this.filmDirectory[2 * f]!, this.filmDirectory[2 * f + 1]!];
     return this.list({
-      clustering: "byCinema", length, records: (s, e) => this.filmPositions.range(start + s, start + e),
+      clustering: "byCinema",
+      length,
+      records: (s, e) => this.filmPositions.range(start + s, start + e),
       narrow: (code) => this.narrowPositions(this.filmStarts, start, length, code),
     });
   }
@@ -362,7 +399,8 @@ export class ShowtimeStore {
     };
     const at = lowerBound(entryCount, (i) => entry(i).film >= f);
     const found = at < entryCount ? entry(at) : undefined;
-    if (!found || found.film !== f) return this.list({ clustering: "byCinema", length: 0, records: () => new Uint32Array(0) });
+    if (!found || found.film !== f)
+      return this.list({ clustering: "byCinema", length: 0, records: () => new Uint32Array(0) });
     const first = this.directories.byCinema.clusterFirst[c]!;
     return this.list({
       clustering: "byCinema",
@@ -409,7 +447,8 @@ class ShowtimeList implements RecordList {
       const to = this.firstAtOrAfter(dictionaries.firstCodeAfter(instant));
       start = from + lowerBound(to - from, (i) => this.store.idOf(clustering, this.recordAt(from + i)) > id);
     }
-    if (seek.startsAfterKey !== undefined) start = Math.max(start, this.firstAtOrAfter(dictionaries.firstCodeAfter(seek.startsAfterKey)));
+    if (seek.startsAfterKey !== undefined)
+      start = Math.max(start, this.firstAtOrAfter(dictionaries.firstCodeAfter(seek.startsAfterKey)));
     return start;
   }
 

@@ -43,7 +43,8 @@ export class SnapshotDictionaries {
     const keys = load(D.startsAtKeys);
     if (keys.count !== this.startsAt.count) throw new RangeError("start-time keys do not match their dictionary");
     this.startsAtKeys = Array.from({ length: keys.count }, (_, i) => keys.text(i));
-    for (let i = 1; i < this.startsAtKeys.length; i++) if (this.startsAtKeys[i - 1]! > this.startsAtKeys[i]!) throw new RangeError("start-time keys out of order");
+    for (let i = 1; i < this.startsAtKeys.length; i++)
+      if (this.startsAtKeys[i - 1]! > this.startsAtKeys[i]!) throw new RangeError("start-time keys out of order");
     this.attributeSets = load(D.attributeSets);
     this.memberSection = index.readSection(D.attributeSetMembers);
     // Provenance times are many (70,000 at 2M showtimes): kept once, rendered between fixed texts.
@@ -51,7 +52,8 @@ export class SnapshotDictionaries {
     const updated = new WrappedTexts(load(D.updated), ',"sourceUpdatedAt":"', '"');
     this.observed = { dictionary: observed, ranks: ranks(index.readSection(D.observedRanks), observed.count) };
     this.updated = { dictionary: updated, ranks: ranks(index.readSection(D.updatedRanks), updated.count) };
-    const escaped = (ids: Dictionary) => new Dictionary(encodeDictionary(Array.from({ length: ids.count }, (_, i) => escapeJson(ids.text(i)))));
+    const escaped = (ids: Dictionary) =>
+      new Dictionary(encodeDictionary(Array.from({ length: ids.count }, (_, i) => escapeJson(ids.text(i)))));
     this.fragments = {
       films: new Fragments(escaped(filmIds), '","filmId":"'),
       cinemas: new Fragments(escaped(cinemaIds), '","cinemaId":"', '","startsAt":"'),
@@ -83,7 +85,9 @@ export class SnapshotDictionaries {
   attributeSetMembers(): number[][] {
     if (this.members) return this.members;
     const reader = new ByteReader(this.memberSection);
-    const members = Array.from({ length: this.attributeSets.count }, () => Array.from({ length: reader.varint() }, () => reader.varint()));
+    const members = Array.from({ length: this.attributeSets.count }, () =>
+      Array.from({ length: reader.varint() }, () => reader.varint()),
+    );
     return (this.members = members);
   }
 }

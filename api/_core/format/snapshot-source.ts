@@ -53,7 +53,8 @@ export class SnapshotSource {
     }
     this.checkedAt = now;
     try {
-      if (stamp === "") throw new SnapshotError(MANIFEST_FILE, "does not exist: build a snapshot first (npm run build)");
+      if (stamp === "")
+        throw new SnapshotError(MANIFEST_FILE, "does not exist: build a snapshot first (npm run build)");
       const opened = new Snapshot(readManifest(this.dir), this.dir, this.options.budgets ?? DEFAULT_BUDGETS);
       // A rebuild swaps the whole folder: files opened now and a manifest unchanged since are one snapshot.
       if (stampOf(path) !== stamp) {
@@ -64,7 +65,13 @@ export class SnapshotSource {
       return opened;
     } catch (error) {
       this.replace(undefined, stamp);
-      this.failure = error instanceof SnapshotError ? error : new SnapshotError(MANIFEST_FILE, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      this.failure =
+        error instanceof SnapshotError
+          ? error
+          : new SnapshotError(
+              MANIFEST_FILE,
+              `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+            );
       throw this.failure;
     }
   }

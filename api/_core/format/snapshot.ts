@@ -7,7 +7,15 @@ import { readFileSync } from "node:fs";
 import { BlockFile } from "./block-file.js";
 import { DiskFile } from "./disk-file.js";
 import { SnapshotError } from "./errors.js";
-import { BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE, resolveInside, type DataFile } from "./files.js";
+import {
+  BODIES_FILE,
+  BODY_INDEX_FILE,
+  INDEX_FILE,
+  MANIFEST_FILE,
+  RECORDS_FILE,
+  resolveInside,
+  type DataFile,
+} from "./files.js";
 import { parseManifest, type DataFileFacts, type Manifest } from "./manifest.js";
 import { PagedFile } from "./paged-file.js";
 import { PlainStore } from "./plain-store.js";
@@ -93,7 +101,9 @@ export function openDataFiles(dir: string, files: Partial<Record<DataFile, DataF
       index: new PagedFile(index.file, index.digest, new LruCache<number, Uint8Array>(budgets.pageBytes)),
       records: new BlockFile(records.file, records.digest),
       bodies: bodies && new BlockFile(bodies.file, bodies.digest),
-      bodyIndex: bodyIndex && new PagedFile(bodyIndex.file, bodyIndex.digest, new LruCache<number, Uint8Array>(BODY_INDEX_CACHE_BYTES)),
+      bodyIndex:
+        bodyIndex &&
+        new PagedFile(bodyIndex.file, bodyIndex.digest, new LruCache<number, Uint8Array>(BODY_INDEX_CACHE_BYTES)),
       close: () => opened.forEach((f) => f.close()),
     };
   } catch (error) {
@@ -132,9 +142,22 @@ export class Snapshot {
     if (this.opened) return this.opened;
     if (this.failure) throw this.failure;
     try {
-      const lists = new SnapshotLists(this.files.index, this.files.records, this.manifest.counts.showtimes, this.budgets);
-      for (const [resource, store] of [["cinemas", lists.cinemas], ["films", lists.films], ["attributes", lists.attributes]] as const) {
-        if (store.length !== this.manifest.counts[resource]) throw new SnapshotError(INDEX_FILE, `holds ${store.length} ${resource}, manifest.json says ${this.manifest.counts[resource]}`);
+      const lists = new SnapshotLists(
+        this.files.index,
+        this.files.records,
+        this.manifest.counts.showtimes,
+        this.budgets,
+      );
+      for (const [resource, store] of [
+        ["cinemas", lists.cinemas],
+        ["films", lists.films],
+        ["attributes", lists.attributes],
+      ] as const) {
+        if (store.length !== this.manifest.counts[resource])
+          throw new SnapshotError(
+            INDEX_FILE,
+            `holds ${store.length} ${resource}, manifest.json says ${this.manifest.counts[resource]}`,
+          );
       }
       return (this.opened = lists);
     } catch (error) {
@@ -159,7 +182,10 @@ export function readManifest(dir: string): Manifest {
   try {
     text = readFileSync(resolveInside(dir, MANIFEST_FILE), "utf8");
   } catch (error) {
-    throw new SnapshotError(MANIFEST_FILE, `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}): build a snapshot first`);
+    throw new SnapshotError(
+      MANIFEST_FILE,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}): build a snapshot first`,
+    );
   }
   return parseManifest(text);
 }

@@ -55,7 +55,8 @@ export class StoredBodyWriter {
     const index = Buffer.alloc(FANOUT_BYTES + sorted.length * ENTRY_BYTES);
     const counts = new Uint32Array(256);
     sorted.forEach((entry, i) => {
-      if (i > 0 && entry.key.equals(sorted[i - 1]!.key)) throw new Error(`two stored bodies share the key ${entry.key.toString("hex")}`);
+      if (i > 0 && entry.key.equals(sorted[i - 1]!.key))
+        throw new Error(`two stored bodies share the key ${entry.key.toString("hex")}`);
       counts[entry.key[0]!]!++;
       const at = FANOUT_BYTES + i * ENTRY_BYTES;
       entry.key.copy(index, at);
@@ -83,7 +84,8 @@ export class StoredBodies {
   ) {
     this.keys = index.section(KEYS_SECTION);
     this.count = (this.keys.length - FANOUT_BYTES) / ENTRY_BYTES;
-    if (!Number.isInteger(this.count) || this.count < 0) throw new SnapshotError(index.file.name, "its body index has the wrong shape");
+    if (!Number.isInteger(this.count) || this.count < 0)
+      throw new SnapshotError(index.file.name, "its body index has the wrong shape");
   }
 
   private fanout(b: number): number {
@@ -95,7 +97,8 @@ export class StoredBodies {
     const first = key[0]!;
     let low = this.fanout(first - 1);
     let high = this.fanout(first);
-    if (low > high || high > this.count) throw new SnapshotError(this.index.file.name, "its fan-out table is inconsistent");
+    if (low > high || high > this.count)
+      throw new SnapshotError(this.index.file.name, "its fan-out table is inconsistent");
     while (low < high) {
       const mid = (low + high) >>> 1;
       const entry = this.entry(mid);
@@ -114,7 +117,8 @@ export class StoredBodies {
 
   read(address: BlockAddress): StoredBody {
     const payload = this.file.read(address);
-    if (payload.length <= ETAG_LENGTH) throw new SnapshotError(this.file.file.name, `the body at ${address.offset} is truncated`);
+    if (payload.length <= ETAG_LENGTH)
+      throw new SnapshotError(this.file.file.name, `the body at ${address.offset} is truncated`);
     const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
     return { etag: bytes.toString("latin1", 0, ETAG_LENGTH), gzip: bytes.subarray(ETAG_LENGTH) };
   }
@@ -123,7 +127,11 @@ export class StoredBodies {
   entries(): Array<{ key: string } & BlockAddress> {
     return Array.from({ length: this.count }, (_, i) => {
       const entry = this.entry(i);
-      return { key: entry.toString("hex", 0, KEY_BYTES), offset: entry.readDoubleLE(KEY_BYTES), length: entry.readUInt32LE(KEY_BYTES + 8) };
+      return {
+        key: entry.toString("hex", 0, KEY_BYTES),
+        offset: entry.readDoubleLE(KEY_BYTES),
+        length: entry.readUInt32LE(KEY_BYTES + 8),
+      };
     });
   }
 }

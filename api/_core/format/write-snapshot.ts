@@ -19,7 +19,11 @@ export interface SnapshotOutput {
 }
 
 /** Writes index.pages and records.blocks; returns what the manifest records of them. */
-export function writeLists(output: SnapshotOutput, content: SnapshotContent, layout: BlockLayout = DEFAULT_BLOCK_LAYOUT) {
+export function writeLists(
+  output: SnapshotOutput,
+  content: SnapshotContent,
+  layout: BlockLayout = DEFAULT_BLOCK_LAYOUT,
+) {
   const dictionaries = encodeDictionaries(content);
   const records = new BlockFileWriter(output.openAppend(RECORDS_FILE));
   const showtimeSections = encodeShowtimes(content, dictionaries.showtimes, records, layout);
@@ -31,12 +35,18 @@ export function writeLists(output: SnapshotOutput, content: SnapshotContent, lay
   for (const [name, bytes] of encodePlain("films", content.films, dictionaries.films)) index.add(name, bytes);
   for (const [name, bytes] of encodePlain("attributes", content.attributes)) index.add(name, bytes);
   const indexFacts = index.finish();
-  return { [INDEX_FILE]: indexFacts, [RECORDS_FILE]: recordsFacts } as Record<typeof INDEX_FILE | typeof RECORDS_FILE, DataFileFacts>;
+  return { [INDEX_FILE]: indexFacts, [RECORDS_FILE]: recordsFacts } as Record<
+    typeof INDEX_FILE | typeof RECORDS_FILE,
+    DataFileFacts
+  >;
 }
 
 /** Opens bodies.blocks and bodies.index for the stored bodies. */
 export function openStoredBodies(output: SnapshotOutput): StoredBodyWriter {
-  return new StoredBodyWriter(new BlockFileWriter(output.openAppend(BODIES_FILE)), new PagedFileWriter(output.openAppend(BODY_INDEX_FILE)));
+  return new StoredBodyWriter(
+    new BlockFileWriter(output.openAppend(BODIES_FILE)),
+    new PagedFileWriter(output.openAppend(BODY_INDEX_FILE)),
+  );
 }
 
 /** Writes the manifest: last, since its presence marks a complete snapshot. */
