@@ -1,6 +1,6 @@
 /**
  * Writes the snapshot into a staging folder beside the target, then swaps it in, so a failed or
- * interrupted build leaves the previous snapshot exactly as it was (v1 issue, part 1).
+ * interrupted build leaves the previous snapshot exactly as it was.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -13,7 +13,7 @@ const EXIT_ERROR = 2;
 const EXIT_REMOVED_OVER_THRESHOLD = 4;
 
 function fail(message: string, usage = false): never {
-  // One line, never a stack trace (issue 5 rules); the usage is one --help away.
+  // One line, never a stack trace; the usage is one --help away.
   process.stderr.write(`diff: ${message}${usage ? " (see --help)" : ""}\n`);
   process.exit(EXIT_ERROR);
 }

@@ -8,7 +8,7 @@ import { readAccess, writeAccess } from "./keys/access-store.js";
 import { applyCommand } from "./keys/commands.js";
 
 function fail(message: string, usage = false): never {
-  // One line, never a stack trace (issue 5 rules); the usage is one --help away.
+  // One line, never a stack trace; the usage is one --help away.
   process.stderr.write(`keys: ${message}${usage ? " (see --help)" : ""}\n`);
   process.exit(2);
 }

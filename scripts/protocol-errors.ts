@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError } from "../api/_core/errors.js";
-import { errorResponse } from "../api/_core/handle-request.js";
+import { errorResponse } from "../api/_core/error-response.js";
 
 /** Node's parser error codes → status and message (the codes Node's own default handler maps). */
 function refusalOf(code: string | undefined): { status: number; message: string } {
@@ -31,9 +31,6 @@ function refusal(status: number, message: string, extra: Record<string, string> 
   const response = errorResponse(new ApiError(status, "bad_request", message, undefined, extra), requestId);
   const headers: Record<string, string> = {
     ...response.headers,
-    "x-request-id": requestId,
-    "x-content-type-options": "nosniff",
-    "content-length": String(response.body.length),
     connection: "close",
     date: new Date().toUTCString(),
   };

@@ -1,5 +1,5 @@
 /**
- * `npm run verify:vercel`: the Vercel deployment, verified without deploying (issue 4).
+ * `npm run verify:vercel`: the Vercel deployment, verified without deploying.
  * Runs `vercel build` offline, checks .vercel/output (scripts/vercel-output.ts), then serves the
  * built function as Vercel's Node runtime would (scripts/vercel-launcher.ts) and runs the HTTP
  * checks against it (scripts/vercel-http-checks.ts). Exit 0 when everything passes, 1 otherwise.

@@ -1,5 +1,6 @@
 /**
- * The build CLI as operators run it (v1 issue §1 and §4): exit codes, the problem report,
+ * The build CLI as operators run it (docs/operations.md, "The operator's workflow"; the record
+ * rules of spec §2 and decision: validation of source data): exit codes, the problem report,
  * an untouched previous snapshot after a failure, and byte-identical output whatever the
  * file layout, time zone or locale.
  */
@@ -164,9 +165,11 @@ describe("an invalid dataset", () => {
     expect(match!.head).toContain(`[${code}]`);
   });
 
-  test("reports every problem once, nothing more, and a summary", () => {
+  test("reports every problem once, nothing more, and a summary counting each code", () => {
     expect(reported).toHaveLength(EXPECTED.length);
-    expect(result.stderr).toContain(`${EXPECTED.length} problems (`);
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(
+      "11 problems (dangling_reference 3, duplicate_id 2, invalid_json 2, invalid_value 2, not_an_array 1, unknown_field 1); nothing was written.",
+    );
   });
 
   test("prints no stack trace", () => {

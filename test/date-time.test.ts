@@ -1,6 +1,7 @@
 /**
- * The spec's date-time form (spec 2; v1 issue §2 and §3) and the instant key that orders
- * showtimes, checked against an independent BigInt oracle.
+ * The spec's date-time form (spec §2; decision: validation of source data where it is silent) and
+ * the instant key that orders showtimes (decision: ordering), checked against an independent
+ * BigInt oracle.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";

@@ -1,9 +1,10 @@
 /**
- * The scale issue's smoke run, through the real commands: `npm run generate` writes a small
- * synthetic dataset, `npm run build` compiles it, and the local server answers from it. The
- * bench runs the same chain at 20k–2M showtimes; this keeps the chain itself from rotting.
+ * The smoke run of the bench's chain (docs/performance.md, "Method"), through the real commands:
+ * `npm run generate` writes a small synthetic dataset, `npm run build` compiles it, and the local
+ * server answers from it. The bench runs the same chain at 20k–2M showtimes; this keeps the chain
+ * itself from rotting.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { get } from "node:http";
 import path from "node:path";

@@ -52,13 +52,13 @@ describeMatrix("429 rate_limited", (runtime) => {
       const res = await get(key);
       expect(res.status).toBe(200);
       expect(res.headers["ratelimit-policy"]).toBe('"org";q=3;w=60');
-      remaining.push(res.headers["ratelimit"]);
+      remaining.push(res.headers.ratelimit);
     }
     expect(remaining).toEqual(['"org";r=2;t=39', '"org";r=1;t=39', '"org";r=0;t=39']);
     const limited = await get(KEYS.tiny2);
     expectError(limited, 429, "rate_limited");
     expect(limited.headers["retry-after"]).toBe("39");
-    expect(limited.headers["ratelimit"]).toBe('"org";r=0;t=39');
+    expect(limited.headers.ratelimit).toBe('"org";r=0;t=39');
     expect(limited.headers["ratelimit-policy"]).toBe('"org";q=3;w=60');
   });
 
@@ -66,7 +66,7 @@ describeMatrix("429 rate_limited", (runtime) => {
     const res = await get(KEYS.valid);
     expect(res.status).toBe(200);
     expect(res.headers["ratelimit-policy"]).toBe('"org";q=600;w=60');
-    expect(res.headers["ratelimit"]).toBe('"org";r=599;t=39');
+    expect(res.headers.ratelimit).toBe('"org";r=599;t=39');
   });
 
   test.each([
@@ -87,7 +87,7 @@ describeMatrix("429 rate_limited", (runtime) => {
     clock = new Date(TEST_NOW.getTime() + 39_000);
     const res = await get(KEYS.tiny);
     expect(res.status).toBe(200);
-    expect(res.headers["ratelimit"]).toBe('"org";r=2;t=60');
+    expect(res.headers.ratelimit).toBe('"org";r=2;t=60');
   });
 });
 
@@ -135,7 +135,7 @@ describeMatrix("503 database_unavailable", (runtime) => {
     async (path) => {
       const res = await missing.request(path, { headers: auth(KEYS.valid) });
       expectError(res, 503, "database_unavailable");
-      expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+      expect(res.headers["retry-after"]).toBe("5");
       expectNoInternals(res);
       expect(res.body.toString()).not.toContain("never-built");
     },

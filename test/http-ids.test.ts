@@ -1,7 +1,7 @@
 /**
- * Ids are any string of 1..160 characters (v1 issue §2): get-one takes the percent-decoded
- * path segment, decoded exactly once, so ids with '/', '%', spaces, dots, Unicode or
- * case-only differences all work when percent-encoded; filters take them from the query.
+ * Ids are any string of 1..160 characters (spec §2, decision: ids): get-one takes the
+ * percent-decoded path segment, decoded exactly once, so ids with '/', '%', spaces, dots, Unicode
+ * or case-only differences all work when percent-encoded; filters take them from the query.
  */
 import { expect, test } from "vitest";
 import { expectedList, TRICKY_CINEMA_IDS, TRICKY_FILM_IDS } from "./helpers/dataset.js";

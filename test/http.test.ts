@@ -1,7 +1,8 @@
 /**
- * Statuses of spec 4.8 with their codes, in-process and over a socket: 200, 400 (every strict
- * parsing rule of v1 issue §2, each naming its parameter), 401, 403 and 404, and the gateway
- * order of checks 401 → 429 → 403 → 400 → 404. 429, 500 and 503 are in http-failures.test.ts.
+ * Statuses of spec §4.8 with their codes (spec §7), in-process and over a socket: 200, 400 (every
+ * rule of decision: strict query parsing and decision: limit, each naming its parameter), 401, 403
+ * and 404, and decision: order of checks (401 → 429 → 403 → 400 → 404). 429, 500 and 503 are in
+ * http-failures.test.ts.
  */
 import { describe, expect, test } from "vitest";
 import { auth, describeMatrix, KEYS, useClient, useHttpFixture, type TestResponse } from "./helpers/http-setup.js";
@@ -12,7 +13,7 @@ const enc = encodeURIComponent;
 const CINEMA = "gb/london/odeon";
 const FILM = "film/2049";
 
-/** Checks the error envelope (spec 7) and the headers every error carries. */
+/** Checks the error envelope (spec §7) and the headers every error carries. */
 function expectError(
   res: TestResponse,
   status: number,
@@ -146,7 +147,7 @@ describeMatrix("statuses", (runtime) => {
       expect((await get("/v1/films", KEYS.mixed)).status).toBe(200);
     });
 
-    test("a cursor may be reused with another limit (v1 issue §2)", async () => {
+    test("a cursor may be reused with another limit (decision: pagination)", async () => {
       const first = (await get("/v1/showtimes?limit=3")).json();
       const next = await get(`/v1/showtimes?limit=7&cursor=${first.pagination.nextCursor}`);
       expect(next.status).toBe(200);
@@ -204,7 +205,7 @@ describeMatrix("statuses", (runtime) => {
       const res = await api.request("/v1/showtimes", { headers });
       expectError(res, 401, "unauthorized");
       expect(res.headers["www-authenticate"]).toMatch(/^Bearer realm=/);
-      expect(res.headers["ratelimit"], "no organization, so no rate-limit state").toBeUndefined();
+      expect(res.headers.ratelimit, "no organization, so no rate-limit state").toBeUndefined();
     });
   });
 

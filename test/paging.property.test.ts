@@ -1,8 +1,9 @@
 /**
- * The paging equivalence (STYLE 13, v1 issue §5): for random datasets, filters and changing
- * limits, following nextCursor until it is null yields exactly filter-then-sort of the source
- * records, and each page's freshness is the oracle's fold over that page's records. Runs the
- * in-process core, so precomputed pages (limit 25 at a page boundary) and composed ones mix.
+ * The paging equivalence (spec §2.7 and §4.1; decisions: pagination, ordering, filters, freshness),
+ * against a brute-force oracle: for random datasets, filters and changing limits, following
+ * nextCursor until it is null yields exactly filter-then-sort of the source records, and each
+ * page's freshness is the oracle's fold over that page's records. Runs the in-process core, so
+ * precomputed pages (limit 25 at a page boundary) and composed ones mix.
  *
  * Reproducible by default; FC_SEED=<n> explores another part of the space.
  */

@@ -1,4 +1,4 @@
-/** The one printer for humans (STYLE 8), pinned by inline snapshots, and the order it prints in. */
+/** The one printer of build problems for humans, pinned by inline snapshots, and the order it prints in. */
 import { describe, expect, test } from "vitest";
 import {
   formatPath,

@@ -1,7 +1,8 @@
 /**
- * The shared rate limiter (issue 5) against a real redis-server: two server processes share one
- * organization's limit, the RateLimit and Retry-After headers agree with the count in Redis, and
- * service continues (counting in memory) while Redis is down, then returns to Redis.
+ * The shared rate limiter (decision: rate limits; docs/operations.md, "Shared rate limits") against
+ * a real redis-server: two server processes share one organization's limit, the RateLimit and
+ * Retry-After headers agree with the count in Redis, and service continues (counting in memory)
+ * while Redis is down, then returns to Redis.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -1,10 +1,11 @@
 /**
- * Request logs (issue 5): one pino JSON line per request with the documented fields, the cache
- * outcome, never the key; LOG_LEVEL decides whether request lines are written at all.
+ * Request logs (docs/operations.md, "Logs"): one pino JSON line per request with the documented
+ * fields, the cache outcome, never the key of spec §5; LOG_LEVEL decides whether request lines are
+ * written at all.
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { staticAccess } from "../api/_core/access.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
 import { createOperationLog, deferredOperationLog } from "../api/_core/request-log.js";
@@ -123,23 +124,37 @@ describe("request log lines", () => {
 });
 
 describe("LOG_LEVEL", () => {
+  /** One request line's fields, as the core passes them. */
+  const ENTRY = { requestId: "r-1", method: "GET", path: "/v1/films", status: 200, bytes: 1, durationMs: 1 };
+
   test.each([
-    { level: undefined, logsRequests: true, reason: "info by default" },
-    { level: "debug", logsRequests: true, reason: "more verbose includes requests" },
-    { level: "INFO", logsRequests: true, reason: "case does not matter" },
-    { level: "warn", logsRequests: false, reason: "request lines are info" },
-    { level: "silent", logsRequests: false, reason: "tests run silent" },
-  ])("$level → request lines: $logsRequests ($reason)", async ({ level, logsRequests }) => {
-    const log = await createOperationLog({ level, destination: capture().destination });
-    expect(log.request !== undefined).toBe(logsRequests);
+    { level: undefined, written: ["info", "warn", "error"], reason: "info by default" },
+    { level: "debug", written: ["info", "warn", "error"], reason: "more verbose includes requests" },
+    { level: "INFO", written: ["info", "warn", "error"], reason: "case does not matter" },
+    { level: "warn", written: ["warn", "error"], reason: "request lines are info" },
+    { level: "error", written: ["error"], reason: "only failures" },
+    { level: "silent", written: [], reason: "tests run silent" },
+  ])("$level → lines written: $written ($reason)", async ({ level, written }) => {
+    const out = capture();
+    const log = await createOperationLog({ level, destination: out.destination });
+    expect(log.request !== undefined).toBe(written.includes("info"));
+    log.request?.(ENTRY);
+    log.warn("a warning");
+    log.error("r-2", new Error("a failure"));
+    expect(out.parsed().map((line) => line.level)).toEqual(written);
   });
 
   test("an unknown level falls back to info and says so once", async () => {
     const out = capture();
     const log = await createOperationLog({ level: "loud", destination: out.destination });
-    expect(log.request).toBeDefined();
+    log.request!(ENTRY);
     expect(out.parsed()).toEqual([
-      expect.objectContaining({ level: "warn", msg: expect.stringContaining('LOG_LEVEL "loud" is not one of') }),
+      {
+        level: "warn",
+        time: expect.any(String),
+        msg: 'LOG_LEVEL "loud" is not one of trace, debug, info, warn, error, fatal, silent; using info',
+      },
+      { level: "info", time: expect.any(String), ...ENTRY, msg: "request" },
     ]);
   });
 });
@@ -168,9 +183,38 @@ describe("the deferred log of the Vercel function", () => {
     for (const line of lines) expect(line.time >= before && line.time <= after).toBe(true);
   });
 
-  test("silent loads nothing and logs nothing", () => {
-    const log = deferredOperationLog({ level: "silent" });
-    expect(log.request).toBeUndefined();
-    expect(() => log.warn("ignored")).not.toThrow();
+  test("silent loads nothing and logs nothing, where another level loads pino and logs", async () => {
+    // pino counted as it is imported: request-log.ts loads it on demand, through this mock.
+    let loads = 0;
+    vi.resetModules();
+    vi.doMock("pino", async () => {
+      loads++;
+      return vi.importActual<typeof import("pino")>("pino");
+    });
+    try {
+      const { deferredOperationLog: deferred } = await import("../api/_core/request-log.js");
+      const silentOut = capture();
+      const silent = deferred({ level: "silent", destination: silentOut.destination });
+      const warnOut = capture();
+      const warn = deferred({ level: "warn", destination: warnOut.destination });
+      for (const log of [silent, warn]) {
+        log.request?.({ requestId: "r-1", method: "GET", path: "/v1/films", status: 200, bytes: 1, durationMs: 1 });
+        log.warn("ignored when silent");
+        log.error("r-2", new Error("ignored when silent"));
+      }
+      // The warn log's two lines arrive once pino has loaded: by then a silent log would have written too.
+      const deadline = Date.now() + 10_000;
+      while (warnOut.lines.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(warnOut.parsed().map((line) => [line.level, line.msg])).toEqual([
+        ["warn", "ignored when silent"],
+        ["error", "request failed"],
+      ]);
+      expect(loads).toBe(1);
+      expect(silent.request).toBeUndefined();
+      expect(silentOut.lines).toEqual([]);
+    } finally {
+      vi.doUnmock("pino");
+      vi.resetModules();
+    }
   });
 });

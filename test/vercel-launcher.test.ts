@@ -1,8 +1,8 @@
 /**
- * The launcher of `npm run verify:vercel` and its HTTP checks (issue 4), without running the
- * Vercel CLI: api/v1.ts is bundled with esbuild into a function folder shaped like vercel
- * build's (.vc-config.json, package.json, the snapshot of data/ beside the code), then served
- * in its own process the way Vercel's Node runtime serves it.
+ * The launcher of `npm run verify:vercel` and its HTTP checks (docs/operations.md, "Deploying to
+ * Vercel"), without running the Vercel CLI: api/v1.ts is bundled with esbuild into a function
+ * folder shaped like vercel build's (.vc-config.json, package.json, the snapshot of data/ beside
+ * the code), then served in its own process the way Vercel's Node runtime serves it.
  */
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

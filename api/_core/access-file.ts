@@ -1,7 +1,7 @@
 /**
  * The access file: organizations with entitlements and rate limits, and keys stored only as
  * SHA-256 hashes. Validated by hand rather than with zod to keep the function's cold start
- * small (importing zod alone costs more than the 50 ms budget of the scale issue).
+ * small (importing zod alone costs more than the function's 30 ms import budget, docs/performance.md).
  */
 import { checkDateTime } from "./date-time.js";
 

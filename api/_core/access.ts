@@ -1,4 +1,4 @@
-/** Key and entitlement checks against an access file (v1 issue, part 1). */
+/** Key and entitlement checks against an access file (spec §5; decision: order of checks). */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { parseAccessFile, type AccessFile, type KeyRecord, type Organization } from "./access-file.js";

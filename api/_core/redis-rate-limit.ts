@@ -1,6 +1,6 @@
 /**
  * A rate limiter whose counts live in Redis, so every instance of the API enforces one
- * organization's limit together (issue 5). Same fixed, clock-aligned windows as the memory
+ * organization's limit together. Same fixed, clock-aligned windows as the memory
  * limiter: one counter per (organization, window), incremented atomically by a Lua script.
  *
  * Redis is an aid, not a dependency: when it is unreachable or slow, each instance counts in its

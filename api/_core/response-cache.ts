@@ -4,17 +4,24 @@
  * memo of URL → stored body key that lets a repeated URL skip parsing. Each is a bounded LRU, and
  * none keeps anything for a request that failed: entries are made only from bodies served.
  */
+import { brotliCompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import { hashId } from "./format/id-hash.js";
 import type { Snapshot } from "./format/snapshot.js";
 import type { StoredBody } from "./format/stored-bodies.js";
 import { LruCache } from "./lru.js";
+import type { Coding } from "./negotiate.js";
+import type { BodyInCodings } from "./respond.js";
 
 /** A body and the codings requests have needed of it (identity and brotli are made on demand). */
-export interface CachedBody {
-  etag: string;
-  gzip?: Buffer;
-  identity?: Buffer;
-  br?: Buffer;
+export type CachedBody = BodyInCodings;
+
+/** Makes `coding` of a body from the coding it has. */
+function encoded(body: CachedBody, coding: Coding): Buffer {
+  const identity = (body.identity ??= gunzipSync(body.gzip!));
+  if (coding === "gzip") return (body.gzip ??= gzipSync(identity, { level: 1 }));
+  if (coding === "br")
+    return (body.br ??= brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
+  return identity;
 }
 
 export interface CacheBudgets {
@@ -120,10 +127,15 @@ export class ResponseCache {
     return kept;
   }
 
-  /** Counts a coding made for a cached body against its cache's bound (if it is still cached). */
-  recount(body: CachedBody, key: string, kind: "stored" | "composed"): void {
+  /**
+   * `body` in `coding`, made now when it lacks it and kept with it: the bytes are counted against
+   * the bound of the cache holding the body under `key` (if it still does).
+   */
+  encode(body: CachedBody, key: string, kind: "stored" | "composed", coding: Coding): Buffer {
+    const bytes = encoded(body, coding);
     const cache = kind === "stored" ? this.stored : this.composed;
     if (cache.get(key) === body) cache.set(key, body, bodySize(key, body));
+    return bytes;
   }
 
   /** Bytes each cache holds now, as counted against its bound. */

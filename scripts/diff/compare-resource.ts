@@ -130,27 +130,25 @@ function pairRemaining(
     from: { read: (p: number) => readRecord(from.lists, resource, p) },
     to: { read: (p: number) => readRecord(to.lists, resource, p) },
   };
-  {
-    pairer.finish({
-      moved(id, fromPosition, toPosition) {
-        diff.changed++;
-        // A moved sort key always means a changed field, so the bytes are read only to list it.
-        if (sample.wants("changed")) {
-          const fields = diffFields(
-            parseRecord(readers.from.read(fromPosition)),
-            parseRecord(readers.to.read(toPosition)),
-          );
-          sample.add({ kind: "changed", id, fields });
-        }
-      },
-      removed(id) {
-        diff.removed++;
-        sample.add({ kind: "removed", id });
-      },
-      added(id) {
-        diff.added++;
-        sample.add({ kind: "added", id });
-      },
-    });
-  }
+  pairer.finish({
+    moved(id, fromPosition, toPosition) {
+      diff.changed++;
+      // A moved sort key always means a changed field, so the bytes are read only to list it.
+      if (sample.wants("changed")) {
+        const fields = diffFields(
+          parseRecord(readers.from.read(fromPosition)),
+          parseRecord(readers.to.read(toPosition)),
+        );
+        sample.add({ kind: "changed", id, fields });
+      }
+    },
+    removed(id) {
+      diff.removed++;
+      sample.add({ kind: "removed", id });
+    },
+    added(id) {
+      diff.added++;
+      sample.add({ kind: "added", id });
+    },
+  });
 }

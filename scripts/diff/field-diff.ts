@@ -1,4 +1,4 @@
-/** Field-level differences between two versions of one record (issue 5: `durationMinutes 120 → 125`). */
+/** Field-level differences between two versions of one record (`durationMinutes 120 → 125`). */
 
 /** One changed field; `from` or `to` is absent when the field was added or removed. */
 export interface FieldChange {

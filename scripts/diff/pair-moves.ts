@@ -79,14 +79,20 @@ export class MovePairer {
   ) {}
 
   add(side: Side, id: string, position: number): void {
-    if (this.spill) return this.write({ side, id, position });
+    if (this.spill) {
+      this.write({ side, id, position });
+      return;
+    }
     this.pending.push({ side, id, position });
     if (this.pending.length >= this.memoryEntries) this.startSpill();
   }
 
   /** Reports every pair and every record left alone, then removes any spill files. */
   finish(sink: PairSink): void {
-    if (!this.spill) return pairGroup(this.pending, sink);
+    if (!this.spill) {
+      pairGroup(this.pending, sink);
+      return;
+    }
     const { dir, buffers } = this.spill;
     try {
       buffers.forEach((_, i) => this.flush(i));

@@ -11,7 +11,7 @@ const SINGULAR: Record<ListResource, string> = {
   films: "film",
   attributes: "attribute",
 };
-/** Resources in the order the report lists them (the issue's JSON example). */
+/** Resources in the order the report lists them (docs/operations.md, snapshot diffs). */
 export const REPORT_ORDER: readonly ListResource[] = ["showtimes", "cinemas", "films", "attributes"];
 const MAX_VALUE_CHARS = 80;
 
@@ -52,7 +52,7 @@ export function formatText(result: SnapshotDiff): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** `{"resources": {...}}` as the issue gives it; `count` and `omitted` are additions for pipelines. */
+/** `{"resources": {...}}` as docs/operations.md gives it; `count` and `omitted` are additions for pipelines. */
 export function formatJson(result: SnapshotDiff): string {
   const resources = Object.fromEntries(
     REPORT_ORDER.map((resource) => {

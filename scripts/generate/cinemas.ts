@@ -65,7 +65,7 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
   // Most sites are small; the 5-20 range's top end is a few flagship multiplexes. The mean of about
   // 7.5 screens spreads countCinemas' 26 showtimes a day to about 3.5 per screen: the cinema count
   // wins over "5 per screen" because it fixes how much a cinemaId filter returns.
-  const screenCount = chain ? 5 + Math.floor(16 * Math.pow(random(), 4)) : 5 + Math.floor(3 * random() * random());
+  const screenCount = chain ? 5 + Math.floor(16 * random() ** 4) : 5 + Math.floor(3 * random() * random());
   const id = `${country.code.toLowerCase()}-${place.code}-${chain?.id ?? "indie"}-${String(index + 1).padStart(5, "0")}`;
   const street = pickOne(random, country.streets);
   const name = chain
@@ -149,7 +149,7 @@ function createFilmPicker(films: readonly FilmPlan[]): FilmPicker {
     if (!totals) {
       totals = accumulateWeights(
         films.map((film) => {
-          const weight = Math.pow(film.rank + 1, independent ? -0.5 : -1.1);
+          const weight = (film.rank + 1) ** (independent ? -0.5 : -1.1);
           return weight * (film.language === language ? 4 : 1) * (independent && film.language !== "en" ? 3 : 1);
         }),
       );

@@ -80,7 +80,7 @@ export function writeFiles(root: string, files: Record<string, string>): void {
 
 /** Records as NDJSON text, one per line. */
 export function toNdjson(records: unknown[]): string {
-  return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  return `${records.map((r) => JSON.stringify(r)).join("\n")}\n`;
 }
 
 /** Every file under a folder as relative path → SHA-256, sorted by path. */

@@ -195,7 +195,7 @@ export function generateDataset(options: DatasetOptions): Dataset {
 }
 
 function toNdjson(records: unknown[]): string {
-  // Blank lines are allowed in NDJSON (v1 issue §1); one sits in the middle.
+  // Blank lines are allowed in NDJSON sources (docs/operations.md, "The operator's workflow"); one sits in the middle.
   const lines = records.map((r) => JSON.stringify(r));
   lines.splice(Math.floor(lines.length / 2), 0, "");
   return `${lines.join("\n")}\n`;

@@ -1,7 +1,8 @@
 /** The adapter from Node's http (the local server and Vercel's Node runtime) to the core. */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorResponse, type CoreResponse, type Handler } from "./handle-request.js";
+import { errorResponse } from "../_core/error-response.js";
+import type { CoreResponse, Handler } from "../_core/exchange.js";
 
 export type Handle = Handler;
 
@@ -9,9 +10,6 @@ export type Handle = Handler;
 function outsideFailure(error: unknown): CoreResponse {
   const requestId = randomUUID();
   const response = errorResponse(error, requestId);
-  response.headers["x-request-id"] = requestId;
-  response.headers["x-content-type-options"] = "nosniff";
-  response.headers["content-length"] = String(response.body.length);
   process.stderr.write(
     `${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.message ?? error) })}\n`,
   );

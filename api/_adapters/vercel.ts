@@ -4,12 +4,13 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { staticAccess, type AccessSource } from "./access.js";
-import { createHandler, type CoreRequest, type CoreResponse } from "./handle-request.js";
-import type { Handle } from "./node-adapter.js";
-import { rateLimiterFromEnvironment } from "./redis-rate-limit.js";
-import { deferredOperationLog } from "./request-log.js";
-import { SnapshotSource } from "./format/snapshot-source.js";
+import { staticAccess, type AccessSource } from "../_core/access.js";
+import { createHandler, type CoreRequest, type CoreResponse } from "../_core/handle-request.js";
+import type { Handle } from "./node-listener.js";
+import { rateLimiterFromEnvironment } from "../_core/redis-rate-limit.js";
+import { deferredOperationLog } from "../_core/request-log.js";
+import { SnapshotSource } from "../_core/format/snapshot-source.js";
+import { parseCorsOrigins } from "../_core/cors.js";
 
 /** Access data: ACCESS_JSON (the file's text, rotated by updating the variable) or ACCESS_FILE. */
 function accessFromEnvironment(env: NodeJS.ProcessEnv): AccessSource {
@@ -34,6 +35,7 @@ function createCore(env: NodeJS.ProcessEnv): Handle {
     limiter: rateLimiterFromEnvironment(env, log.warn),
     onLog: log.request,
     onError: log.error,
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
   });
 }
 

@@ -1,0 +1,41 @@
+/** What the core takes and gives: a plain request in, status, headers and bytes out (no runtime's types). */
+import { originForm } from "./route.js";
+
+export interface CoreRequest {
+  method: string;
+  /** Path and query as sent, still percent-encoded (absolute-form is accepted: see originForm). */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface CoreResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /**
+   * Call once the body has been written (or will never be): its memory goes back to a pool. Until
+   * then the body stays valid; a response never released is collected as usual.
+   */
+  release?: () => void;
+}
+
+/** The core as a function: synchronous unless the rate limiter is not (a shared store). */
+export type Handler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>;
+
+/** A header's value; repeated fields joined as HTTP joins them. */
+export function headerOf(request: CoreRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** The Authorization field: one value, or every value when the request repeats it (decision: one Authorization header). */
+export function authorizationOf(request: CoreRequest): string | readonly string[] | undefined {
+  const value = request.headers.authorization;
+  return Array.isArray(value) && value.length === 1 ? value[0] : value;
+}
+
+/** The request with its target in origin-form (the same object when it already is). */
+export function inOriginForm(request: CoreRequest): CoreRequest {
+  const url = originForm(request.url);
+  return url === request.url ? request : { ...request, url };
+}
