@@ -1,4 +1,4 @@
-/** The tables the OpenAPI paths are rendered from: the six operations, and each error status. */
+/** The tables the OpenAPI paths are rendered from: the seven operations, and each error status. */
 
 export type HeaderName =
   | "X-Request-Id"
@@ -106,10 +106,31 @@ export const OPERATIONS: Operation[] = [
     tag: "Showtimes",
     summary: "List showtimes",
     result: "ShowtimePage",
-    parameters: ["cinemaIdFilter", "filmIdFilter", "startsAfter", ...LIST],
+    parameters: [
+      "cinemaIdFilter",
+      "filmIdFilter",
+      "startsAfter",
+      "startsBefore",
+      "attributeIds",
+      "near",
+      "radiusKm",
+      "include",
+      ...LIST,
+    ],
     description:
       "Showtimes ordered by `startsAt` as an instant (offsets applied, every fractional digit kept), then by `id`. " +
-      "Filters combine with AND; a filter that matches nothing gives 200 with an empty page.",
+      "Filters combine with AND; a filter that matches nothing gives 200 with an empty page. The cursor is bound " +
+      "to every filter.",
+  },
+  {
+    path: "/v1/showtimes/{showtimeId}",
+    operationId: "getShowtime",
+    tag: "Showtimes",
+    summary: "Get a showtime",
+    result: "ShowtimeResult",
+    parameters: ["showtimeId", "include"],
+    getOne: true,
+    description: "One showtime by id, with its film and/or cinema when `include` asks. Takes no other parameter.",
   },
   {
     path: "/v1/cinemas",
@@ -117,8 +138,10 @@ export const OPERATIONS: Operation[] = [
     tag: "Cinemas",
     summary: "List cinemas",
     result: "CinemaPage",
-    parameters: LIST,
-    description: "Cinemas ordered by `id` (plain string comparison).",
+    parameters: ["near", "radiusKm", "countryCode", ...LIST],
+    description:
+      "Cinemas ordered by `id` (plain string comparison); near a point, by distance then `id`, each with " +
+      "`distanceKm` (rounded to 3 decimals).",
   },
   {
     path: "/v1/cinemas/{cinemaId}",

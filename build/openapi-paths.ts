@@ -3,6 +3,7 @@
  * and the six paths, rendered from the tables in openapi-operations.ts.
  */
 import { MAX_CURSOR_LENGTH } from "../api/_core/cursor.js";
+import { DEFAULT_RADIUS_KM, MAX_ATTRIBUTE_FILTER, MAX_RADIUS_KM } from "../api/_core/query-values.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../api/_core/route.js";
 import { ERROR_STATUSES, OPERATIONS, type HeaderName } from "./openapi-operations.js";
 
@@ -47,6 +48,64 @@ export const PARAMETERS: Record<string, Json> = {
       "instants so offsets are applied). The spec's date-time form: seconds optional, zone required.",
     schema: ref("schemas", "DateTime"),
     example: "2026-11-24T18:00Z",
+  },
+  startsBefore: {
+    name: "startsBefore",
+    in: "query",
+    description:
+      "Only showtimes starting strictly before this instant (`startsAt < startsBefore`, exclusive, compared as " +
+      "instants). With `startsAfter` it makes a window; a window nothing can fall in is a 200 with an empty page.",
+    schema: ref("schemas", "DateTime"),
+    example: "2026-11-24T23:00Z",
+  },
+  attributeIds: {
+    name: "attributeIds",
+    in: "query",
+    description:
+      `Only showtimes having **all** of these attributes: 1 to ${MAX_ATTRIBUTE_FILTER} attribute ids, comma-separated. ` +
+      "Ids are percent-decoded after splitting on literal commas (an id holding a comma is sent as `%2C`). " +
+      "A repeated id or an empty item is a 400; an unknown id matches nothing (200, empty page).",
+    schema: { type: "string", minLength: 1 },
+    example: "format-imax,lang-en",
+  },
+  near: {
+    name: "near",
+    in: "query",
+    description:
+      "`LATITUDE,LONGITUDE` in decimal degrees (latitude -90..90, longitude -180..180, plain decimal notation, at " +
+      "most 7 decimals). Only cinemas (or showtimes at cinemas) within `radiusKm` of the point, by great-circle " +
+      "distance on a sphere of radius 6371.0088 km; cinemas without coordinates never match. Cinemas near a point " +
+      "are ordered by distance, then id, and carry `distanceKm`; showtimes keep their list order.",
+    schema: { type: "string", pattern: "^-?\\d{1,3}(\\.\\d{1,7})?,-?\\d{1,3}(\\.\\d{1,7})?$" },
+    example: "52.5200,13.4050",
+  },
+  radiusKm: {
+    name: "radiusKm",
+    in: "query",
+    description: `The radius around \`near\` in km: greater than 0 and at most ${MAX_RADIUS_KM}, plain decimal notation. Default ${DEFAULT_RADIUS_KM} when \`near\` is given; without \`near\` it is a 400.`,
+    schema: { type: "number", exclusiveMinimum: 0, maximum: MAX_RADIUS_KM, default: DEFAULT_RADIUS_KM },
+  },
+  countryCode: {
+    name: "countryCode",
+    in: "query",
+    description: "Only cinemas whose `location.countryCode` is this ISO 3166-1 alpha-2 code (two upper-case letters).",
+    schema: { type: "string", pattern: "^[A-Z]{2}$" },
+    example: "DE",
+  },
+  include: {
+    name: "include",
+    in: "query",
+    description:
+      "Embeds each showtime's `film` and/or `cinema`: a comma-separated subset of `film,cinema`, each at most once. " +
+      "Each embedded record is the full record its get-one returns; the freshness covers them too.",
+    schema: { type: "string", enum: ["film", "cinema", "film,cinema", "cinema,film"] },
+  },
+  showtimeId: {
+    name: "showtimeId",
+    in: "path",
+    required: true,
+    description: "The showtime's id, percent-encoded (ids may hold `/`, `%`, spaces or any Unicode).",
+    schema: ID,
   },
   cinemaId: {
     name: "cinemaId",

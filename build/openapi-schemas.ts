@@ -61,12 +61,21 @@ function oneOf<T extends z.ZodType>(record: T) {
   return z.strictObject({ data: record, freshness: freshnessSchema });
 }
 
-export const showtimePageSchema = listOf(showtimeSchema);
-export const cinemaPageSchema = listOf(cinemaSchema);
+/** A showtime as lists and its get-one serve it: with its film and cinema when `include` asks. */
+export const servedShowtimeSchema = showtimeSchema.extend({
+  film: filmSchema.optional(),
+  cinema: cinemaSchema.optional(),
+});
+/** A cinema as its list serves it: with `distanceKm` near a point. */
+export const servedCinemaSchema = cinemaSchema.extend({ distanceKm: z.number().min(0).optional() });
+
+export const showtimePageSchema = listOf(servedShowtimeSchema);
+export const cinemaPageSchema = listOf(servedCinemaSchema);
 export const filmPageSchema = listOf(filmSchema);
 export const attributePageSchema = listOf(attributeSchema);
 export const cinemaResultSchema = oneOf(cinemaSchema);
 export const filmResultSchema = oneOf(filmSchema);
+export const showtimeResultSchema = oneOf(servedShowtimeSchema);
 
 /** Named components: each becomes `#/components/schemas/<id>` and is referenced, not repeated. */
 const COMPONENTS: [z.ZodType, string, string][] = [
@@ -95,12 +104,19 @@ const COMPONENTS: [z.ZodType, string, string][] = [
     "`nextCursor` is a non-empty, opaque, URL-safe string when `hasMore` is true and `null` when it is false. " +
       "Pass it back unchanged in `cursor`, with the same filters.",
   ],
+  [
+    servedShowtimeSchema,
+    "ServedShowtime",
+    "A showtime as served: with `film` and/or `cinema` (their full records) when `include` asks for them.",
+  ],
+  [servedCinemaSchema, "ServedCinema", "A cinema as listed: with `distanceKm` (rounded to 3 decimals) near a point."],
   [showtimePageSchema, "ShowtimePage", "A page of showtimes."],
   [cinemaPageSchema, "CinemaPage", "A page of cinemas."],
   [filmPageSchema, "FilmPage", "A page of films."],
   [attributePageSchema, "AttributePage", "A page of showtime attributes."],
   [cinemaResultSchema, "CinemaResult", "One cinema and its freshness."],
   [filmResultSchema, "FilmResult", "One film and its freshness."],
+  [showtimeResultSchema, "ShowtimeResult", "One showtime and its freshness."],
   [
     errorCodeSchema,
     "ErrorCode",

@@ -22,6 +22,12 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+
+  /**
+   * Where an iterator stopped: the cursor of the page it could not fetch (undefined: the first
+   * page). Pass it as `cursor` to the same iterator, with the same filters, to resume there.
+   */
+  cursor?: string;
 }
 
 const CODES: readonly string[] = [

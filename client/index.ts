@@ -6,7 +6,20 @@
  *     for await (const showtime of client.showtimes({ cinemaId: "gb-lon-odeon-leicester-sq" })) { … }
  */
 import { ApiError, toApiError } from "./errors.js";
-import type { Attribute, Cinema, Film, ListParams, Page, Result, Showtime, ShowtimeFilters } from "./types.js";
+import type {
+  Attribute,
+  Cinema,
+  CinemaFilters,
+  Embeddable,
+  Film,
+  ListParams,
+  NearFilter,
+  Page,
+  Result,
+  ServedCinema,
+  ServedShowtime,
+  ShowtimeFilters,
+} from "./types.js";
 
 export { ApiError, type ClientErrorCode } from "./errors.js";
 export type * from "./types.js";
@@ -15,32 +28,70 @@ export interface ClientOptions {
   /** Where the API is served, without /v1: e.g. https://listings.example.com. */
   baseUrl: string;
   apiKey: string;
-  /** A fetch implementation (tests, proxies, retries); the global fetch by default. */
+  /** A fetch implementation (tests, proxies); the global fetch by default. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * How many times an iterator retries a page the API answered 429 or 503, waiting Retry-After
+   * each time (default 5); then it throws, the ApiError carrying the cursor to resume from.
+   */
+  maxRetries?: number;
+  /** How an iterator waits before a retry (tests pass a fake clock); setTimeout by default. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
-type Query = Record<string, string | number | undefined>;
+/** Iterator parameters: the filters, the page size, and optionally a cursor to resume from. */
+type IterateParams<F> = F & ListParams;
+
+/** Query values: a list is sent comma-separated, each item percent-encoded (an item's own comma becomes %2C). */
+type Query = Record<string, string | number | readonly string[] | undefined>;
 
 export interface Client {
-  listShowtimes(params?: ShowtimeFilters & ListParams): Promise<Page<Showtime>>;
-  listCinemas(params?: ListParams): Promise<Page<Cinema>>;
+  listShowtimes(params?: ShowtimeFilters & ListParams): Promise<Page<ServedShowtime>>;
+  getShowtime(showtimeId: string, params?: { include?: Embeddable[] }): Promise<Result<ServedShowtime>>;
+  listCinemas(params?: CinemaFilters & ListParams): Promise<Page<ServedCinema>>;
   getCinema(cinemaId: string): Promise<Result<Cinema>>;
   listFilms(params?: ListParams): Promise<Page<Film>>;
   getFilm(filmId: string): Promise<Result<Film>>;
   listAttributes(params?: ListParams): Promise<Page<Attribute>>;
-  /** Every showtime matching the filters, page after page (`limit` sets the page size). */
-  showtimes(params?: ShowtimeFilters & Omit<ListParams, "cursor">): AsyncIterableIterator<Showtime>;
-  cinemas(params?: Omit<ListParams, "cursor">): AsyncIterableIterator<Cinema>;
-  films(params?: Omit<ListParams, "cursor">): AsyncIterableIterator<Film>;
-  attributes(params?: Omit<ListParams, "cursor">): AsyncIterableIterator<Attribute>;
+  /**
+   * Every showtime matching the filters, page after page (`limit` sets the page size; `cursor`
+   * resumes where an earlier iteration stopped). Waits out 429s and 503s (see maxRetries).
+   */
+  showtimes(params?: IterateParams<ShowtimeFilters>): AsyncIterableIterator<ServedShowtime>;
+  cinemas(params?: IterateParams<CinemaFilters>): AsyncIterableIterator<ServedCinema>;
+  films(params?: ListParams): AsyncIterableIterator<Film>;
+  attributes(params?: ListParams): AsyncIterableIterator<Attribute>;
 }
 
 function toQueryString(query: Query = {}): string {
-  const search = new URLSearchParams();
+  const parts: string[] = [];
   // Absent values are left out: the API answers an empty parameter with a 400.
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
-  const text = search.toString();
-  return text ? `?${text}` : "";
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    const text =
+      typeof value === "object" ? value.map(encodeURIComponent).join(",") : encodeURIComponent(String(value));
+    parts.push(`${encodeURIComponent(name)}=${text}`);
+  }
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+/** Plain decimal degrees with at most 7 decimals, as the API takes them (never exponent notation). */
+function degrees(value: number): string {
+  return value.toFixed(7).replace(/\.?0+$/, "");
+}
+
+/** The filters as query values: `near` becomes near=LAT,LON and radiusKm. */
+function queryOf(params: (ShowtimeFilters & CinemaFilters & ListParams) | undefined): Query {
+  const { near, ...rest } = params ?? {};
+  return { ...rest, ...nearQuery(near) };
+}
+
+function nearQuery(near: NearFilter | undefined): Query {
+  if (!near) return {};
+  return {
+    near: `${degrees(near.latitude)},${degrees(near.longitude)}`,
+    radiusKm: near.radiusKm === undefined ? undefined : degrees(near.radiusKm),
+  };
 }
 
 export function createClient(options: ClientOptions): Client {
@@ -65,11 +116,32 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
+  const maxRetries = options.maxRetries ?? 5;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  /** One page, retried after Retry-After on 429 and 503; a failure carries the page's cursor. */
+  async function pageAt<T>(path: string, query: Query, cursor: string | undefined): Promise<Page<T>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await get<Page<T>>(path, { ...query, cursor });
+      } catch (error) {
+        const retryable = error instanceof ApiError && (error.status === 429 || error.status === 503);
+        if (error instanceof ApiError && (!retryable || attempt >= maxRetries)) {
+          error.cursor = cursor;
+          throw error;
+        }
+        if (!retryable) throw error;
+        await sleep(1000 * Math.max(1, (error as ApiError).retryAfter ?? 1));
+      }
+    }
+  }
+
   /** Follows nextCursor until the last page; the filters go with every request, as cursors require. */
   async function* every<T>(path: string, query: Query = {}): AsyncIterableIterator<T> {
-    let cursor: string | undefined;
+    const { cursor: start, ...filters } = query;
+    let cursor = typeof start === "string" ? start : undefined;
     do {
-      const page: Page<T> = await get<Page<T>>(path, { ...query, cursor });
+      const page: Page<T> = await pageAt<T>(path, filters, cursor);
       yield* page.data;
       cursor = page.pagination.nextCursor ?? undefined;
     } while (cursor !== undefined);
@@ -87,14 +159,15 @@ export function createClient(options: ClientOptions): Client {
   }
 
   return {
-    listShowtimes: (params) => get("/v1/showtimes", { ...params }),
-    listCinemas: (params) => get("/v1/cinemas", { ...params }),
+    listShowtimes: (params) => get("/v1/showtimes", queryOf(params)),
+    getShowtime: async (showtimeId, params) => get(one("showtimes", showtimeId), { include: params?.include }),
+    listCinemas: (params) => get("/v1/cinemas", queryOf(params)),
     getCinema: async (cinemaId) => get(one("cinemas", cinemaId)),
     listFilms: (params) => get("/v1/films", { ...params }),
     getFilm: async (filmId) => get(one("films", filmId)),
     listAttributes: (params) => get("/v1/attributes", { ...params }),
-    showtimes: (params) => every("/v1/showtimes", { ...params }),
-    cinemas: (params) => every("/v1/cinemas", { ...params }),
+    showtimes: (params) => every("/v1/showtimes", queryOf(params)),
+    cinemas: (params) => every("/v1/cinemas", queryOf(params)),
     films: (params) => every("/v1/films", { ...params }),
     attributes: (params) => every("/v1/attributes", { ...params }),
   };

@@ -24,6 +24,12 @@ export interface Showtime {
   provenance: Provenance;
 }
 
+/** A showtime as served: with its film and/or cinema when `include` asks for them. */
+export interface ServedShowtime extends Showtime {
+  film?: Film;
+  cinema?: Cinema;
+}
+
 export interface Location {
   /** ISO 3166-1 alpha-2. */
   countryCode: string;
@@ -40,6 +46,11 @@ export interface Cinema {
   name: string;
   location: Location;
   provenance: Provenance;
+}
+
+/** A cinema as its list serves it: `distanceKm` (rounded to 3 decimals) when listed near a point. */
+export interface ServedCinema extends Cinema {
+  distanceKm?: number;
 }
 
 export interface Film {
@@ -104,9 +115,35 @@ export interface ListParams {
   cursor?: string;
 }
 
+/** A point and a radius: cinemas within `radiusKm` (default 25, at most 500) of it. */
+export interface NearFilter {
+  /** Decimal degrees, -90..90; sent with at most 7 decimals. */
+  latitude: number;
+  /** Decimal degrees, -180..180; sent with at most 7 decimals. */
+  longitude: number;
+  radiusKm?: number;
+}
+
+export type Embeddable = "film" | "cinema";
+
 export interface ShowtimeFilters {
   cinemaId?: string;
   filmId?: string;
   /** Exclusive: only showtimes starting strictly after this instant. */
   startsAfter?: DateTime;
+  /** Exclusive: only showtimes starting strictly before this instant. */
+  startsBefore?: DateTime;
+  /** Only showtimes having all of these attributes (1..32 ids). */
+  attributeIds?: string[];
+  /** Only showtimes at cinemas near a point. */
+  near?: NearFilter;
+  /** Embeds each showtime's film and/or cinema. */
+  include?: Embeddable[];
+}
+
+export interface CinemaFilters {
+  /** Cinemas near a point, nearest first, each with distanceKm. */
+  near?: NearFilter;
+  /** ISO 3166-1 alpha-2, e.g. "DE". */
+  countryCode?: string;
 }

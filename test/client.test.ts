@@ -1,7 +1,8 @@
 /**
- * The typed client (issue 4) against the local server on an ephemeral port: every operation,
- * iteration over all pages equal to the oracle, ids that need percent-encoding, and ApiError
- * carrying the spec's code. Its types are checked against the zod schemas at compile time.
+ * The typed client against the local server on an ephemeral port: every operation of spec §4 and
+ * of decision: query parameters, iteration over all pages equal to the oracle, ids that need
+ * percent-encoding, and ApiError carrying the envelope of spec §7. Its types are checked against
+ * the zod schemas at compile time.
  */
 import type { Server } from "node:http";
 import path from "node:path";
@@ -30,7 +31,9 @@ describe("the client's types equal the schemas' (a mismatch fails tsc --noEmit)"
     expectTypeOf<Types.Cinema>().toEqualTypeOf<Records.Cinema>();
     expectTypeOf<Types.Film>().toEqualTypeOf<Records.Film>();
     expectTypeOf<Types.Attribute>().toEqualTypeOf<Records.Attribute>();
-    expectTypeOf<Types.Page<Types.Showtime>>().toEqualTypeOf<z.infer<typeof Schemas.showtimePageSchema>>();
+    expectTypeOf<Types.Page<Types.ServedShowtime>>().toEqualTypeOf<z.infer<typeof Schemas.showtimePageSchema>>();
+    expectTypeOf<Types.Page<Types.ServedCinema>>().toEqualTypeOf<z.infer<typeof Schemas.cinemaPageSchema>>();
+    expectTypeOf<Types.Result<Types.ServedShowtime>>().toEqualTypeOf<z.infer<typeof Schemas.showtimeResultSchema>>();
     expectTypeOf<Types.Page<Types.Attribute>>().toEqualTypeOf<z.infer<typeof Schemas.attributePageSchema>>();
     expectTypeOf<Types.Result<Types.Cinema>>().toEqualTypeOf<z.infer<typeof Schemas.cinemaResultSchema>>();
     expectTypeOf<Types.Result<Types.Film>>().toEqualTypeOf<z.infer<typeof Schemas.filmResultSchema>>();
@@ -96,6 +99,48 @@ describe("the client against the local server", () => {
     expect(ids(all)).toEqual(ids(expectedList(dataset, "showtimes", filters)));
   });
 
+  /** The body the API sends for a URL written by hand, to compare with what the client asked. */
+  const direct = async (url: string) => {
+    const response = await fetch(`${baseUrl}${url}`, { headers: { authorization: `Bearer ${KEYS.bulk}` } });
+    expect(response.status, url).toBe(200);
+    return (await response.json()) as { data: unknown[] };
+  };
+
+  test("listShowtimes sends every filter as the API spells it: a window, attributes, a place, embeds", async () => {
+    const page = await client.listShowtimes({
+      startsAfter: "2026-11-23T00:00Z",
+      startsBefore: "2026-11-25T00:00+01:00",
+      attributeIds: ["lang-en", "access/ad"],
+      near: { latitude: 51.5, longitude: -0.125, radiusKm: 0.5 },
+      include: ["film", "cinema"],
+      limit: 3,
+    });
+    const url =
+      "/v1/showtimes?startsAfter=2026-11-23T00%3A00Z&startsBefore=2026-11-25T00%3A00%2B01%3A00" +
+      "&attributeIds=lang-en,access%2Fad&limit=3&near=51.5,-0.125&radiusKm=0.5&include=film,cinema";
+    expect(page).toEqual(await direct(url));
+    expect(page.data.length).toBeGreaterThan(0);
+    expect(page.data[0]!.film?.id).toBe(page.data[0]!.filmId);
+    expect(page.data[0]!.cinema?.id).toBe(page.data[0]!.cinemaId);
+  });
+
+  test("getShowtime returns one showtime, with its film when asked", async () => {
+    const [first] = expectedList(dataset, "showtimes") as Array<{ id: string; filmId: string }>;
+    const result = await client.getShowtime(first!.id, { include: ["film"] });
+    expect(result.data.id).toBe(first!.id);
+    expect(result.data.film?.id).toBe(first!.filmId);
+    expect(result).toEqual(await direct(`/v1/showtimes/${encodeURIComponent(first!.id)}?include=film`));
+  });
+
+  test("cinemas() near a point iterates nearest first, with distanceKm, across pages", async () => {
+    const all = await collect(
+      client.cinemas({ near: { latitude: 51.5, longitude: -0.125 }, countryCode: "DE", limit: 1 }),
+    );
+    const page = await direct("/v1/cinemas?near=51.5,-0.125&countryCode=DE&limit=100");
+    expect(all).toEqual(page.data);
+    expect(all.every((c) => c.distanceKm === 0)).toBe(true);
+  });
+
   const ADDRESSABLE = TRICKY_CINEMA_IDS.filter((id) => id !== "." && id !== "..");
 
   test.each(ADDRESSABLE.map((id) => [id]))("getCinema percent-encodes the id %j", async (id) => {
@@ -123,27 +168,49 @@ describe("the client against the local server", () => {
     expect(attributes.pagination).toEqual({ nextCursor: null, hasMore: false });
   });
 
-  // What the call does, the key, status and code the ApiError must carry, and why.
-  test.each<[string, (c: Client) => Promise<unknown>, string, number, string]>([
-    ["no such film", (c) => c.getFilm("no-such-film"), KEYS.bulk, 404, "not_found"],
-    ["a limit out of range", (c) => c.listShowtimes({ limit: 101 }), KEYS.bulk, 400, "bad_request"],
-    ["an unknown key", (c) => c.listCinemas(), "cl_not_a_key", 401, "unauthorized"],
-    ["an organization without a paid entitlement", (c) => c.listFilms(), KEYS.cancelled, 403, "entitlement_required"],
+  // What the call does, the key, status and code the ApiError must carry, the same request by hand, and why.
+  test.each<[string, (c: Client) => Promise<unknown>, string, number, string, string]>([
+    ["no such film", (c) => c.getFilm("no-such-film"), KEYS.bulk, 404, "not_found", "/v1/films/no-such-film"],
+    [
+      "a limit out of range",
+      (c) => c.listShowtimes({ limit: 101 }),
+      KEYS.bulk,
+      400,
+      "bad_request",
+      "/v1/showtimes?limit=101",
+    ],
+    ["an unknown key", (c) => c.listCinemas(), "cl_not_a_key", 401, "unauthorized", "/v1/cinemas"],
+    [
+      "an organization without a paid entitlement",
+      (c) => c.listFilms(),
+      KEYS.cancelled,
+      403,
+      "entitlement_required",
+      "/v1/films",
+    ],
     [
       "an error met while iterating",
       (c) => collect(c.showtimes({ startsAfter: "2026-02-30T00:00Z" })),
       KEYS.bulk,
       400,
       "bad_request",
+      "/v1/showtimes?startsAfter=2026-02-30T00%3A00Z",
     ],
-  ])("%s throws ApiError with status and code", async (_what, call, key, status, code) => {
-    const error = await call(clientWith(key)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    const apiError = error as ApiError;
-    expect([apiError.status, apiError.code]).toEqual([status, code]);
-    expect(apiError.message.length).toBeGreaterThan(0);
-    expect(apiError.requestId).toMatch(/^[0-9a-f-]{36}$/);
-  });
+  ])(
+    "%s throws ApiError with the API's status, code, message and request id",
+    async (_what, call, key, status, code, url) => {
+      const error = await call(clientWith(key)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      const apiError = error as ApiError;
+      expect([apiError.status, apiError.code]).toEqual([status, code]);
+      expect(apiError.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // The message is the envelope's, word for word: the one the API sends for that request.
+      const response = await fetch(`${baseUrl}${url}`, { headers: { authorization: `Bearer ${key}` } });
+      const { error: sent } = (await response.json()) as { error: { code: string; message: string } };
+      expect([response.status, sent.code]).toEqual([status, code]);
+      expect(apiError.message).toBe(sent.message);
+    },
+  );
 
   test("a 400 carries details.parameter", async () => {
     const error = (await client.listShowtimes({ limit: 0 }).catch((e: unknown) => e)) as ApiError;
@@ -160,9 +227,12 @@ describe("the client against the local server", () => {
         ),
       ),
     );
-    const limited = errors.find((e) => e !== undefined)!;
-    expect([limited.status, limited.code]).toEqual([429, "rate_limited"]);
-    expect(limited.retryAfter).toBeGreaterThan(0);
+    // tiny-co allows 3 requests per 60 s, and the server's clock (TEST_NOW) is 39 s before the window ends.
+    const limited = errors.filter((e) => e !== undefined);
+    expect(limited.map((e) => [e.status, e.code, e.retryAfter])).toEqual([
+      [429, "rate_limited", 39],
+      [429, "rate_limited", 39],
+    ]);
   });
 
   test("an answer that is not the API's envelope becomes invalid_response, not a crash", async () => {

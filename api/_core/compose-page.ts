@@ -9,6 +9,9 @@ import type { Freshness } from "./format/manifest.js";
 import { PageBuffer } from "./format/page-buffer.js";
 import type { EscapedSortKey, RecordList, Seek } from "./format/record-list.js";
 import type { SnapshotLists } from "./format/snapshot.js";
+import { selectShowtimes, type ShowtimeSelection } from "./format/showtime-selection.js";
+import type { Embed } from "./format/showtime-store.js";
+import type { Embedded } from "./query-values.js";
 
 /** A page to compose: where it starts (a cursor's key, startsAfter) and how many records. */
 export interface PageQuery extends Seek {
@@ -78,6 +81,61 @@ export function composePage(lists: SnapshotLists, list: RecordList, query: PageQ
   const out = new PageBuffer();
   composePageInto(lists, list, query, fallback, out);
   return out.finish();
+}
+
+/**
+ * Writes each showtime's film and/or cinema into it, as their get-one returns them, and folds their
+ * freshness in after the showtime's (decision: query parameters, include).
+ */
+function embedderOf(lists: SnapshotLists, include: readonly Embedded[] | undefined): Embed | undefined {
+  if (!include?.length) return undefined;
+  const [film, cinema] = [include.includes("film"), include.includes("cinema")];
+  return (out, fold, f, c) => {
+    if (film) {
+      out.text(',"film":');
+      out.raw(lists.films.records.entry(f));
+      lists.films.foldInto(f, fold);
+    }
+    if (cinema) {
+      out.text(',"cinema":');
+      out.raw(lists.cinemas.records.entry(c));
+      lists.cinemas.foldInto(c, fold);
+    }
+  };
+}
+
+/** A page of showtimes chosen by every filter (showtime-selection.ts), with embedded records when asked. */
+export function composeSelectedInto(
+  lists: SnapshotLists,
+  selection: ShowtimeSelection,
+  query: PageQuery & { include?: readonly Embedded[] },
+  fallback: Freshness,
+  out: PageBuffer,
+): void {
+  const page = selectShowtimes(lists.showtimes, lists.dictionaries, selection, query, query.limit);
+  out.reset();
+  out.text('{"data":[');
+  const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
+  const last = lists.showtimes.render("byCinema", page.records, out, fold, embedderOf(lists, query.include));
+  const next = page.hasMore && last ? encodeCursorEscaped(query.binding, last.instantKey, last.escapedId) : null;
+  out.text(
+    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`,
+  );
+}
+
+/** `GET /v1/showtimes/{id}`: the record, its embeds when asked, and their freshness. */
+export function composeShowtimeInto(
+  lists: SnapshotLists,
+  record: number,
+  include: readonly Embedded[] | undefined,
+  fallback: Freshness,
+  out: PageBuffer,
+): void {
+  out.reset();
+  out.text('{"data":');
+  const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
+  lists.showtimes.render("byCinema", [record], out, fold, embedderOf(lists, include));
+  out.text(`,"freshness":${JSON.stringify(fold.result(fallback))}}`);
 }
 
 /** A get-one body (§4.4, §4.6): the record and its own freshness. */

@@ -18,18 +18,41 @@ export interface CursorPayload {
   after: string[];
 }
 
-/** Fingerprint of an endpoint and its filters, as carried in cursors. */
-export function bindingOf(
-  resource: string,
-  filters: { cinemaId?: string; filmId?: string; startsAfter?: string },
-): string {
-  const canonical = JSON.stringify([
-    resource,
-    filters.cinemaId ?? null,
-    filters.filmId ?? null,
-    filters.startsAfter ?? null,
-  ]);
-  return createHash("sha256").update(canonical).digest("base64url").slice(0, 16);
+/** The filters a cursor is bound to (spec §4.2 and decision: query parameters). */
+export interface BoundFilters {
+  cinemaId?: string;
+  filmId?: string;
+  startsAfter?: string;
+  /** As an instant key: equal instants written differently bind the same. */
+  startsBefore?: string;
+  attributeIds?: readonly string[];
+  near?: { latitude: number; longitude: number; radiusKm: number };
+  countryCode?: string;
+}
+
+/**
+ * Fingerprint of an endpoint and its filters, as carried in cursors. The filters of the first
+ * version are hashed exactly as before, so cursors issued before the others existed still page.
+ */
+export function bindingOf(resource: string, filters: BoundFilters): string {
+  const first = [resource, filters.cinemaId ?? null, filters.filmId ?? null, filters.startsAfter ?? null];
+  const { startsBefore, attributeIds, near, countryCode } = filters;
+  const later =
+    startsBefore !== undefined || attributeIds !== undefined || near !== undefined || countryCode !== undefined
+      ? [
+          {
+            startsBefore: startsBefore ?? null,
+            // A set: the order they were listed in does not change the page.
+            attributeIds: attributeIds ? [...attributeIds].sort() : null,
+            near: near ? [near.latitude, near.longitude, near.radiusKm] : null,
+            countryCode: countryCode ?? null,
+          },
+        ]
+      : [];
+  return createHash("sha256")
+    .update(JSON.stringify([...first, ...later]))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 // Imported once: a string key is imported again by every createHmac call.
@@ -43,14 +66,10 @@ function sealPayload(payload: Buffer): string {
   return Buffer.concat([macOf(payload), payload]).toString("base64url");
 }
 
-/** Encodes a cursor as a URL-safe string. */
-export function encodeCursor(cursor: CursorPayload): string {
-  return sealPayload(Buffer.from(JSON.stringify([CURSOR_VERSION, cursor.binding, ...cursor.after]), "utf8"));
-}
-
 /**
- * The same cursor from a sort key whose id is already JSON-escaped text (as the snapshot stores
- * ids): the payload is byte for byte what encodeCursor writes, without unescaping and escaping again.
+ * Encodes a cursor as a URL-safe string, from a sort key whose id is already JSON-escaped text
+ * (as the snapshot stores ids): the payload is `JSON.stringify([version, binding, ...sortKey])`
+ * byte for byte, without unescaping and escaping the id again.
  */
 export function encodeCursorEscaped(binding: string, instantKey: string | undefined, escapedId: string): string {
   const key = instantKey === undefined ? `"${escapedId}"` : `"${instantKey}","${escapedId}"`;

@@ -6,11 +6,21 @@ import { bindingOf, decodeCursor } from "./cursor.js";
 import { checkDateTime } from "./date-time.js";
 import { badParameter } from "./errors.js";
 import type { ListResource } from "./format/manifest.js";
+import type { Near } from "./format/cinema-selection.js";
 import type { ShowtimeFilters as ViewFilters } from "./format/snapshot.js";
+import {
+  DEFAULT_RADIUS_KM,
+  parseAttributeIds,
+  parseCountryCode,
+  parseInclude,
+  parseNear,
+  parseRadiusKm,
+  type Embedded,
+} from "./query-values.js";
+import { clipText, codePointLength } from "./text.js";
 
-/** Resources with a get-one endpoint (spec §4.4, §4.6). */
-export type OneResource = "cinemas" | "films";
-import { codePointLength } from "./text.js";
+/** Resources with a get-one endpoint (spec §4.4, §4.6; showtimes: decision: query parameters). */
+export type OneResource = "cinemas" | "films" | "showtimes";
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -26,14 +36,41 @@ export interface ListRequest {
   startsAfterKey?: string;
   after?: string[];
   binding: string;
+  /** Instant key of startsBefore (exclusive). */
+  startsBeforeKey?: string;
+  attributeIds?: string[];
+  near?: Near;
+  countryCode?: string;
+  include?: Embedded[];
 }
 
 const LIST_PARAMETERS: Record<ListResource, readonly string[]> = {
-  showtimes: ["cursor", "limit", "cinemaId", "filmId", "startsAfter"],
-  cinemas: ["cursor", "limit"],
+  showtimes: [
+    "cursor",
+    "limit",
+    "cinemaId",
+    "filmId",
+    "startsAfter",
+    "startsBefore",
+    "attributeIds",
+    "near",
+    "radiusKm",
+    "include",
+  ],
+  cinemas: ["cursor", "limit", "near", "radiusKm", "countryCode"],
   films: ["cursor", "limit"],
   attributes: ["cursor", "limit"],
 };
+
+/** Query parameters of the get-one endpoints. */
+export const ONE_PARAMETERS: Record<OneResource, readonly string[]> = {
+  cinemas: [],
+  films: [],
+  showtimes: ["include"],
+};
+
+/** Parameters whose value is split before it is percent-decoded (an item may hold an encoded comma). */
+const SPLIT_BEFORE_DECODING = ["attributeIds"];
 
 /** Matches a raw path (still percent-encoded) to an endpoint; undefined is a 404. */
 export function matchRoute(rawPath: string): Route | undefined {
@@ -41,8 +78,8 @@ export function matchRoute(rawPath: string): Route | undefined {
   if (segments[0] !== "" || segments[1] !== "v1") return undefined;
   const resource = segments[2] as ListResource;
   if (segments.length === 3 && Object.hasOwn(LIST_PARAMETERS, resource)) return { kind: "list", resource };
-  if (segments.length === 4 && (resource === "cinemas" || resource === "films") && segments[3] !== "") {
-    return { kind: "one", resource, rawId: segments[3]! };
+  if (segments.length === 4 && Object.hasOwn(ONE_PARAMETERS, resource) && segments[3] !== "") {
+    return { kind: "one", resource: resource as OneResource, rawId: segments[3]! };
   }
   return undefined;
 }
@@ -72,7 +109,7 @@ export function originForm(target: string): string {
 
 /** Decodes a get-one path segment and checks it can be an id. */
 export function decodeId(route: Extract<Route, { kind: "one" }>): string {
-  const parameter = route.resource === "cinemas" ? "cinemaId" : "filmId";
+  const parameter = ({ cinemas: "cinemaId", films: "filmId", showtimes: "showtimeId" } as const)[route.resource];
   let id: string;
   try {
     id = decodeURIComponent(route.rawId);
@@ -97,7 +134,8 @@ export function parseQuery(rawQuery: string, allowed: readonly string[]): Map<st
       throw badParameter(name, `is not a parameter of this endpoint (${hint})`);
     }
     if (params.has(name)) throw badParameter(name, "is given more than once");
-    const value = eq === -1 ? "" : decodeComponent(part.slice(eq + 1), name);
+    const raw = eq === -1 ? "" : part.slice(eq + 1);
+    const value = SPLIT_BEFORE_DECODING.includes(name) ? raw : decodeComponent(raw, name);
     if (value === "") throw badParameter(name, "must not be empty");
     params.set(name, value);
   }
@@ -120,6 +158,35 @@ function parseIdFilter(params: Map<string, string>, name: "cinemaId" | "filmId")
   return value;
 }
 
+function parseDateTimeParameter(params: Map<string, string>, name: "startsAfter" | "startsBefore"): string | undefined {
+  const value = params.get(name);
+  if (value === undefined) return undefined;
+  const check = checkDateTime(value);
+  if (!check.ok) {
+    // An unencoded "+" of an offset arrives as a space (form decoding): say so.
+    const hint = /\d \d{2}:\d{2}$/.test(value)
+      ? '; a "+" in a query is read as a space: send the offset as %2B01:00'
+      : "";
+    throw badParameter(
+      name,
+      `is not a valid date-time (${check.reason}): received ${JSON.stringify(clipText(value, 40))}${hint}`,
+    );
+  }
+  return check.instantKey;
+}
+
+/** `near` and `radiusKm` (default 25 km); a radius without a point is a 400 naming radiusKm. */
+function parsePlace(params: Map<string, string>): Near | undefined {
+  const near = params.get("near");
+  const radius = params.get("radiusKm");
+  if (near === undefined) {
+    if (radius !== undefined) throw badParameter("radiusKm", "is given without near; send near=LATITUDE,LONGITUDE too");
+    return undefined;
+  }
+  const point = parseNear(near);
+  return { ...point, radiusKm: radius === undefined ? DEFAULT_RADIUS_KM : parseRadiusKm(radius) };
+}
+
 /** Validates a list request's parameters into what the page logic needs. */
 export function parseListRequest(resource: ListResource, rawQuery: string): ListRequest {
   const params = parseQuery(rawQuery, LIST_PARAMETERS[resource]);
@@ -129,23 +196,50 @@ export function parseListRequest(resource: ListResource, rawQuery: string): List
   if (cinemaId !== undefined) filters.cinemaId = cinemaId;
   if (filmId !== undefined) filters.filmId = filmId;
   const request: ListRequest = { resource, filters, limit: parseLimit(params.get("limit")), binding: "" };
-  const startsAfter = params.get("startsAfter");
-  if (startsAfter !== undefined) {
-    const check = checkDateTime(startsAfter);
-    if (!check.ok) throw badParameter("startsAfter", `is not a valid date-time (${check.reason})`);
-    request.startsAfter = startsAfter;
-    request.startsAfterKey = check.instantKey;
+  const startsAfterKey = parseDateTimeParameter(params, "startsAfter");
+  if (startsAfterKey !== undefined) {
+    request.startsAfter = params.get("startsAfter");
+    request.startsAfterKey = startsAfterKey;
   }
-  request.binding = bindingOf(resource, { ...filters, startsAfter });
+  const startsBeforeKey = parseDateTimeParameter(params, "startsBefore");
+  if (startsBeforeKey !== undefined) request.startsBeforeKey = startsBeforeKey;
+  const attributeIds = params.get("attributeIds");
+  if (attributeIds !== undefined) request.attributeIds = parseAttributeIds(attributeIds);
+  const near = parsePlace(params);
+  if (near) request.near = near;
+  const countryCode = params.get("countryCode");
+  if (countryCode !== undefined) request.countryCode = parseCountryCode(countryCode);
+  const include = params.get("include");
+  if (include !== undefined) request.include = parseInclude(include);
+  request.binding = bindingOf(resource, {
+    ...filters,
+    startsAfter: request.startsAfter,
+    startsBefore: request.startsBeforeKey,
+    attributeIds: request.attributeIds,
+    near: request.near,
+    countryCode: request.countryCode,
+  });
   const cursor = params.get("cursor");
   if (cursor !== undefined) request.after = parseCursor(cursor, request);
   return request;
 }
 
+/** Whether a list request asks only what every list could always answer (its pages may be stored). */
+export function isPlainList(request: ListRequest): boolean {
+  return (
+    request.startsBeforeKey === undefined &&
+    request.attributeIds === undefined &&
+    request.near === undefined &&
+    request.countryCode === undefined &&
+    request.include === undefined
+  );
+}
+
 function parseCursor(token: string, request: ListRequest): string[] {
   const cursor = decodeCursor(token);
   if (!cursor) throw badParameter("cursor", "is not a cursor this API issued; pass nextCursor back unchanged");
-  const keyLength = request.resource === "showtimes" ? 2 : 1;
+  // The sort key a page ends on: [instant, id] for showtimes, [distance, id] for cinemas near a point, else [id].
+  const keyLength = request.resource === "showtimes" || request.near ? 2 : 1;
   if (cursor.binding !== request.binding || cursor.after.length !== keyLength) {
     throw badParameter(
       "cursor",

@@ -4,16 +4,26 @@
  * here on: every read is a positioned read of a file in the page cache.
  */
 import { composedTag } from "./body-tag.js";
-import { composePageInto } from "./compose-page.js";
+import { composePageInto, composeSelectedInto, composeShowtimeInto } from "./compose-page.js";
+import { includeOf, selectionOf } from "./showtime-filters.js";
+import { CinemaSelectionList, selectCinemas } from "./format/cinema-selection.js";
 import { ApiError } from "./errors.js";
-import type { PagePool } from "./format/page-buffer.js";
+import type { PageBuffer, PagePool } from "./format/page-buffer.js";
 import type { Snapshot } from "./format/snapshot.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
 import { bodyKeyOf, type BodyKey } from "./format/stored-bodies.js";
 import type { CachedBody, ResponseCache } from "./response-cache.js";
 import { sendBody, type Conditions, type Outgoing } from "./respond.js";
 import { clipText } from "./text.js";
-import { decodeId, matchRoute, parseListRequest, parseQuery, type ListRequest } from "./route.js";
+import {
+  decodeId,
+  isPlainList,
+  matchRoute,
+  ONE_PARAMETERS,
+  parseListRequest,
+  parseQuery,
+  type ListRequest,
+} from "./route.js";
 
 const ALLOWED_METHODS = "GET, HEAD";
 /** An unknown id echoed in a 404: whole up to the spec's 160, so the message stays within 300. */
@@ -34,7 +44,7 @@ function storedBody(snapshot: Snapshot, cache: ResponseCache, key: string): Cach
 }
 
 function sendStored(cache: ResponseCache, key: string, body: CachedBody, conditions: Conditions): Outgoing {
-  return sendBody(body, conditions, "precomputed", () => cache.recount(body, key, "stored"));
+  return sendBody(body, conditions, "precomputed", (coding) => cache.encode(body, key, "stored", coding));
 }
 
 /** The stored body answering `bodyKey`, remembered for this URL, or undefined. */
@@ -52,10 +62,40 @@ function tryStored(
 }
 
 /**
- * Composes a page that was not stored into a buffer lent by `pages` (given back by `release` once
- * the response is written); the cache, if it keeps the page, keeps a copy of its own.
+ * Sends a composed body written into a buffer lent by `pages` (given back by `release` once the
+ * response is written); the cache, if it keeps the body, keeps a copy of its own. `identity` names
+ * the bytes within this snapshot: its tag.
  */
-function compose(
+function sendComposed(
+  snapshot: Snapshot,
+  cache: ResponseCache,
+  url: string,
+  identity: string,
+  write: (out: PageBuffer) => void,
+  pages: PagePool,
+  conditions: Conditions,
+): Outgoing {
+  const page = pages.acquire();
+  try {
+    write(page);
+  } catch (error) {
+    pages.release(page);
+    throw error;
+  }
+  const body: CachedBody = { etag: composedTag(snapshot.manifest.snapshotId, identity), identity: page.lend() };
+  const kept = cache.keepComposed(url, body);
+  // Codings are made on the cache's copy when it kept one, so they are kept (and counted) with it.
+  const outgoing = sendBody(kept ?? body, conditions, "composed", (coding) =>
+    cache.encode(kept ?? body, url, "composed", coding),
+  );
+  // Sent from the lent buffer only when it is the body going out; a coding made from it, or a 304, frees it now.
+  if (outgoing.body === body.identity) outgoing.release = () => pages.release(page);
+  else pages.release(page);
+  return outgoing;
+}
+
+/** A list page that was not stored: O(log n + limit) record reads, never a scan. */
+function composeList(
   snapshot: Snapshot,
   cache: ResponseCache,
   url: string,
@@ -64,23 +104,47 @@ function compose(
   conditions: Conditions,
 ): Outgoing {
   const { lists, manifest } = snapshot;
-  const records = lists.list(list.resource, list.filters);
-  const page = pages.acquire();
-  try {
-    composePageInto(lists, records, list, manifest.freshness, page);
-  } catch (error) {
-    pages.release(page);
-    throw error;
-  }
-  // The page's identity in this snapshot: its endpoint and filters (binding), start and size.
-  const tag = composedTag(manifest.snapshotId, `${list.binding}|${JSON.stringify(list.after ?? null)}|${list.limit}`);
-  const body: CachedBody = { etag: tag, identity: page.lend() };
-  const kept = cache.keepComposed(url, body);
-  const outgoing = sendBody(body, conditions, "composed", () => kept && cache.recount(kept, url, "composed"));
-  // Sent from the lent buffer only when it is the body going out; a coding made from it, or a 304, frees it now.
-  if (outgoing.body === body.identity) outgoing.release = () => pages.release(page);
-  else pages.release(page);
-  return outgoing;
+  // The page's identity in this snapshot: its endpoint and filters (binding), start, size and embeds.
+  const identity = `${list.binding}|${JSON.stringify(list.after ?? null)}|${list.limit}|${list.include ?? ""}`;
+  const write = (out: PageBuffer) => {
+    if (list.resource === "showtimes" && !isPlainList(list)) {
+      composeSelectedInto(lists, selectionOf(lists, list), list, manifest.freshness, out);
+    } else if (list.resource === "cinemas" && (list.near || list.countryCode !== undefined)) {
+      const matches = selectCinemas(lists.cinemas, { near: list.near, countryCode: list.countryCode });
+      composePageInto(
+        lists,
+        new CinemaSelectionList(lists.cinemas, matches, list.near !== undefined),
+        list,
+        manifest.freshness,
+        out,
+      );
+    } else {
+      composePageInto(lists, lists.list(list.resource, list.filters), list, manifest.freshness, out);
+    }
+  };
+  return sendComposed(snapshot, cache, url, identity, write, pages, conditions);
+}
+
+/** `GET /v1/showtimes/{id}`: composed from its block (showtimes have no stored get-one). */
+function composeShowtime(
+  snapshot: Snapshot,
+  cache: ResponseCache,
+  url: string,
+  params: Map<string, string>,
+  id: string,
+  pages: PagePool,
+  conditions: Conditions,
+): Outgoing {
+  const include = includeOf(params);
+  const { lists, manifest } = snapshot;
+  const record = lists.showtimes.findById(id);
+  if (record === undefined) throw notFound("showtime", id);
+  const write = (out: PageBuffer) => composeShowtimeInto(lists, record, include, manifest.freshness, out);
+  return sendComposed(snapshot, cache, url, `one|${id}|${include ?? ""}`, write, pages, conditions);
+}
+
+function notFound(singular: string, id: string): ApiError {
+  return new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(clipText(id, MAX_ID_ECHO))}.`);
 }
 
 /** Serves a request; composed pages are written into buffers `pages` lends. */
@@ -106,23 +170,32 @@ export function serve(request: ServeRequest, source: SnapshotSource, cache: Resp
   const remembered = memo === undefined ? undefined : storedBody(snapshot, cache, memo);
   if (remembered) return sendStored(cache, memo!, remembered, conditions);
   const composed = cache.composedPage(url);
-  if (composed) return sendBody(composed, conditions, "composed", () => cache.recount(composed, url, "composed"));
+  if (composed)
+    return sendBody(composed, conditions, "composed", (coding) => cache.encode(composed, url, "composed", coding));
 
   const rawQuery = queryAt === -1 ? "" : url.slice(queryAt + 1);
   if (route.kind === "one") {
-    parseQuery(rawQuery, []);
+    if (route.resource === "showtimes") {
+      // Parameters first (a 400 before a 404), then the id.
+      const params = parseQuery(rawQuery, ONE_PARAMETERS.showtimes);
+      return composeShowtime(snapshot, cache, url, params, decodeId(route), pages, conditions);
+    }
+    parseQuery(rawQuery, ONE_PARAMETERS[route.resource]);
     const id = decodeId(route);
     const found = tryStored(snapshot, cache, url, { kind: "one", resource: route.resource, id });
-    const singular = route.resource === "cinemas" ? "cinema" : "film";
-    if (!found)
-      throw new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(clipText(id, MAX_ID_ECHO))}.`);
+    if (!found) throw notFound(route.resource === "cinemas" ? "cinema" : "film", id);
     return sendStored(cache, found.key, found.body, conditions);
   }
   const list = parseListRequest(route.resource, rawQuery);
   const unfiltered = list.filters.cinemaId === undefined && list.filters.filmId === undefined;
-  if (unfiltered && list.startsAfter === undefined && list.limit === snapshot.manifest.defaultLimit) {
+  if (
+    unfiltered &&
+    isPlainList(list) &&
+    list.startsAfter === undefined &&
+    list.limit === snapshot.manifest.defaultLimit
+  ) {
     const found = tryStored(snapshot, cache, url, { kind: "page", resource: list.resource, after: list.after ?? null });
     if (found) return sendStored(cache, found.key, found.body, conditions);
   }
-  return compose(snapshot, cache, url, list, pages, conditions);
+  return composeList(snapshot, cache, url, list, pages, conditions);
 }

@@ -31,6 +31,8 @@ export const CPU_TARGETS: Record<string, { target: number; aim?: number }> = {
   "composed, cached": { target: 0.7 },
   "composed by cinema, uncached": { target: 0.25, aim: 0.4 },
   "composed by film, uncached": { target: 0.2 },
+  "near + film + 4 h window, uncached": { target: 0.2 },
+  "cinemas near a point, uncached": { target: 0.4 },
   "401": { target: 0.8 },
 };
 

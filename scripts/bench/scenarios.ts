@@ -2,7 +2,8 @@
  * The bench's scenarios, with real paths taken from the snapshot through the format's reader:
  * the stored default page, a get-one, a composed page the cache holds, "this cinema, from now
  * on" and "this film, from now on" at random cinemas, films and minutes (thousands of distinct
- * URLs, so no cache hides the work of composing), and a request without a key.
+ * URLs, so no cache hides the work of composing), "near me tonight" (a place, a film, a 4-hour
+ * window) and cinemas near a point, and a request without a key.
  */
 import { readManifest, Snapshot } from "../../api/_core/format/snapshot.js";
 
@@ -59,12 +60,38 @@ export function collectScenarios(snapshotDir: string): Scenario[] {
       { length: UNCACHED_URLS },
       () => `/v1/showtimes?filmId=${encodeURIComponent(films[pick(films.length)]!)}&startsAfter=${at()}&limit=100`,
     );
+    // "What is on near me tonight": a place at a random cinema, a film, a 4-hour window.
+    const located = Array.from({ length: lists.cinemas.length }, (_, i) => lists.cinemas.coordinates(i)).filter(
+      ([latitude]) => !Number.isNaN(latitude),
+    );
+    const place = () => {
+      const [latitude, longitude] = located[pick(located.length)]!;
+      return `${latitude.toFixed(4)},${longitude.toFixed(4)}`;
+    };
+    const nearFilmWindow = Array.from({ length: located.length ? UNCACHED_URLS : 0 }, () => {
+      const from = first + pick(last - first + 1);
+      const film = encodeURIComponent(films[pick(films.length)]!);
+      const window = `startsAfter=${encodeURIComponent(dateTimeOfMinute(from))}&startsBefore=${encodeURIComponent(dateTimeOfMinute(from + 240))}`;
+      return `/v1/showtimes?near=${place()}&filmId=${film}&${window}&limit=100`;
+    });
+    const cinemasNear = Array.from(
+      { length: located.length ? UNCACHED_URLS : 0 },
+      () => `/v1/cinemas?near=${place()}&limit=100`,
+    );
+    // A snapshot without coordinates has no place to ask about: those two scenarios are left out.
+    const places: Scenario[] = located.length
+      ? [
+          { name: "near + film + 4 h window, uncached", paths: nearFilmWindow, authorized: true, uncached: true },
+          { name: "cinemas near a point, uncached", paths: cinemasNear, authorized: true, uncached: true },
+        ]
+      : [];
     return [
       { name: "stored page", paths: ["/v1/showtimes"], authorized: true },
       { name: "get-one", paths: [`/v1/cinemas/${encodeURIComponent(cinemas[0]!)}`], authorized: true },
       { name: "composed, cached", paths: [byCinema[0]!], authorized: true },
       { name: "composed by cinema, uncached", paths: byCinema, authorized: true, uncached: true },
       { name: "composed by film, uncached", paths: byFilm, authorized: true, uncached: true },
+      ...places,
       { name: "401", paths: ["/v1/showtimes"], authorized: false },
     ];
   } finally {

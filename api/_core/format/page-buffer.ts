@@ -43,10 +43,13 @@ export class PageBuffer {
   bytes: Uint8Array;
   view: DataView;
   length = 0;
+  /** The bytes as a Buffer, for UTF-8 writes: one view per buffer, not one per write. */
+  private asBuffer: Buffer;
 
   constructor(capacity = 64 * 1024) {
     this.bytes = new Uint8Array(capacity + PAD);
     this.view = new DataView(this.bytes.buffer);
+    this.asBuffer = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
   }
 
   /** Makes room for `extra` more bytes, plus the spare bytes a word copy may touch. */
@@ -58,6 +61,7 @@ export class PageBuffer {
     grown.set(this.bytes.subarray(0, this.length));
     this.bytes = grown;
     this.view = new DataView(grown.buffer);
+    this.asBuffer = Buffer.from(grown.buffer, grown.byteOffset, grown.length);
   }
 
   /** Appends padded bytes [start, end). */
@@ -74,7 +78,13 @@ export class PageBuffer {
   /** Appends text as UTF-8. */
   text(value: string): void {
     this.ensure(value.length * 3);
-    this.length += Buffer.from(this.bytes.buffer, this.bytes.byteOffset).write(value, this.length, "utf8");
+    this.length += this.asBuffer.write(value, this.length, "utf8");
+  }
+
+  /** Appends ASCII text byte by byte: cheaper than a UTF-8 write for a few characters (a number). */
+  ascii(value: string): void {
+    this.ensure(value.length);
+    for (let i = 0; i < value.length; i++) this.bytes[this.length++] = value.charCodeAt(i);
   }
 
   /** Appends bytes that need not be padded. */

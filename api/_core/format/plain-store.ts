@@ -15,6 +15,7 @@ export class PlainStore implements RecordList {
   /** Per record: observed code + 1, updated code + 1 (0: none). */
   private readonly provenance: Uint32Array | undefined;
   private geo: Float64Array | undefined;
+  private countries: Uint8Array | undefined;
 
   constructor(
     private readonly index: PagedFile,
@@ -64,9 +65,26 @@ export class PlainStore implements RecordList {
     return end > start ? { escapedId: escapeJson(this.ids.text(end - 1)) } : undefined;
   }
 
+  /** Country code of cinema i ("  " when it has none). */
+  countryCodeOf(i: number): string {
+    this.countries ??= this.index.readSection(plainSections(this.resource).countries);
+    if (this.countries.length !== 2 * this.length)
+      throw new SnapshotError(this.index.file.name, `${this.resource} countries do not match their records`);
+    return String.fromCharCode(this.countries[2 * i]!, this.countries[2 * i + 1]!);
+  }
+
   /** Latitude and longitude of cinema i (NaN when it has none). */
   coordinates(i: number): [number, number] {
-    this.geo ??= this.index.readFloat64Section(plainSections(this.resource).geo);
-    return [this.geo[2 * i]!, this.geo[2 * i + 1]!];
+    const geo = this.geoTable();
+    return [geo[2 * i]!, geo[2 * i + 1]!];
+  }
+
+  /** Every record's latitude and longitude, interleaved (NaN when it has none): resident, read once. */
+  geoTable(): Float64Array {
+    if (this.geo) return this.geo;
+    const geo = this.index.readFloat64Section(plainSections(this.resource).geo);
+    if (geo.length !== 2 * this.length)
+      throw new SnapshotError(this.index.file.name, `${this.resource} coordinates do not match their records`);
+    return (this.geo = geo);
   }
 }

@@ -5,7 +5,7 @@
  * into the clusters), and an id index.
  */
 import type { BlockFile } from "./block-file.js";
-import { DecodeError } from "./bytes.js";
+import { ByteReader, DecodeError } from "./bytes.js";
 import { SnapshotError } from "./errors.js";
 import {
   BLOCK_ENTRY_BYTES,
@@ -25,6 +25,9 @@ import type { PagedFile, Section } from "./paged-file.js";
 import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
 import { HAS_UPDATED, ShowtimeBlock, ShowtimeDecoder } from "./showtime-block.js";
 import { lowerBound, type SnapshotDictionaries } from "./snapshot-dictionaries.js";
+
+/** Writes `,"film":{…}` and/or `,"cinema":{…}` into a record being rendered, folding their freshness. */
+export type Embed = (out: PageBuffer, fold: FreshnessFold, film: number, cinema: number) => void;
 
 /** Records per entry of the table that finds a record's block without a search. */
 const CHUNK_SHIFT = 6;
@@ -135,6 +138,36 @@ interface Positions {
    * `code`, found without decoding records (from block or chunk summaries); absent: [0, length].
    */
   narrow?(code: number): [lo: number, hi: number];
+  /** The attribute-set summary of the list's chunks, and the chunk-aligned position of its index 0. */
+  sets?: { summary: SetSummary; base: number };
+}
+
+/**
+ * The distinct attribute-set codes of every SUMMARY_CHUNK positions of a list (encode-showtimes.ts
+ * summarizeSets): a filter by attributes skips a chunk without reading its records.
+ */
+export class SetSummary {
+  private readonly offsets: Uint32Array;
+  private readonly lists: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const chunks = view.getUint32(0, true);
+    if (4 * (chunks + 2) > bytes.length) throw new RangeError("attribute-set summary is cut short");
+    this.offsets = new Uint32Array(chunks + 1);
+    for (let c = 0; c <= chunks; c++) this.offsets[c] = view.getUint32(4 * (c + 1), true);
+    this.lists = bytes.subarray(4 * (chunks + 2));
+    if (this.offsets[chunks] !== this.lists.length)
+      throw new RangeError("attribute-set summary does not cover its lists");
+  }
+
+  /** Whether chunk c holds a record of a set marked in `sets`. */
+  mayHold(c: number, sets: Uint8Array): boolean {
+    if (c + 1 >= this.offsets.length) return true;
+    const reader = new ByteReader(this.lists, this.offsets[c]!, this.offsets[c + 1]!);
+    for (let n = reader.varint(); n > 0; n--) if (sets[reader.varint()] === 1) return true;
+    return false;
+  }
 }
 
 export class ShowtimeStore {
@@ -281,12 +314,16 @@ export class ShowtimeStore {
     });
   }
 
-  /** Renders records of a clustering as comma-separated JSON; returns the last one's sort key. */
+  /**
+   * Renders records of a clustering as comma-separated JSON; returns the last one's sort key.
+   * `embed`, when given, writes more members into each record (film, cinema) and folds their freshness.
+   */
   render(
     clustering: Clustering,
     records: ArrayLike<number>,
     out: PageBuffer,
     fold: FreshnessFold,
+    embed?: Embed,
   ): EscapedSortKey | undefined {
     if (records.length === 0) return undefined;
     return this.guarded(() => {
@@ -299,12 +336,58 @@ export class ShowtimeStore {
         const cluster = clusters[this.current]!;
         d.render(out, byCinema ? d.other : cluster, byCinema ? cluster : d.other);
         fold.add(d.observed, d.flags & HAS_UPDATED ? d.updated : -1);
+        if (embed) {
+          out.length--; // the record's closing brace: the embedded members go before it
+          embed(out, fold, byCinema ? d.other : cluster, byCinema ? cluster : d.other);
+          out.byte(0x7d);
+        }
       }
       return {
         instantKey: this.dictionaries.instantKeyOf(d.startsAt),
         escapedId: Buffer.from(d.idBytes()).toString("utf8"),
       };
     });
+  }
+
+  private summaries: Partial<Record<"order" | "films", SetSummary>> = {};
+
+  /** A list's attribute-set summary, read on first use (only attribute filters need it). */
+  private summary(kind: "order" | "films"): SetSummary {
+    const known = this.summaries[kind];
+    if (known) return known;
+    const bytes = this.index.readSection(kind === "order" ? S.orderSets : S.filmSets);
+    return (this.summaries[kind] = this.guarded(() => new SetSummary(bytes)));
+  }
+
+  /** The cinema of a record (by-cinema clustering): its block's cluster, found without decoding. */
+  cinemaOf(record: number): number {
+    const directory = this.directories.byCinema;
+    return directory.cluster[directory.blockOf(record)]!;
+  }
+
+  /** How many showtimes cinema c has. */
+  clusterSize(c: number): number {
+    return this.directories.byCinema.clusterCount[c]!;
+  }
+
+  /** The attribute-set code of a record. */
+  attributeSetOf(record: number): number {
+    return this.guarded(() => {
+      this.decode("byCinema", record);
+      return this.decoder.attributes;
+    });
+  }
+
+  /** List order of two records (by-cinema clustering): start time as an instant, then id. */
+  compareRecords(a: number, b: number): number {
+    const [codeA, codeB] = [this.startsAtOf("byCinema", a), this.startsAtOf("byCinema", b)];
+    // Codes follow instant order, but one instant written two ways has two codes: compare the instants.
+    if (codeA !== codeB) {
+      const [keyA, keyB] = [this.dictionaries.instantKeyOf(codeA), this.dictionaries.instantKeyOf(codeB)];
+      if (keyA !== keyB) return keyA < keyB ? -1 : 1;
+    }
+    const [idA, idB] = [this.idOf("byCinema", a), this.idOf("byCinema", b)];
+    return idA < idB ? -1 : idA > idB ? 1 : 0;
   }
 
   /** The record (in the by-cinema clustering) with this id, or undefined. */
@@ -347,17 +430,24 @@ export class ShowtimeStore {
   }
 
   /** Every showtime, in list order. */
-  all(): RecordList {
+  all(): ShowtimeList {
+    const store = this;
     return this.list({
       clustering: "byCinema",
       length: this.count,
       records: (s, e) => this.order.range(s, e),
       narrow: (code) => this.narrowPositions(this.orderStarts, 0, this.count, code),
+      sets: {
+        get summary() {
+          return store.summary("order");
+        },
+        base: 0,
+      },
     });
   }
 
   /** A cluster's showtimes: contiguous records, already in list order. */
-  private cluster(clustering: Clustering, c: number): RecordList {
+  private cluster(clustering: Clustering, c: number): ShowtimeList {
     const directory = this.directories[clustering];
     const first = directory.clusterFirst[c]!;
     const length = directory.clusterCount[c]!;
@@ -374,23 +464,30 @@ export class ShowtimeStore {
   }
 
   /** The showtimes of cinema c. */
-  ofCinema(c: number): RecordList {
+  ofCinema(c: number): ShowtimeList {
     return this.cluster("byCinema", c);
   }
 
   /** The showtimes of film f: a position list into the cinema clusters. */
-  ofFilm(f: number): RecordList {
+  ofFilm(f: number): ShowtimeList {
+    const store = this;
     const [start, length] = [this.filmDirectory[2 * f]!, this.filmDirectory[2 * f + 1]!];
     return this.list({
       clustering: "byCinema",
       length,
       records: (s, e) => this.filmPositions.range(start + s, start + e),
       narrow: (code) => this.narrowPositions(this.filmStarts, start, length, code),
+      sets: {
+        get summary() {
+          return store.summary("films");
+        },
+        base: start,
+      },
     });
   }
 
   /** The showtimes of film f at cinema c. */
-  ofPair(c: number, f: number): RecordList {
+  ofPair(c: number, f: number): ShowtimeList {
     const [entryStart, entryCount] = [this.pairDirectory[2 * c]!, this.pairDirectory[2 * c + 1]!];
     const entry = (i: number) => {
       const bytes = this.index.read(this.pairEntries.offset + 12 * (entryStart + i), 12);
@@ -409,13 +506,13 @@ export class ShowtimeStore {
     });
   }
 
-  private list(positions: Positions): RecordList {
+  private list(positions: Positions): ShowtimeList {
     return new ShowtimeList(this, positions);
   }
 }
 
 /** A showtime list: binary search by sort key, rendering through the store. */
-class ShowtimeList implements RecordList {
+export class ShowtimeList implements RecordList {
   readonly length: number;
 
   constructor(
@@ -429,8 +526,37 @@ class ShowtimeList implements RecordList {
     return this.positions.records(j, j + 1)[0]!;
   }
 
+  /**
+   * The first index at or after `j` whose summary chunk may hold a record of `sets` (an index past
+   * chunks with none of them), or `j` itself when the list has no summary.
+   */
+  skipChunks(j: number, end: number, sets: Uint8Array): number {
+    const summarized = this.positions.sets;
+    if (!summarized) return j;
+    const { summary, base } = summarized;
+    while (j < end && !summary.mayHold(Math.floor((base + j) / SUMMARY_CHUNK), sets)) {
+      j = (Math.floor((base + j) / SUMMARY_CHUNK) + 1) * SUMMARY_CHUNK - base;
+    }
+    return Math.min(j, end);
+  }
+
+  /** The end of the summary chunk holding index j (SUMMARY_CHUNK on when the list has no summary). */
+  chunkEnd(j: number): number {
+    const summarized = this.positions.sets;
+    if (!summarized) return Math.min(this.length, j + SUMMARY_CHUNK);
+    return Math.min(
+      this.length,
+      (Math.floor((summarized.base + j) / SUMMARY_CHUNK) + 1) * SUMMARY_CHUNK - summarized.base,
+    );
+  }
+
+  /** Record numbers (by-cinema clustering) at list indexes [start, end). */
+  recordsIn(start: number, end: number): ArrayLike<number> {
+    return this.positions.records(start, end);
+  }
+
   /** The first index whose start-time code is at least `code`: narrowed on summaries, then a few decodes. */
-  private firstAtOrAfter(code: number): number {
+  firstAtOrAfter(code: number): number {
     const [lo, hi] = this.positions.narrow?.(code) ?? [0, this.length];
     const clustering = this.positions.clustering;
     return lo + lowerBound(hi - lo, (i) => this.store.startsAtOf(clustering, this.recordAt(lo + i)) >= code);

@@ -20,7 +20,6 @@ import { parseManifest, type DataFileFacts, type Manifest } from "./manifest.js"
 import { PagedFile } from "./paged-file.js";
 import { PlainStore } from "./plain-store.js";
 import { EMPTY_LIST, type RecordList } from "./record-list.js";
-import type { ShowtimeBlock } from "./showtime-block.js";
 import { SnapshotDictionaries } from "./snapshot-dictionaries.js";
 import { ShowtimeStore } from "./showtime-store.js";
 import { StoredBodies } from "./stored-bodies.js";
@@ -65,6 +64,21 @@ export class SnapshotLists {
     }
   }
 
+  /**
+   * Per attribute-set code, 1 when the set holds every one of `attributeIds` (an unknown id: no
+   * set does). Thousands of sets, not millions of showtimes, are looked at.
+   */
+  setsHolding(attributeIds: readonly string[]): Uint8Array {
+    const members = this.dictionaries.attributeSetMembers();
+    const sets = new Uint8Array(members.length);
+    const wanted = attributeIds.map((id) => this.attributes.indexOf(id));
+    if (wanted.includes(-1)) return sets;
+    members.forEach((held, code) => {
+      if (wanted.every((a) => held.includes(a))) sets[code] = 1;
+    });
+    return sets;
+  }
+
   /** A list of a resource; for showtimes, of the view its filters select (an unknown id: an empty list). */
   list(resource: "cinemas" | "films" | "attributes" | "showtimes", filters: ShowtimeFilters = {}): RecordList {
     if (resource !== "showtimes") return this[resource];
@@ -91,7 +105,10 @@ export function openDataFiles(dir: string, files: Partial<Record<DataFile, DataF
     return { file, digest: facts.digest };
   };
   const opened: DiskFile[] = [];
-  const track = <T extends { file: DiskFile; digest: number }>(d: T) => (opened.push(d.file), d);
+  const track = <T extends { file: DiskFile; digest: number }>(d: T) => {
+    opened.push(d.file);
+    return d;
+  };
   try {
     const index = track(disk(INDEX_FILE));
     const records = track(disk(RECORDS_FILE));

@@ -1,0 +1,146 @@
+/**
+ * Validation of the query parameters apps use (decision: query parameters), at each bound and
+ * just past it, in-process and over a socket: every refusal is a 400 naming the parameter, every
+ * accepted value a 200.
+ */
+import { describe, expect, test } from "vitest";
+import { auth, describeMatrix, KEYS, useClient, useHttpFixture } from "./helpers/http-setup.js";
+
+const fixture = useHttpFixture();
+const enc = encodeURIComponent;
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `attr-${i}`).join(",");
+
+/** [what, path, status, parameter a 400 names] */
+type Case = [string, string, number, string?];
+
+const CASES: Record<string, Case[]> = {
+  startsBefore: [
+    ["a date-time", "/v1/showtimes?startsBefore=2026-11-24T18:00Z", 200],
+    ["with an offset, %2B-encoded", "/v1/showtimes?startsBefore=2026-11-24T18:00%2B01:00", 200],
+    ["a date alone", "/v1/showtimes?startsBefore=2026-11-24", 400, "startsBefore"],
+    ["a day that does not exist", "/v1/showtimes?startsBefore=2026-02-30T00:00Z", 400, "startsBefore"],
+    ["no zone", "/v1/showtimes?startsBefore=2026-11-24T18:00", 400, "startsBefore"],
+  ],
+  attributeIds: [
+    ["one id", "/v1/showtimes?attributeIds=lang-en", 200],
+    ["32 ids (the bound)", `/v1/showtimes?attributeIds=${ids(32)}`, 200],
+    ["33 ids", `/v1/showtimes?attributeIds=${ids(33)}`, 400, "attributeIds"],
+    ["an id of 160 characters", `/v1/showtimes?attributeIds=${"a".repeat(160)}`, 200],
+    ["an id of 161 characters", `/v1/showtimes?attributeIds=${"a".repeat(161)}`, 400, "attributeIds"],
+    ["an id holding an encoded comma", "/v1/showtimes?attributeIds=a%2Cb", 200],
+    ["an empty item in the middle", "/v1/showtimes?attributeIds=a,,b", 400, "attributeIds"],
+    ["a trailing comma", "/v1/showtimes?attributeIds=a,", 400, "attributeIds"],
+    ["a leading comma", "/v1/showtimes?attributeIds=,a", 400, "attributeIds"],
+    ["a repeated id", "/v1/showtimes?attributeIds=lang-en,lang-en", 400, "attributeIds"],
+    ["the same id once encoded", "/v1/showtimes?attributeIds=lang-en,lang%2Den", 400, "attributeIds"],
+    ["bad percent-encoding in an item", "/v1/showtimes?attributeIds=a,%ZZ", 400, "attributeIds"],
+    ["on the cinema list", "/v1/cinemas?attributeIds=lang-en", 400, "attributeIds"],
+  ],
+  near: [
+    ["the corners of the map", "/v1/cinemas?near=90,180", 200],
+    ["the other corners", "/v1/cinemas?near=-90,-180", 200],
+    ["7 decimals", "/v1/cinemas?near=51.1234567,-0.1234567", 200],
+    ["8 decimals", "/v1/cinemas?near=51.12345678,0", 400, "near"],
+    ["latitude past 90", "/v1/cinemas?near=90.0000001,0", 400, "near"],
+    ["longitude past 180", "/v1/cinemas?near=0,180.0000001", 400, "near"],
+    ["latitude -91", "/v1/showtimes?near=-91,0", 400, "near"],
+    ["exponent notation", "/v1/cinemas?near=1e1,0", 400, "near"],
+    ["a plus sign (encoded)", "/v1/cinemas?near=%2B1,0", 400, "near"],
+    ["one number", "/v1/cinemas?near=51.5", 400, "near"],
+    ["three numbers", "/v1/cinemas?near=1,2,3", 400, "near"],
+    ["a leading dot", "/v1/cinemas?near=.5,0", 400, "near"],
+    ["a trailing dot", "/v1/cinemas?near=5.,0", 400, "near"],
+    ["a space after the comma", "/v1/cinemas?near=5,%200", 400, "near"],
+    ["an encoded comma", "/v1/cinemas?near=51.5%2C-0.125", 200],
+    ["on the film list", "/v1/films?near=0,0", 400, "near"],
+  ],
+  radiusKm: [
+    ["500 (the bound)", "/v1/cinemas?near=0,0&radiusKm=500", 200],
+    ["just past 500", "/v1/cinemas?near=0,0&radiusKm=500.0000001", 400, "radiusKm"],
+    ["the smallest with 7 decimals", "/v1/cinemas?near=0,0&radiusKm=0.0000001", 200],
+    ["0", "/v1/cinemas?near=0,0&radiusKm=0", 400, "radiusKm"],
+    ["negative", "/v1/cinemas?near=0,0&radiusKm=-1", 400, "radiusKm"],
+    ["exponent notation", "/v1/cinemas?near=0,0&radiusKm=1e2", 400, "radiusKm"],
+    ["8 decimals", "/v1/cinemas?near=0,0&radiusKm=1.12345678", 400, "radiusKm"],
+    ["without near", "/v1/cinemas?radiusKm=5", 400, "radiusKm"],
+    ["without near, on showtimes", "/v1/showtimes?radiusKm=5", 400, "radiusKm"],
+  ],
+  countryCode: [
+    ["two upper-case letters", "/v1/cinemas?countryCode=DE", 200],
+    ["lower case", "/v1/cinemas?countryCode=de", 400, "countryCode"],
+    ["three letters", "/v1/cinemas?countryCode=DEU", 400, "countryCode"],
+    ["one letter", "/v1/cinemas?countryCode=D", 400, "countryCode"],
+    ["on showtimes", "/v1/showtimes?countryCode=DE", 400, "countryCode"],
+  ],
+  include: [
+    ["film", "/v1/showtimes?include=film", 200],
+    ["cinema", "/v1/showtimes?include=cinema", 200],
+    ["both", "/v1/showtimes?include=film,cinema", 200],
+    ["both, the other way round", "/v1/showtimes?include=cinema,film", 200],
+    ["film twice", "/v1/showtimes?include=film,film", 400, "include"],
+    ["a plural", "/v1/showtimes?include=films", 400, "include"],
+    ["a trailing comma", "/v1/showtimes?include=film,", 400, "include"],
+    ["empty", "/v1/showtimes?include=", 400, "include"],
+    ["on cinemas", "/v1/cinemas?include=film", 400, "include"],
+  ],
+  showtimeId: [
+    ["an id of 160 characters: not found", `/v1/showtimes/${"s".repeat(160)}`, 404],
+    ["an id of 161 characters", `/v1/showtimes/${"s".repeat(161)}`, 400, "showtimeId"],
+    ["bad percent-encoding", "/v1/showtimes/%ZZ", 400, "showtimeId"],
+    ["a parameter other than include", "/v1/showtimes/x?limit=1", 400, "limit"],
+    ["include with a bad value", "/v1/showtimes/x?include=films", 400, "include"],
+    ["an empty segment", "/v1/showtimes/", 404],
+  ],
+};
+
+describeMatrix("query parameters", (runtime) => {
+  const api = useClient(runtime, () => ({ snapshotDir: fixture.snapshotDir, accessFile: fixture.accessFile }));
+
+  for (const [parameter, cases] of Object.entries(CASES)) {
+    describe(parameter, () => {
+      test.each(cases)("%s: %s → %i", async (_what, path, status, named) => {
+        const response = await api.request(path, { headers: auth(KEYS.valid) });
+        expect(response.status, response.body.toString()).toBe(status);
+        if (named) expect(response.json().error.details).toEqual({ parameter: named });
+      });
+    });
+  }
+
+  test("a window nothing can fall in is a 200 with an empty page", async () => {
+    const url = `/v1/showtimes?startsAfter=${enc("2026-11-24T18:00Z")}&startsBefore=${enc("2026-11-24T19:00+01:00")}`;
+    const body = (await api.request(url, { headers: auth(KEYS.valid) })).json();
+    expect(body.data).toEqual([]);
+    expect(body.pagination).toEqual({ nextCursor: null, hasMore: false });
+  });
+
+  test("a cursor is bound to the new filters: reused without them it is a 400", async () => {
+    const first = (
+      await api.request("/v1/showtimes?limit=1&startsBefore=2030-01-01T00:00Z", { headers: auth(KEYS.valid) })
+    ).json();
+    const cursor = first.pagination.nextCursor as string;
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const reused = await api.request(`/v1/showtimes?limit=1&cursor=${cursor}`, { headers: auth(KEYS.valid) });
+    expect(reused.status).toBe(400);
+    expect(reused.json().error.details).toEqual({ parameter: "cursor" });
+    const again = await api.request(`/v1/showtimes?limit=1&startsBefore=2030-01-01T00:00Z&cursor=${cursor}`, {
+      headers: auth(KEYS.valid),
+    });
+    expect(again.status).toBe(200);
+  });
+
+  test("attribute ids in another order keep the cursor's binding (they are a set)", async () => {
+    const first = (
+      await api.request("/v1/showtimes?limit=1&attributeIds=lang-en,format-2d", { headers: auth(KEYS.valid) })
+    ).json();
+    expect(first.pagination.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const next = await api.request(
+      `/v1/showtimes?limit=1&attributeIds=format-2d,lang-en&cursor=${first.pagination.nextCursor}`,
+      { headers: auth(KEYS.valid) },
+    );
+    expect(next.status).toBe(200);
+  });
+
+  test("bad new parameters are still checked after the key: 401 first", async () => {
+    expect((await api.request("/v1/showtimes?near=999,0")).status).toBe(401);
+  });
+});
