@@ -3,6 +3,7 @@
  * snapshot needs: the facts below. Shared by validation on the main thread and in workers.
  */
 import type { z } from "zod";
+import { closestField, fieldsAt } from "./field-names.js";
 import { formatPath, type Problem } from "./problems.js";
 import type { SourceRecord } from "./read-source-file.js";
 import { SCHEMAS, type Cinema, type Showtime } from "./schemas.js";
@@ -40,6 +41,40 @@ export interface ShowtimeFacts {
 
 export type RecordFacts = PlainFacts | ShowtimeFacts;
 
+/**
+ * What an invalid record still says about other records: its id and its references, where they
+ * are strings. Cross-record checks use them, so one run reports every problem of every record
+ * (a duplicate id or a dangling reference of a record that also fails a field rule).
+ */
+export interface RecordIdentity {
+  resource: SourceRecord["resource"];
+  id?: string;
+  cinemaId?: string;
+  filmId?: string;
+  /** Attribute ids that are strings, with their places in the list. */
+  attributeIds?: Array<[index: number, id: string]>;
+}
+
+/** The identity of a record that failed validation, or undefined when it holds no id or reference. */
+export function identityOf(source: SourceRecord): RecordIdentity | undefined {
+  const value = source.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+  const identity: RecordIdentity = { resource: source.resource };
+  if (text(record.id)) identity.id = text(record.id);
+  if (source.resource === "showtimes") {
+    if (text(record.cinemaId)) identity.cinemaId = text(record.cinemaId);
+    if (text(record.filmId)) identity.filmId = text(record.filmId);
+    if (Array.isArray(record.attributeIds)) {
+      identity.attributeIds = record.attributeIds.flatMap(
+        (id, i): Array<[number, string]> => (text(id) ? [[i, id as string]] : []),
+      );
+    }
+  }
+  return identity.id || identity.cinemaId || identity.filmId || identity.attributeIds?.length ? identity : undefined;
+}
+
 function describeType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
@@ -57,12 +92,18 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem[] {
   const where = { file: source.file, line: source.line, index: source.index };
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({
-      ...where,
-      code: "unknown_field" as const,
-      path: formatPath([...issue.path, key]),
-      message: "is not a field of this record (check the spelling)",
-    }));
+    const known = fieldsAt(SCHEMAS[source.resource], issue.path);
+    return issue.keys.map((key) => {
+      const meant = closestField(key, known);
+      return {
+        ...where,
+        code: "unknown_field" as const,
+        path: formatPath([...issue.path, key]),
+        message: meant
+          ? `is not a field of this record: did you mean ${meant}?`
+          : "is not a field of this record (check the spelling)",
+      };
+    });
   }
   const path = formatPath(issue.path);
   const actual = valueAt(source.value, issue.path);
@@ -75,7 +116,12 @@ function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem
       { ...where, code: "invalid_type", path, message: `must be ${article} ${expected} (got ${describeType(actual)})` },
     ];
   }
-  return [{ ...where, code: "invalid_value", path, message: issue.message }];
+  // The value received, where it is text: a date-time problem is easier to fix when it is shown.
+  const received =
+    typeof actual === "string"
+      ? `; received ${JSON.stringify(actual.length > 60 ? `${actual.slice(0, 60)}…` : actual)}`
+      : "";
+  return [{ ...where, code: "invalid_value", path, message: `${issue.message}${received}` }];
 }
 
 function factsOf(source: SourceRecord, record: Record<string, unknown>, json: string): RecordFacts {

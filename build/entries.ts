@@ -6,7 +6,7 @@
  */
 import { checkDateTime } from "../api/_core/date-time.js";
 import type { PlainRecord, ShowtimeRecord, TimeText } from "../api/_core/format/content.js";
-import type { PlainFacts, ShowtimeFacts } from "./check-record.js";
+import type { PlainFacts, RecordIdentity, ShowtimeFacts } from "./check-record.js";
 import type { Location } from "./read-source-file.js";
 import type { Resource } from "./schemas.js";
 
@@ -19,10 +19,12 @@ export interface ValidRecords {
   films: PlainEntry[];
   attributes: PlainEntry[];
   showtimes: ShowtimeEntry[];
+  /** Records that failed validation: what they say about others, for the cross-record checks. */
+  invalid: Array<RecordIdentity & Location>;
 }
 
 export function emptyRecords(): ValidRecords {
-  return { cinemas: [], films: [], attributes: [], showtimes: [] };
+  return { cinemas: [], films: [], attributes: [], showtimes: [], invalid: [] };
 }
 
 /** One shared copy of each repeated value; owned by one build run. */

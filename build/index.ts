@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     gzipLevel: options.gzipLevel,
     gzipWorkers: options.gzipWorkers,
     onStage: (name) => progress.stage(name),
-    onProgress: (stage, done, total) => progress.tick(stage, done, total),
+    onProgress: (stage, done, total, estimated) => progress.tick(stage, done, total, estimated),
   });
   progress.finish();
   if (!result.ok) {

@@ -42,12 +42,42 @@ const SINGULAR: Record<Resource, string> = {
   attributes: "attribute",
 };
 
+/**
+ * Adds the ids of records that failed validation (their own problems are reported already): a
+ * clash with any id is a duplicate, and a reference to them is not dangling.
+ */
+function indexInvalidIds(
+  invalid: ValidRecords["invalid"],
+  ids: Record<Resource, Set<string>>,
+  problems: Problem[],
+): void {
+  const first = new Map<string, ValidRecords["invalid"][number]>();
+  for (const entry of invalid) {
+    if (entry.id === undefined) continue;
+    const key = `${entry.resource}\u0000${entry.id}`;
+    const seen = first.get(key);
+    if (seen || ids[entry.resource].has(entry.id)) {
+      const where = seen ? ` (first at ${locationOf(seen)})` : " by a valid record";
+      problems.push({
+        ...whereOf(entry),
+        code: "duplicate_id",
+        path: "id",
+        message: `${JSON.stringify(entry.id)} is already used${where}`,
+      });
+    } else {
+      first.set(key, entry);
+    }
+  }
+  for (const entry of first.values()) ids[entry.resource].add(entry.id!);
+}
+
 export function linkRecords(records: ValidRecords, problems: Problem[]): LinkedRecords {
   const ids = Object.fromEntries(RESOURCES.map((r) => [r, indexIds(records[r], problems)])) as Record<
     Resource,
     Set<string>
   >;
-  const check = (entry: ShowtimeEntry, path: string, target: Resource, id: string) => {
+  indexInvalidIds(records.invalid, ids, problems);
+  const check = (entry: Location, path: string, target: Resource, id: string) => {
     if (ids[target].has(id)) return;
     problems.push({
       ...whereOf(entry),
@@ -60,6 +90,13 @@ export function linkRecords(records: ValidRecords, problems: Problem[]): LinkedR
     check(showtime, "cinemaId", "cinemas", showtime.cinemaId);
     check(showtime, "filmId", "films", showtime.filmId);
     showtime.attributeIds.forEach((id, i) => check(showtime, `attributeIds[${i}]`, "attributes", id));
+  }
+  // The references an invalid showtime makes, where they are strings: one run reports them too.
+  for (const entry of records.invalid) {
+    if (entry.resource !== "showtimes") continue;
+    if (entry.cinemaId !== undefined) check(entry, "cinemaId", "cinemas", entry.cinemaId);
+    if (entry.filmId !== undefined) check(entry, "filmId", "films", entry.filmId);
+    for (const [i, id] of entry.attributeIds ?? []) check(entry, `attributeIds[${i}]`, "attributes", id);
   }
   return { records };
 }

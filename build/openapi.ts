@@ -61,6 +61,8 @@ export function createOpenApiDocument(): Record<string, unknown> {
       summary: "Showtimes, cinemas, films and showtime attributes, read-only.",
       description: OVERVIEW,
     },
+    // Relative: the deployment that serves this document serves the API (OpenAPI 3.1 §4.8.5).
+    servers: [{ url: "/", description: "This deployment: the API is served where this document is." }],
     security: [{ bearerAuth: [] }],
     tags: [
       { name: "Showtimes", description: "Screenings of films at cinemas." },
@@ -97,6 +99,20 @@ export function redocBundlePath(): string {
   return createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
 }
 
+/** Redoc's attribution logo, fetched from its CDN by the stock bundle; the page allows no outside request. */
+const REDOC_LOGO_URL = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+/** A small neutral mark in its place, inline: the page stays offline and its console clean. */
+const INLINE_LOGO =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='6' fill='%238a94a6'/%3E%3C/svg%3E";
+
+/** The Redoc bundle as public/ serves it: the installed one, its CDN logo replaced by an inline image. */
+export function servedRedocBundle(): Buffer {
+  const text = readFileSync(redocBundlePath(), "utf8");
+  if (!text.includes(REDOC_LOGO_URL))
+    throw new Error(`the Redoc bundle no longer names ${REDOC_LOGO_URL}: check its logo`);
+  return Buffer.from(text.replaceAll(REDOC_LOGO_URL, INLINE_LOGO));
+}
+
 /** Writes a file only when its bytes change (no churn), through a rename so readers never see half. */
 function writeIfChanged(file: string, bytes: Buffer): boolean {
   let current: Buffer | undefined;
@@ -117,7 +133,7 @@ export function writePublicDocs(publicDir: string = PUBLIC_DIR): string[] {
   const bundle = redocBundlePath();
   const files: [string, Buffer][] = [
     ["openapi.json", Buffer.from(renderOpenApi())],
-    ["redoc.standalone.js", readFileSync(bundle)],
+    ["redoc.standalone.js", servedRedocBundle()],
     ["redoc.standalone.js.LICENSE.txt", readFileSync(`${bundle}.LICENSE.txt`)],
   ];
   return files.filter(([name, bytes]) => writeIfChanged(path.join(publicDir, name), bytes)).map(([name]) => name);

@@ -1,12 +1,13 @@
 /**
- * Progress for long builds: stage name, count, rate and, when the total is known, a bar.
- * Redrawn in place on a terminal; a line every few seconds otherwise (CI logs, the bench).
+ * Progress for long builds: stage name, count, total (estimated while validation has not read
+ * every file), rate, a bar and the time left. Redrawn in place on a terminal; a line every few
+ * seconds otherwise (CI logs, the bench). Each stage's time is printed at the end.
  */
 const BAR_WIDTH = 24;
 
 export interface Progress {
   stage(name: string): void;
-  tick(stage: string, done: number, total?: number): void;
+  tick(stage: string, done: number, total?: number, estimated?: boolean): void;
   /** Ends the display; prints how long each stage took. */
   finish(): void;
 }
@@ -15,14 +16,23 @@ function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Progress {
+function formatSeconds(seconds: number): string {
+  if (seconds < 60) return `${Math.ceil(seconds)} s`;
+  return `${Math.floor(seconds / 60)} min ${String(Math.ceil(seconds % 60)).padStart(2, "0")} s`;
+}
+
+export function createProgress(
+  stream: Pick<NodeJS.WriteStream, "write" | "isTTY">,
+  quiet: boolean,
+  clock: () => number = Date.now,
+): Progress {
   const interactive = stream.isTTY === true;
   const minGapMs = interactive ? 100 : 5000;
   let stageName = "";
-  let stageStart = Date.now();
+  let stageStart = clock();
   const times: Array<[string, number]> = [];
   const closeStage = () => {
-    if (stageName) times.push([stageName, Date.now() - stageStart]);
+    if (stageName) times.push([stageName, clock() - stageStart]);
   };
   let lastDraw = 0;
   let drawn = false;
@@ -40,21 +50,23 @@ export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Prog
       if (drawn) stream.write("\n");
       drawn = false;
       stageName = name;
-      stageStart = Date.now();
+      stageStart = clock();
       draw(`· ${name}`);
     },
-    tick(stage, done, total) {
-      const now = Date.now();
+    tick(stage, done, total, estimated = false) {
+      const now = clock();
       if (now - lastDraw < minGapMs) return;
       lastDraw = now;
       const rate = done / Math.max(0.001, (now - stageStart) / 1000);
       let bar = "";
+      let left = "";
       if (total) {
         const filled = Math.round((BAR_WIDTH * Math.min(done, total)) / total);
         bar = `[${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}] `;
+        if (rate > 0 && done < total) left = `, ${formatSeconds((total - done) / rate)} left`;
       }
-      const of = total ? ` / ${formatCount(total)}` : "";
-      draw(`· ${stage || stageName} ${bar}${formatCount(done)}${of} (${formatCount(Math.round(rate))}/s)`);
+      const of = total ? ` / ${estimated ? "~" : ""}${formatCount(total)}` : "";
+      draw(`· ${stage || stageName} ${bar}${formatCount(done)}${of} (${formatCount(Math.round(rate))}/s${left})`);
     },
     finish() {
       closeStage();

@@ -28,7 +28,8 @@ export interface BuildOptions {
   onStage?: (name: StageName) => void;
   /** Told how many worker threads validation used (0: the main thread). */
   onValidationWorkers?: (count: number) => void;
-  onProgress?: (stage: StageName, done: number, total?: number) => void;
+  /** `estimated`: the total is an estimate (validation counts records it has not read yet). */
+  onProgress?: (stage: StageName, done: number, total?: number, estimated?: boolean) => void;
 }
 
 export type BuildResult = { ok: true; manifest: Manifest } | { ok: false; problems: Problem[] };
@@ -47,7 +48,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         sources,
         {
           workers: options.validateWorkers,
-          onProgress: (n) => options.onProgress?.("validate", n),
+          onProgress: (n, total) => options.onProgress?.("validate", n, total, true),
           onWorkers: options.onValidationWorkers,
         },
         problems,

@@ -7,6 +7,7 @@ import { Worker } from "node:worker_threads";
 import { addRecord, type Interner, type ValidRecords } from "./entries.js";
 import type { Problem } from "./problems.js";
 import type { SourceFile } from "./read-source-file.js";
+import { RecordEstimate } from "./record-estimate.js";
 import { ABSENT, NUMBERS_PER_SHOWTIME, STRINGS_PER_SHOWTIME, type FileResult } from "./validate-protocol.js";
 import { bundleWorkerModule, removeWorkerModule } from "./worker-module.js";
 
@@ -28,7 +29,7 @@ export interface ParallelValidation {
   records: ValidRecords;
   problems: Problem[];
   interner: Interner;
-  onProgress?: (records: number) => void;
+  onProgress?: (records: number, estimatedTotal?: number) => void;
 }
 
 /** Validates `files` on workers running `script` into `records` and `problems`; removes `script`. */
@@ -40,11 +41,12 @@ export async function validateInWorkers(run: ParallelValidation): Promise<void> 
       const waiting = new Map<number, { result: FileResult; tables: WorkerTables }>();
       let next = 0;
       let count = 0;
+      const estimate = new RecordEstimate(run.files);
       const applyReady = () => {
         for (let ready = waiting.get(next); ready; ready = waiting.get(next)) {
           waiting.delete(next);
           count += applyResult(run, files[next]!, ready.result, ready.tables);
-          run.onProgress?.(count);
+          run.onProgress?.(count, estimate.fileDone(next, count));
           next++;
         }
         if (next === files.length) resolve();
@@ -77,6 +79,8 @@ export async function validateInWorkers(run: ParallelValidation): Promise<void> 
 function applyResult(run: ParallelValidation, source: SourceFile, result: FileResult, tables: WorkerTables): number {
   run.problems.push(...result.problems);
   const where = (line: number | undefined, index: number | undefined) => ({ file: source.file, line, index });
+  for (const identity of result.invalid)
+    run.records.invalid.push({ ...identity, ...where(identity.line, identity.index) });
   for (const facts of result.plain)
     addRecord(run.records, source.resource, facts, where(facts.line, facts.index), run.interner);
   const n = result.numbers;

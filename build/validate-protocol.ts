@@ -4,7 +4,7 @@
  * once, as rows of the worker's tables; a showtime travels as numbers plus its three strings of
  * its own. The main thread then does no more per record than build its entry.
  */
-import type { PlainFacts } from "./check-record.js";
+import type { PlainFacts, RecordIdentity } from "./check-record.js";
 import type { Problem } from "./problems.js";
 
 /** Per showtime, in `numbers`: these in this order; ABSENT for an absent optional value. */
@@ -29,6 +29,8 @@ export interface FileResult {
   /** The file's place in the build's source list. */
   at: number;
   problems: Problem[];
+  /** What the file's invalid records say about others (ids, references), in file order. */
+  invalid: Array<RecordIdentity & { line?: number; index?: number }>;
   /** Valid cinemas, films or attributes, in file order. */
   plain: Array<PlainFacts & { line?: number; index?: number }>;
   /** Valid showtimes, in file order. */

@@ -1,11 +1,11 @@
 /** Stage 2: validate every record against its schema, on this thread or, for large inputs, on workers. */
-import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { checkRecord } from "./check-record.js";
+import { checkRecord, identityOf } from "./check-record.js";
 import { addRecord, emptyRecords, type Interner, type ValidRecords } from "./entries.js";
 import type { LoadedSources } from "./load-sources.js";
 import type { Problem } from "./problems.js";
-import { recordsOfFile, type SourceFile } from "./read-source-file.js";
+import { recordsOfFile, type SourceRecord } from "./read-source-file.js";
+import { RecordEstimate, totalBytes } from "./record-estimate.js";
 
 /** Sources smaller than this validate on the main thread: starting workers would cost more. */
 const PARALLEL_MIN_BYTES = 32 * 2 ** 20;
@@ -13,19 +13,16 @@ const PARALLEL_MIN_BYTES = 32 * 2 ** 20;
 export interface ValidateOptions {
   /** Worker threads; 0 validates on the main thread; unset: workers for large inputs only. */
   workers?: number;
-  onProgress?: (records: number) => void;
+  /** Records validated so far, and the total estimated from the bytes of the files done. */
+  onProgress?: (records: number, estimatedTotal?: number) => void;
   /** Told how many worker threads validated (0: this thread did). */
   onWorkers?: (count: number) => void;
 }
 
-function totalBytes(files: readonly SourceFile[]): number {
-  return files.reduce((sum, { file }) => {
-    try {
-      return sum + statSync(file).size;
-    } catch {
-      return sum; // unreadable: reported when it is read
-    }
-  }, 0);
+/** Keeps what an invalid record says about others (check-record.ts identityOf). */
+function addIdentity(records: ValidRecords, source: SourceRecord): void {
+  const identity = identityOf(source);
+  if (identity) records.invalid.push({ ...identity, file: source.file, line: source.line, index: source.index });
 }
 
 export async function validateRecords(
@@ -56,12 +53,15 @@ export async function validateRecords(
   }
   options.onWorkers?.(0);
   let count = 0;
-  for (const file of sources.files) {
+  const estimate = new RecordEstimate(sources.files);
+  sources.files.forEach((file, at) => {
     for (const source of recordsOfFile(file, problems)) {
       const facts = checkRecord(source, problems);
       if (facts) addRecord(records, source.resource, facts, source, interner);
-      if (++count % 50_000 === 0) options.onProgress?.(count);
+      else addIdentity(records, source);
+      if (++count % 50_000 === 0) options.onProgress?.(count, estimate.estimate(count));
     }
-  }
+    options.onProgress?.(count, estimate.fileDone(at, count));
+  });
   return records;
 }

@@ -4,7 +4,7 @@
  * validate-parallel.ts.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { checkRecord, type PlainFacts } from "./check-record.js";
+import { checkRecord, identityOf, type PlainFacts } from "./check-record.js";
 import type { Problem } from "./problems.js";
 import { recordsOfFile, type SourceFile } from "./read-source-file.js";
 import { ABSENT, NUMBERS_PER_SHOWTIME, RowTable, type FileResult } from "./validate-protocol.js";
@@ -16,11 +16,16 @@ const lists = new RowTable<number[]>((rows) => rows.join(","));
 for (const source of files) {
   const problems: Problem[] = [];
   const plain: FileResult["plain"] = [];
+  const invalid: FileResult["invalid"] = [];
   const numbers: number[] = [];
   const own: string[] = [];
   for (const record of recordsOfFile(source, problems)) {
     const facts = checkRecord(record, problems);
-    if (!facts) continue;
+    if (!facts) {
+      const identity = identityOf(record);
+      if (identity) invalid.push({ ...identity, line: record.line, index: record.index });
+      continue;
+    }
     if (facts.kind === "plain") {
       plain.push({ ...(facts as PlainFacts), line: record.line, index: record.index });
       continue;
@@ -44,6 +49,7 @@ for (const source of files) {
   const result: FileResult = {
     at: source.at,
     problems,
+    invalid,
     plain,
     numbers: Float64Array.from(numbers),
     strings: own,

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileAccess } from "../api/_core/access.js";
 import { createHandler, type CoreOptions, type RequestLog } from "../api/_core/handle-request.js";
-import { toNodeListener } from "../api/_core/node-adapter.js";
+import { toNodeListener } from "../api/_adapters/node-listener.js";
 import type { RateLimiter } from "../api/_core/rate-limit.js";
 import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
 import { answerProtocolErrors } from "./protocol-errors.js";
@@ -24,6 +24,10 @@ export interface ServerOptions {
   now?: CoreOptions["now"];
   snapshots?: CoreOptions["snapshots"];
   onError?: CoreOptions["onError"];
+  /** Origins allowed to call from a browser (CORS_ORIGINS, parsed); undefined: no CORS. */
+  corsOrigins?: CoreOptions["corsOrigins"];
+  /** Told, once at start, why the snapshot cannot be served (it is then a 503 until it can). */
+  onSnapshotProblem?: (reason: string) => void;
   /** How long a request may take to arrive before it is answered 408 (Node's default: 300 s). */
   requestTimeoutMs?: number;
 }
@@ -88,6 +92,7 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
     limiter: options.limiter,
     now: options.now,
     onLog: options.onLog,
+    corsOrigins: options.corsOrigins,
     onError:
       options.onError ??
       ((requestId, error) =>
@@ -123,7 +128,9 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
   setImmediate(() => {
     try {
       snapshots.current();
-    } catch {}
+    } catch (error) {
+      options.onSnapshotProblem?.((error as Error).message);
+    }
   });
   const { port } = server.address() as AddressInfo;
   return { server, url: `http://${options.host ?? "127.0.0.1"}:${port}` };

@@ -1,4 +1,5 @@
 /** `npm start`: build data/ into snapshot/ and serve it with the demo access file. */
+import { parseCorsOrigins } from "../api/_core/cors.js";
 import { rateLimiterFromEnvironment } from "../api/_core/redis-rate-limit.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { formatReport } from "../build/problems.js";
@@ -13,13 +14,16 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? "127.0.0.1";
   const log = requestLogger();
   const limiter = rateLimiterFromEnvironment(process.env, log.warn);
   const { url } = await startServer({
     snapshotDir: "snapshot",
     accessFile: "data/demo-access.json",
     port,
+    host,
     limiter,
+    corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
     onLog: log.request,
     onError: log.error,
   });

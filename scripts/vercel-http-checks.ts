@@ -103,6 +103,16 @@ type Check = [name: string, run: (ctx: HttpCheckContext) => Promise<string>];
 
 export const HTTP_CHECKS: Check[] = [
   [
+    "GET /healthz without a key: 200 with the snapshot id",
+    async (ctx) => {
+      const answer = await send(ctx.baseUrl, "/healthz");
+      assert(answer.status === 200, `expected 200, got ${answer.status}: ${answer.body.toString().slice(0, 200)}`);
+      const body = answer.json();
+      assert(body.status === "ok" && /^[0-9a-f]{32}$/.test(body.snapshotId), `unexpected body ${answer.body}`);
+      return `snapshot ${body.snapshotId}`;
+    },
+  ],
+  [
     "every list pages through all its records, each page as documented",
     async (ctx) => {
       const seen: string[] = [];

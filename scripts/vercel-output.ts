@@ -10,7 +10,15 @@ import path from "node:path";
 export const FUNCTION_SIZE_LIMIT = 250 * 1024 * 1024;
 export const FUNCTION_DIR = "functions/api/v1.func";
 /** Paths the function must answer: lists, an encoded id, the bare prefix, an unknown path (its 404 is the API's). */
-export const ROUTED_PATHS = ["/v1/showtimes", "/v1/cinemas/a%2Fb", "/v1/films/x", "/v1/attributes", "/v1", "/v1/nope"];
+export const ROUTED_PATHS = [
+  "/v1/showtimes",
+  "/v1/cinemas/a%2Fb",
+  "/v1/films/x",
+  "/v1/attributes",
+  "/v1",
+  "/v1/nope",
+  "/healthz",
+];
 /** Names that only snapshot or access data have: none may be served as a static file. */
 const DATA_LIKE =
   /(^|\/)snapshot[^/]*\/|\.(blocks|pages|index|bin|idx|ndjson)$|(^|\/)(manifest|[^/]*access[^/]*)\.json$/;

@@ -1,7 +1,8 @@
 /**
- * The documentation page (issue 4) in a real browser: Debian's chromium driven by playwright-core.
- * The page must render the reference of every endpoint from /openapi.json with the locally served
- * Redoc bundle, offline: any request leaving the local server fails the test.
+ * The documentation page served at / (the reference of spec §4's endpoints) in a real browser:
+ * Debian's chromium driven by playwright-core. The page must render the reference of every endpoint
+ * from /openapi.json with the locally served Redoc bundle, offline: any request leaving the local
+ * server fails the test.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import type { Server } from "node:http";
@@ -40,6 +41,7 @@ describe.skipIf(!HAS_CHROMIUM)("the documentation page in headless Chromium", ()
   const external: string[] = [];
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
+  const requested: string[] = [];
 
   beforeAll(async () => {
     root = makeTempDir("docs");
@@ -57,6 +59,7 @@ describe.skipIf(!HAS_CHROMIUM)("the documentation page in headless Chromium", ()
       if (message.type() === "error" || message.type() === "warning") consoleErrors.push(message.text());
     });
     // Offline by construction: a CDN link or web font would show up here and fail the test.
+    page.on("request", (request) => requested.push(request.url()));
     await page.route("**/*", (route) => {
       const url = route.request().url();
       if (url.startsWith(`${origin}/`) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
@@ -78,14 +81,14 @@ describe.skipIf(!HAS_CHROMIUM)("the documentation page in headless Chromium", ()
     async (operationId, summary, opPath) => {
       const section = page.locator(`[data-section-id="operation/${operationId}"]`);
       await expect(section.count()).resolves.toBe(1);
-      const text = await section.innerText();
+      const text = await section.textContent();
       expect(text).toContain(summary);
       expect(text).toContain(opPath);
     },
   );
 
   test("shows the getting-started section with curl examples, the demo key and this server's address", async () => {
-    const text = await page.locator("#getting-started").innerText();
+    const text = await page.locator("#getting-started").textContent();
     expect(text).toContain("curl -s -H");
     expect(text).toContain(DEMO_KEY);
     expect(text).toContain(`API=${origin}/v1`);
@@ -96,7 +99,27 @@ describe.skipIf(!HAS_CHROMIUM)("the documentation page in headless Chromium", ()
     expect(pageErrors, JSON.stringify(pageErrors)).toEqual([]);
     // Redoc 2.5 always renders its vendor logo from a CDN; the page's Content-Security-Policy refuses it
     // before any request is made, which the browser reports. Nothing else may appear.
-    expect(consoleErrors.filter((message) => !message.includes(REDOC_LOGO))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(requested.filter((url) => url.includes("favicon") || url.includes(REDOC_LOGO))).toEqual([]);
+  });
+
+  test("public/openapi.json names this deployment as its server", async () => {
+    const doc = (await (await fetch(`${origin}/openapi.json`)).json()) as { servers: unknown };
+    expect(doc.servers).toEqual([{ url: "/", description: expect.any(String) }]);
+  });
+
+  test("usable before any script runs: the getting-started section and every endpoint, without JavaScript", async () => {
+    const bare = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    try {
+      await bare.goto(`${origin}/`, { waitUntil: "load" });
+      await expect(bare.locator("#getting-started").isVisible()).resolves.toBe(true);
+      const rows = await bare.locator("#endpoints tbody tr td:first-child").allInnerTexts();
+      expect(rows.map((row) => row.replace("GET ", ""))).toEqual([...OPERATIONS].map((op) => op.path));
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await bare.screenshot({ path: path.join(ARTIFACTS, "docs-page-before-scripts.png") });
+    } finally {
+      await bare.close();
+    }
   });
 
   test("saves screenshots to test/artifacts/ (the page's top, and the showtimes operation)", async () => {

@@ -1,5 +1,6 @@
 /**
- * `npm run keys` (issue 5): argument rules, each command's effect on the access file, atomic
+ * `npm run keys` (the keys and entitlements of spec §5; docs/operations.md, "Keys and
+ * entitlements"): argument rules, each command's effect on the access file, atomic
  * writes that always pass the server's own parser, a CLI that never prints a key twice or a full
  * hash, and revocation reaching a running server without a restart.
  */
@@ -48,9 +49,9 @@ function sampleAccess(): AccessFile {
 describe("keys arguments", () => {
   test.each([
     {
-      args: ["list"],
+      args: ["--demo", "list"],
       expected: { accessFile: "data/demo-access.json", command: { name: "list" } },
-      reason: "the demo file by default",
+      reason: "the demo file when asked for by name",
     },
     {
       args: ["--access", "x.json", "create", "--org", "acme"],
@@ -58,32 +59,44 @@ describe("keys arguments", () => {
       reason: "--access before the command",
     },
     {
-      args: ["create", "--org", "acme", "--expires", "2027-01-01"],
+      args: ["--access", "x.json", "create", "--org", "acme", "--expires", "2027-01-01"],
       expected: { command: { expiresAt: "2027-01-01T00:00:00Z" } },
       reason: "a date means midnight UTC",
     },
     {
-      args: ["create", "--org", "acme", "--expires", "2027-01-01T10:00:00+02:00"],
+      args: ["--access", "x.json", "create", "--org", "acme", "--expires", "2027-01-01T10:00:00+02:00"],
       expected: { command: { expiresAt: "2027-01-01T10:00:00+02:00" } },
       reason: "a date-time is kept as written",
     },
     {
-      args: ["create", "--org", "acme", "--id", "acme-ci"],
+      args: ["--access", "x.json", "create", "--org", "acme", "--id", "acme-ci"],
       expected: { command: { keyId: "acme-ci" } },
       reason: "a chosen key id",
     },
     {
-      args: ["revoke", "k1"],
+      args: ["--access", "x.json", "revoke", "k1"],
       expected: { command: { name: "revoke", keyId: "k1" } },
       reason: "the key id is positional",
     },
     {
-      args: ["org", "set", "acme", "--plan", "paid", "--status", "active", "--until", "2027-01-01"],
+      args: [
+        "--access",
+        "x.json",
+        "org",
+        "set",
+        "acme",
+        "--plan",
+        "paid",
+        "--status",
+        "active",
+        "--until",
+        "2027-01-01",
+      ],
       expected: { command: { name: "org-set", org: "acme", validUntil: "2027-01-01T00:00:00Z" } },
       reason: "--from is optional",
     },
     {
-      args: ["org", "rate-limit", "acme", "--requests", "1", "--window", "31536000"],
+      args: ["--access", "x.json", "org", "rate-limit", "acme", "--requests", "1", "--window", "31536000"],
       expected: { command: { requests: 1, windowSeconds: 31_536_000 } },
       reason: "both bounds",
     },
@@ -140,6 +153,17 @@ describe("keys arguments", () => {
     },
     { args: ["--access", "", "list"], message: "--access must not be empty", reason: "an empty path" },
     { args: ["list", "--frobnicate"], message: "Unknown option '--frobnicate'", reason: "typos are refused" },
+    {
+      args: ["list"],
+      message: "--access FILE is required",
+      reason: "the committed demo file is never the silent default",
+    },
+    { args: ["create", "--org", "acme"], message: "--access FILE is required", reason: "nor for a change" },
+    {
+      args: ["--access", "x.json", "--demo", "list"],
+      message: "give --access FILE or --demo, not both",
+      reason: "which file?",
+    },
   ])("refuses $args ($reason)", ({ args, message }) => {
     expect(() => parseKeysArgs(args)).toThrow(UsageError);
     expect(() => parseKeysArgs(args)).toThrow(message);
@@ -149,7 +173,7 @@ describe("keys arguments", () => {
 
 describe("keys commands", () => {
   const apply = (access: AccessFile | undefined, args: string[]) => {
-    const invocation = parseKeysArgs(args);
+    const invocation = parseKeysArgs(["--access", "access.json", ...args]);
     if (invocation === "help") throw new Error("unexpected help");
     return applyCommand(access, invocation.command, NOW, "access.json");
   };
@@ -380,6 +404,26 @@ describe("the keys CLI against a running server", () => {
 
     expect((await runCli(["--access", accessFile, "revoke", "acme-1"])).code).toBe(0);
     expect(await waitForStatus(key, 401)).toBe(401);
+  });
+
+  test("an access file in a folder that does not exist yet: the folder is made, owner-only", async () => {
+    const nested = path.join(path.dirname(accessFile), "ops-new", "deeper", "access.json");
+    const result = await runCli([
+      "--access",
+      nested,
+      "org",
+      "set",
+      "acme",
+      "--plan",
+      "paid",
+      "--status",
+      "active",
+      "--until",
+      "2099-01-01",
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(readFileSync(nested, "utf8")).organizations[0].id).toBe("acme");
+    expect(statSync(path.dirname(nested)).mode & 0o777).toBe(0o700);
   });
 
   test("bad input is one line on stderr and exit 2, and leaves the file alone", async () => {

@@ -1,6 +1,7 @@
 /**
- * Every record rule of spec section 2 (and the v1 issue's part 3), one table row per rule and
- * bound: valid at the bound, invalid just past it, each row with its reason.
+ * Every record rule of spec §2 and limit of spec §8 (and, where they are silent, decision:
+ * validation of source data and decision: record size), one table row per rule and bound: valid
+ * at the bound, invalid just past it, each row with its reason.
  */
 import { describe, expect, test } from "vitest";
 import type { ProblemCode, Problem } from "../build/problems.js";
@@ -62,7 +63,7 @@ const invalid = (
   expected: { code, message, path: problemPath },
 });
 
-// ---- Lengths: spec 2 bounds, counted in code points (v1 issue §2), so astral characters count once.
+// ---- Lengths: spec §2 bounds, counted in code points (decision: lengths), so astral characters count once.
 
 const LENGTH_RULES: Array<[Resource, string, number, number]> = [
   ["showtimes", "id", 1, 160],
@@ -131,7 +132,7 @@ const LENGTH_CASES: Case[] = [
   invalid(
     "showtimes",
     "id",
-    "e\u0301".repeat(80) + "e",
+    `${"e\u0301".repeat(80)}e`,
     "161 code points even though it shows as 81 letters",
     "invalid_value",
     "(got 161)",
@@ -207,7 +208,7 @@ const RULE_CASES: Case[] = [
   invalid("cinemas", "location.longitude", 180.0001, "just past 180", "invalid_value", "between -180 and 180"),
   invalid("cinemas", "location.longitude", -180.0001, "just past -180", "invalid_value", "between -180 and 180"),
 
-  valid("cinemas", "location.countryCode", "DE", "ISO 3166-1 alpha-2 (README decision)"),
+  valid("cinemas", "location.countryCode", "DE", "ISO 3166-1 alpha-2 (decision: validation of source data)"),
   invalid("cinemas", "location.countryCode", "de", "codes are uppercase", "invalid_value", "two uppercase letters"),
   invalid("cinemas", "location.countryCode", "DEU", "alpha-3 is not alpha-2", "invalid_value", "two uppercase letters"),
   invalid("cinemas", "location.countryCode", "D", "one letter is too short", "invalid_value", "two uppercase letters"),
@@ -354,10 +355,10 @@ const entriesOf = (table: Record<Resource, string[]>) => Object.entries(table) a
 
 const SHAPE_CASES: Case[] = [
   ...entriesOf(REQUIRED).flatMap(([resource, paths]) =>
-    paths.map((path) => invalid(resource, path, OMIT, "required by spec 2", "missing_field", "is required")),
+    paths.map((path) => invalid(resource, path, OMIT, "required by spec §2", "missing_field", "is required")),
   ),
   ...entriesOf(OPTIONAL).flatMap(([resource, paths]) =>
-    paths.map((path) => valid(resource, path, OMIT, "optional in spec 2")),
+    paths.map((path) => valid(resource, path, OMIT, "optional in spec §2")),
   ),
 
   invalid(
@@ -388,7 +389,7 @@ const SHAPE_CASES: Case[] = [
     "attributes",
     "provenance",
     { observedAt: "2026-03-05T06:00Z", provider: "p", externalId: "e" },
-    "attributes have no provenance (spec 2.5)",
+    "attributes have no provenance (spec §2.5)",
     "unknown_field",
   ),
 
@@ -511,7 +512,7 @@ describe("checkRecord: whole records", () => {
         index: 3,
         line: undefined,
         path: "title",
-        message: "must be 1..300 characters long (got 0)",
+        message: 'must be 1..300 characters long (got 0); received ""',
       },
     ]);
   });

@@ -1,6 +1,7 @@
 /**
- * The checks `npm run verify:vercel` runs on .vercel/output (issue 4), on small fake outputs:
- * a good one passes every check, and each broken variant fails exactly the check meant for it.
+ * The checks `npm run verify:vercel` runs on .vercel/output (docs/operations.md, "Deploying to
+ * Vercel"), on small fake outputs: a good one passes every check, and each broken variant fails
+ * exactly the check meant for it.
  */
 import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { makeTempDir, removeDir, writeFiles } from "./helpers/build-helpers.js";
 /** The routes `vercel build` (60.1.3) wrote for this repository's vercel.json. */
 const GOOD_ROUTES = [
   { handle: "filesystem" },
+  { src: "^/healthz$", dest: "/api/v1", check: true },
   { src: "^/v1$", dest: "/api/v1", check: true },
   { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
   { src: "^/api(/.*)?$", status: 404 },

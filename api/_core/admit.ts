@@ -20,12 +20,15 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 function unauthorized(authorization: string | readonly string[] | undefined): ApiError {
   const hasHeader = authorization !== undefined;
-  const message =
-    typeof authorization === "object"
-      ? "Send one Authorization header; this request has several, so it carries no single key."
-      : hasHeader
-        ? "The API key is not valid (unknown, revoked or expired)."
-        : "An API key is required: send the header Authorization: Bearer <API_KEY>.";
+  let message = "An API key is required: send the header Authorization: Bearer <API_KEY>.";
+  if (typeof authorization === "object") {
+    message = "Send one Authorization header; this request has several, so it carries no single key.";
+  } else if (hasHeader) {
+    message =
+      bearerToken(authorization) === undefined
+        ? "The Authorization header must be the word Bearer, a space and the key: Authorization: Bearer <API_KEY>."
+        : "The API key is not valid (unknown, revoked or expired).";
+  }
   const challenge = hasHeader
     ? 'Bearer realm="cinema-listings", error="invalid_token"'
     : 'Bearer realm="cinema-listings"';

@@ -1,49 +1,32 @@
 /**
- * The runtime-agnostic request core: a plain request in, status, headers and bytes out. Each
- * request runs the same steps: admit (key, rate limit, entitlement), serve (route, parse, find
- * or compose the body, pick its coding), finish (the headers every response carries), log.
+ * The runtime-agnostic request core. Every request runs the same steps, each in its own file:
+ * admit (key, rate limit, entitlement), serve (route and parse, then the stored or composed body
+ * in the client's coding), respond (the headers every response carries), log.
  */
 import { randomUUID } from "node:crypto";
 import type { AccessSource } from "./access.js";
 import { admit, type Admission } from "./admit.js";
-import { toApiError } from "./errors.js";
+import { errorResponse } from "./error-response.js";
+import {
+  authorizationOf,
+  headerOf,
+  inOriginForm,
+  type CoreRequest,
+  type CoreResponse,
+  type Handler,
+} from "./exchange.js";
 import { PagePool } from "./format/page-buffer.js";
+import { checkHealth, isHealthCheck } from "./health.js";
+import { addCorsHeaders, allowedOrigin, preflightHeaders, type CorsOrigins } from "./cors.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
+import { requestLogger, type RequestLog } from "./log.js";
 import { memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
+import { finishResponse, type Outgoing } from "./respond.js";
 import { ResponseCache, type CacheBudgets } from "./response-cache.js";
-import { JSON_TYPE, type Outgoing } from "./respond.js";
-import { originForm } from "./route.js";
 import { serve } from "./serve.js";
 
-export interface CoreRequest {
-  method: string;
-  /** Path and query as sent, still percent-encoded. */
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-export interface CoreResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-  /**
-   * Call once the body has been written (or will never be): its memory goes back to a pool. Until
-   * then the body stays valid; a response never released is collected as usual.
-   */
-  release?: () => void;
-}
-
-/** One line of the request log; never carries the key. */
-export interface RequestLog {
-  requestId: string;
-  organization?: string;
-  method: string;
-  path: string;
-  status: number;
-  bytes: number;
-  durationMs: number;
-  cache?: string;
-}
+export type { CoreRequest, CoreResponse, Handler } from "./exchange.js";
+export type { RequestLog } from "./log.js";
 
 export interface CoreOptions {
   snapshots: SnapshotSource;
@@ -53,83 +36,41 @@ export interface CoreOptions {
   cacheBudgets?: CacheBudgets;
   onLog?: (entry: RequestLog) => void;
   onError?: (requestId: string, error: unknown) => void;
+  /** Origins allowed to call from a browser (CORS_ORIGINS); undefined: no CORS headers at all. */
+  corsOrigins?: CorsOrigins;
 }
-
-const EMPTY = Buffer.alloc(0);
-
-function header(request: CoreRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-/** The Authorization field: one value, or every value when the request repeats it. */
-function authorizationOf(request: CoreRequest): string | readonly string[] | undefined {
-  const value = request.headers.authorization;
-  return Array.isArray(value) && value.length === 1 ? value[0] : value;
-}
-
-/** Milliseconds since `started`, to the microsecond (process.hrtime: `performance` loads perf_hooks, ~1.5 ms of a cold start). */
-function elapsedMs(started: bigint): number {
-  return Number((process.hrtime.bigint() - started) / 1000n) / 1000;
-}
-
-/** RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers-10. */
-function addRateHeaders(headers: Record<string, string>, rate: RateDecision): void {
-  headers["ratelimit-policy"] = `"org";q=${rate.limit};w=${rate.windowSeconds}`;
-  headers.ratelimit = `"org";r=${rate.remaining};t=${rate.resetSeconds}`;
-}
-
-/** The error envelope (spec §7) for anything thrown, carrying the request's id. */
-export function errorResponse(thrown: unknown, requestId: string): Outgoing & { rate?: RateDecision } {
-  const error = toApiError(thrown);
-  return {
-    status: error.status,
-    headers: { "content-type": JSON_TYPE, "cache-control": "no-store", ...error.headers },
-    body: error.toBody(requestId),
-    rate: error.rate,
-  };
-}
-
-/** The core as a function: synchronous unless the rate limiter is not (a shared store). */
-export type Handler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>;
 
 export function createHandler(options: CoreOptions): Handler {
   const limiter = options.limiter ?? memoryRateLimiter();
   const now = options.now ?? (() => new Date());
   const cache = new ResponseCache(options.cacheBudgets);
   const pages = new PagePool();
+  const log = requestLogger(options.onLog);
 
-  function finish(
+  function respond(
     request: CoreRequest,
     requestId: string,
     started: bigint | undefined,
     outgoing: Outgoing,
-    admission?: Admission,
     rate?: RateDecision,
+    organization?: string,
   ): CoreResponse {
-    const headers = outgoing.headers;
-    headers["x-request-id"] = requestId;
-    headers["x-content-type-options"] = "nosniff";
-    const decision = admission?.rate ?? rate;
-    if (decision) addRateHeaders(headers, decision);
-    if (outgoing.status !== 304) headers["content-length"] = String(outgoing.body.length);
-    const bodyless = request.method === "HEAD" || outgoing.status === 304;
-    const body = bodyless ? EMPTY : outgoing.body;
-    if (bodyless) outgoing.release?.();
-    options.onLog?.({
+    const allowOrigin = options.corsOrigins && allowedOrigin(options.corsOrigins, headerOf(request, "origin"));
+    if (allowOrigin) addCorsHeaders(outgoing.headers, allowOrigin);
+    const response = finishResponse(request.method, requestId, outgoing, rate);
+    log?.write(started!, {
       requestId,
-      organization: admission?.organization.id,
       method: request.method,
-      path: request.url.split("?")[0]!.slice(0, 300),
-      status: outgoing.status,
-      bytes: body.length,
-      durationMs: elapsedMs(started!),
+      url: request.url,
+      status: response.status,
+      bytes: response.body.length,
+      organization,
       cache: outgoing.cache,
     });
-    return { status: outgoing.status, headers, body, release: bodyless ? undefined : outgoing.release };
+    return response;
   }
 
-  function failed(
+  function fail(
     request: CoreRequest,
     requestId: string,
     started: bigint | undefined,
@@ -138,10 +79,10 @@ export function createHandler(options: CoreOptions): Handler {
   ): CoreResponse {
     const outgoing = errorResponse(thrown, requestId);
     if (outgoing.status >= 500) options.onError?.(requestId, thrown);
-    return finish(request, requestId, started, outgoing, admission, outgoing.rate);
+    return respond(request, requestId, started, outgoing, admission?.rate ?? outgoing.rate, admission?.organization.id);
   }
 
-  function served(
+  function serveAdmitted(
     request: CoreRequest,
     requestId: string,
     started: bigint | undefined,
@@ -149,39 +90,49 @@ export function createHandler(options: CoreOptions): Handler {
   ): CoreResponse {
     try {
       const conditions = {
-        acceptEncoding: header(request, "accept-encoding"),
-        ifNoneMatch: header(request, "if-none-match"),
+        acceptEncoding: headerOf(request, "accept-encoding"),
+        ifNoneMatch: headerOf(request, "if-none-match"),
       };
-      return finish(
-        request,
-        requestId,
-        started,
-        serve({ method: request.method, url: request.url, conditions }, options.snapshots, cache, pages),
-        admission,
-      );
+      const outgoing = serve({ method: request.method, url: request.url, conditions }, options.snapshots, cache, pages);
+      return respond(request, requestId, started, outgoing, admission.rate, admission.organization.id);
     } catch (thrown) {
-      return failed(request, requestId, started, thrown, admission);
+      return fail(request, requestId, started, thrown, admission);
     }
   }
 
   return (received) => {
-    const url = originForm(received.url);
-    const request = url === received.url ? received : { ...received, url };
-    // The clock is read only for the log line that reports it.
-    const started = options.onLog ? process.hrtime.bigint() : undefined;
+    const request = inOriginForm(received);
     const requestId = randomUUID();
+    const started = log?.start();
+    if (
+      request.method === "OPTIONS" &&
+      options.corsOrigins &&
+      request.headers["access-control-request-method"] !== undefined
+    ) {
+      const allowOrigin = allowedOrigin(options.corsOrigins, headerOf(request, "origin"));
+      // A preflight from an allowed origin; any other OPTIONS goes on as a request (a 401 without a key).
+      if (allowOrigin) {
+        const outgoing: Outgoing = { status: 204, headers: preflightHeaders(allowOrigin), body: Buffer.alloc(0) };
+        return respond({ ...request, headers: {} }, requestId, started, outgoing);
+      }
+    }
+    if (isHealthCheck(request.url)) {
+      try {
+        return respond(request, requestId, started, checkHealth(request.method, options.snapshots));
+      } catch (thrown) {
+        return fail(request, requestId, started, thrown);
+      }
+    }
     let admission: Admission | Promise<Admission>;
     try {
       admission = admit(authorizationOf(request), options.access, limiter, now());
     } catch (thrown) {
-      return failed(request, requestId, started, thrown);
+      return fail(request, requestId, started, thrown);
     }
-    if (admission instanceof Promise) {
-      return admission.then(
-        (admitted) => served(request, requestId, started, admitted),
-        (thrown) => failed(request, requestId, started, thrown),
-      );
-    }
-    return served(request, requestId, started, admission);
+    if (!(admission instanceof Promise)) return serveAdmitted(request, requestId, started, admission);
+    return admission.then(
+      (admitted) => serveAdmitted(request, requestId, started, admitted),
+      (thrown) => fail(request, requestId, started, thrown),
+    );
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Operational logs as JSON lines through pino: one `request` line per request (issue 5), plus
+ * Operational logs as JSON lines through pino: one `request` line per request , plus
  * errors and rate-limiter outages. Shared by the local server (asynchronous writes) and the Vercel function
  * (synchronous: a frozen serverless instance could lose pending writes; pino docs, AWS Lambda).
  * pino is imported on demand, so the function's cold start never waits for it.
@@ -65,10 +65,14 @@ async function loadWriter(options: OperationLogOptions, level: LevelWithSilent):
   return {
     request: logsRequests(level) ? (time, entry) => logger.info({ time, ...entry }, "request") : undefined,
     error: (time, requestId, error) =>
-      logger.error(
-        { time, requestId, err: error instanceof Error ? error : new Error(String(error)) },
-        "request failed",
-      ),
+      // A snapshot that cannot be read is an operating condition, not a bug: its reason (file names
+      // relative to the snapshot folder), without a stack.
+      error instanceof Error && error.name === "SnapshotError"
+        ? logger.error({ time, requestId, snapshot: error.message }, "snapshot unavailable")
+        : logger.error(
+            { time, requestId, err: error instanceof Error ? error : new Error(String(error)) },
+            "request failed",
+          ),
     warn: (time, message) => logger.warn({ time }, message),
     flush: () => logger.flush(),
   };

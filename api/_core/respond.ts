@@ -1,7 +1,10 @@
-/** Turns a body into a response: the coding, the entity tag, 304s and the headers every 200 carries. */
-import { brotliCompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
+/**
+ * The respond step: a body in the coding the client takes, with its entity tag, 304s and the
+ * headers every 200 carries; then the headers every response carries.
+ */
+import type { CoreResponse } from "./exchange.js";
 import { chooseCoding, entityTag, matchesIfNoneMatch, type Coding } from "./negotiate.js";
-import type { CachedBody } from "./response-cache.js";
+import type { RateDecision } from "./rate-limit.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 /** Private: a shared cache must never answer for the key check. Short: data changes with each deploy. */
@@ -43,29 +46,55 @@ function notModified(tag: string, coding: Coding): Outgoing {
   return { status: 304, headers, body: Buffer.alloc(0), cache: "not-modified" };
 }
 
-function brotli(identity: Buffer): Buffer {
-  return brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+/** A body as the caches hold it: its tag, the coding it was found in (`identity` or `gzip`), and the others on demand. */
+export interface BodyInCodings {
+  etag: string;
+  gzip?: Buffer;
+  identity?: Buffer;
+  br?: Buffer;
 }
 
 /**
  * Sends a body in the coding the client prefers: gzip first (stored bodies are kept that way),
- * then brotli, then identity. A coding made now is kept on the body; `recount` then charges it to
- * the cache that holds the body.
+ * then brotli, then identity. `encode` gives the body in a coding it lacks; the cache that owns
+ * the body makes it (and counts its bytes).
  */
 export function sendBody(
-  body: CachedBody,
+  body: BodyInCodings,
   conditions: Conditions,
   label: "precomputed" | "composed",
-  recount: () => void,
+  encode: (coding: Coding) => Buffer,
 ): Outgoing {
   const small = body.identity !== undefined && body.identity.length < COMPRESS_MIN_BYTES && body.gzip === undefined;
   const coding = small ? "identity" : chooseCoding(conditions.acceptEncoding);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, body.etag)) return notModified(body.etag, coding);
-  if (!body[coding]) {
-    body.identity ??= gunzipSync(body.gzip!);
-    if (coding === "gzip") body.gzip = gzipSync(body.identity, { level: 1 });
-    if (coding === "br") body.br = brotli(body.identity);
-    recount();
+  return { status: 200, headers: okHeaders(body.etag, coding), body: body[coding] ?? encode(coding), cache: label };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers-10. */
+function addRateHeaders(headers: Record<string, string>, rate: RateDecision): void {
+  headers["ratelimit-policy"] = `"org";q=${rate.limit};w=${rate.windowSeconds}`;
+  headers.ratelimit = `"org";r=${rate.remaining};t=${rate.resetSeconds}`;
+}
+
+/** Adds the headers every response carries (spec §7, decision: HTTP) and leaves out the body a HEAD or a 304 has not. */
+export function finishResponse(
+  method: string,
+  requestId: string,
+  outgoing: Outgoing,
+  rate: RateDecision | undefined,
+): CoreResponse {
+  const headers = outgoing.headers;
+  headers["x-request-id"] = requestId;
+  headers["x-content-type-options"] = "nosniff";
+  if (rate) addRateHeaders(headers, rate);
+  // RFC 9110 §8.6: no Content-Length on a 204 or 304.
+  if (outgoing.status !== 304 && outgoing.status !== 204) headers["content-length"] = String(outgoing.body.length);
+  if (method === "HEAD" || outgoing.status === 304 || outgoing.status === 204) {
+    outgoing.release?.();
+    return { status: outgoing.status, headers, body: EMPTY };
   }
-  return { status: 200, headers: okHeaders(body.etag, coding), body: body[coding]!, cache: label };
+  return { status: outgoing.status, headers, body: outgoing.body, release: outgoing.release };
 }

@@ -4,7 +4,17 @@
  * or the new one, never half of one, even if the command is killed or the machine loses power.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import path from "node:path";
 import { parseAccessFile, type AccessFile } from "../../api/_core/access-file.js";
 
@@ -58,6 +68,8 @@ export function writeAccess(file: string, access: AccessFile): void {
   }
   const temporary = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
+    // A first key for a new deployment: its folder (ops/, say) may not exist yet.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const fd = openSync(temporary, "wx", mode);
     try {
       writeSync(fd, text);
@@ -72,7 +84,10 @@ export function writeAccess(file: string, access: AccessFile): void {
     } catch {
       // Already renamed or never created.
     }
-    throw new AccessFileError(`cannot write ${file}: ${(error as Error).message}`);
+    // The code, not the message: Node's message names the temporary file's absolute path.
+    throw new AccessFileError(
+      `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   syncFolder(dir);
 }

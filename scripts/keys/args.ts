@@ -2,13 +2,15 @@
 import { parseArgs } from "node:util";
 import { checkDate, checkDateTime } from "../../api/_core/date-time.js";
 
-export const USAGE = `usage: npm run keys -- [--access FILE] <command>
+export const USAGE = `usage: npm run keys -- (--access FILE | --demo) <command>
   create --org ID [--expires DATE] [--id KEY_ID]   new key, printed once as the last line
   revoke KEY_ID                                    the key stops working at once
   list                                             organizations and keys (never the keys themselves)
   org set ID --plan PLAN --status STATUS [--from DATE] --until DATE
   org rate-limit ID --requests N --window SECONDS
-DATE is YYYY-MM-DD (midnight UTC) or a date-time such as 2027-01-01T00:00:00Z; FILE defaults to data/demo-access.json`;
+DATE is YYYY-MM-DD (midnight UTC) or a date-time such as 2027-01-01T00:00:00Z.
+--access FILE is the access file to read and change (created, with its folder, if it does not exist);
+--demo uses the committed demo file, data/demo-access.json, instead.`;
 
 export const DEFAULT_ACCESS_FILE = "data/demo-access.json";
 
@@ -151,7 +153,7 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
     const options = Object.fromEntries(OPTIONS.map((o) => [o, { type: "string" as const }]));
     parsed = parseArgs({
       args: argv,
-      options: { ...options, access: { type: "string" }, help: { type: "boolean" } },
+      options: { ...options, access: { type: "string" }, demo: { type: "boolean" }, help: { type: "boolean" } },
       strict: true,
       allowPositionals: true,
     });
@@ -164,5 +166,11 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
     if (value === "") throw new UsageError(`--${option} must not be empty`);
   const { name, rest } = commandName(positionals);
   checkOptions(name, values, rest);
-  return { accessFile: values.access ?? DEFAULT_ACCESS_FILE, command: toCommand(name, values, rest) };
+  const command = toCommand(name, values, rest);
+  // The committed demo file is changed only when asked for by name: a missing --access must not edit it.
+  if (values.access !== undefined && values.demo) throw new UsageError("give --access FILE or --demo, not both");
+  if (values.access === undefined && !values.demo) {
+    throw new UsageError("--access FILE is required (the access file to change; --demo for data/demo-access.json)");
+  }
+  return { accessFile: values.access ?? DEFAULT_ACCESS_FILE, command };
 }

@@ -1,5 +1,5 @@
 /**
- * One HTTP suite, two runtimes (STYLE 12, after h3's describeMatrix): "core" calls the
+ * One HTTP suite, two runtimes (after h3's describeMatrix): "core" calls the
  * request core in-process, "socket" goes through the local Node server on an ephemeral
  * port. Socket requests use node:http, not fetch: fetch decompresses bodies, and the tests
  * compare the raw gzip and brotli bytes.
@@ -126,6 +126,7 @@ export interface ClientConfig {
   now?: () => Date;
   snapshots?: SnapshotSource;
   onError?: CoreOptions["onError"];
+  corsOrigins?: CoreOptions["corsOrigins"];
 }
 
 export interface Runtime {
@@ -156,6 +157,7 @@ const coreRuntime: Runtime = {
       access: fileAccess(config.accessFile),
       now: config.now ?? (() => TEST_NOW),
       onError: config.onError ?? quiet,
+      corsOrigins: config.corsOrigins,
     });
     return {
       async request(url, init = {}) {
@@ -177,6 +179,7 @@ const socketRuntime: Runtime = {
       snapshots: config.snapshots,
       now: config.now ?? (() => TEST_NOW),
       onError: config.onError ?? quiet,
+      corsOrigins: config.corsOrigins,
     });
     const base = new URL(url);
     return {

@@ -26,6 +26,8 @@ export class SnapshotSource {
   private stamp = "";
   private checkedAt = 0;
   private failure: SnapshotError | undefined;
+  /** When the snapshot in service was written: its manifest's modification time. */
+  builtAt: string | undefined;
 
   constructor(
     readonly dir: string,
@@ -81,6 +83,8 @@ export class SnapshotSource {
     if (this.snapshot !== next) this.snapshot?.close();
     this.snapshot = next;
     this.stamp = stamp;
+    const mtimeMs = Number(stamp.split(":")[1]);
+    this.builtAt = next && Number.isFinite(mtimeMs) ? new Date(mtimeMs).toISOString() : undefined;
     if (next) this.failure = undefined;
   }
 
