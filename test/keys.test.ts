@@ -375,20 +375,11 @@ describe("the keys CLI against a running server", () => {
     return seen;
   }
 
+  /** A paid, active entitlement for acme: what a first key needs. */
+  const ORG_SET = ["org", "set", "acme", "--plan", "paid", "--status", "active", "--until", "2099-01-01"];
+
   test("a created key works, and once revoked gets 401 without a restart", async () => {
-    const org = await runCli([
-      "--access",
-      accessFile,
-      "org",
-      "set",
-      "acme",
-      "--plan",
-      "paid",
-      "--status",
-      "active",
-      "--until",
-      "2099-01-01",
-    ]);
+    const org = await runCli(["--access", accessFile, ...ORG_SET]);
     expect(org).toMatchObject({ code: 0, stderr: "" });
     const created = await runCli(["--access", accessFile, "create", "--org", "acme", "--id", "acme-1"]);
     expect(created.code).toBe(0);
@@ -408,19 +399,7 @@ describe("the keys CLI against a running server", () => {
 
   test("an access file in a folder that does not exist yet: the folder is made, owner-only", async () => {
     const nested = path.join(path.dirname(accessFile), "ops-new", "deeper", "access.json");
-    const result = await runCli([
-      "--access",
-      nested,
-      "org",
-      "set",
-      "acme",
-      "--plan",
-      "paid",
-      "--status",
-      "active",
-      "--until",
-      "2099-01-01",
-    ]);
+    const result = await runCli(["--access", nested, ...ORG_SET]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(readFileSync(nested, "utf8")).organizations[0].id).toBe("acme");
     expect(statSync(path.dirname(nested)).mode & 0o777).toBe(0o700);
