@@ -1,7 +1,8 @@
 /**
  * The runtime-agnostic request core. Every request runs the same steps, each in its own file:
- * admit (key, rate limit, entitlement), serve (route and parse, then the stored or composed body
- * in the client's coding), respond (the headers every response carries), log.
+ * unadmitted (a CORS preflight, the health check: no key), admit (key, rate limit, entitlement),
+ * serve (route and parse, then the stored or composed body in the client's coding), respond (the
+ * headers every response carries), log.
  */
 import { randomUUID } from "node:crypto";
 import type { AccessSource } from "./access.js";
@@ -16,14 +17,14 @@ import {
   type Handler,
 } from "./exchange.js";
 import { PagePool } from "./format/page-buffer.js";
-import { checkHealth, isHealthCheck } from "./health.js";
-import { addCorsHeaders, allowedOrigin, preflightHeaders, type CorsOrigins } from "./cors.js";
+import { addCorsHeaders, allowedOrigin, type CorsOrigins } from "./cors.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
 import { requestLogger, type RequestLog } from "./log.js";
 import { memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
 import { finishResponse, type Outgoing } from "./respond.js";
 import { ResponseCache, type CacheBudgets } from "./response-cache.js";
 import { serve } from "./serve.js";
+import { answerUnadmitted } from "./unadmitted.js";
 
 export type { CoreRequest, CoreResponse, Handler } from "./exchange.js";
 export type { RequestLog } from "./log.js";
@@ -40,6 +41,14 @@ export interface CoreOptions {
   corsOrigins?: CorsOrigins;
 }
 
+/** One request on its way through the steps. */
+interface Exchange {
+  request: CoreRequest;
+  requestId: string;
+  /** When it arrived, when a log line will report its duration. */
+  started: bigint | undefined;
+}
+
 export function createHandler(options: CoreOptions): Handler {
   const limiter = options.limiter ?? memoryRateLimiter();
   const now = options.now ?? (() => new Date());
@@ -47,22 +56,18 @@ export function createHandler(options: CoreOptions): Handler {
   const pages = new PagePool();
   const log = requestLogger(options.onLog);
 
-  function respond(
-    request: CoreRequest,
-    requestId: string,
-    started: bigint | undefined,
-    outgoing: Outgoing,
-    rate?: RateDecision,
-    organization?: string,
-  ): CoreResponse {
-    const allowOrigin = options.corsOrigins && allowedOrigin(options.corsOrigins, headerOf(request, "origin"));
-    if (allowOrigin) addCorsHeaders(outgoing.headers, allowOrigin);
-    const response = finishResponse(request.method, requestId, outgoing, rate);
-    log?.write(started!, {
-      requestId,
-      method: request.method,
-      url: request.url,
-      status: response.status,
+  /** The respond and log steps: CORS, the headers every response carries, one log line. */
+  function respond(x: Exchange, outgoing: Outgoing, rate?: RateDecision, organization?: string): CoreResponse {
+    const allowOrigin = options.corsOrigins && allowedOrigin(options.corsOrigins, headerOf(x.request, "origin"));
+    if (allowOrigin && !outgoing.headers["access-control-allow-origin"]) addCorsHeaders(outgoing.headers, allowOrigin);
+    const response = finishResponse(x.request.method, x.requestId, outgoing, rate);
+    const { method, url } = x.request;
+    const { status } = response;
+    log?.write(x.started!, {
+      requestId: x.requestId,
+      method,
+      url,
+      status,
       bytes: response.body.length,
       organization,
       cache: outgoing.cache,
@@ -70,69 +75,42 @@ export function createHandler(options: CoreOptions): Handler {
     return response;
   }
 
-  function fail(
-    request: CoreRequest,
-    requestId: string,
-    started: bigint | undefined,
-    thrown: unknown,
-    admission?: Admission,
-  ): CoreResponse {
-    const outgoing = errorResponse(thrown, requestId);
-    if (outgoing.status >= 500) options.onError?.(requestId, thrown);
-    return respond(request, requestId, started, outgoing, admission?.rate ?? outgoing.rate, admission?.organization.id);
+  /** Any failure, as the error envelope; a 5xx is reported to onError. */
+  function fail(x: Exchange, thrown: unknown, admission?: Admission): CoreResponse {
+    const outgoing = errorResponse(thrown, x.requestId);
+    if (outgoing.status >= 500) options.onError?.(x.requestId, thrown);
+    return respond(x, outgoing, admission?.rate ?? outgoing.rate, admission?.organization.id);
   }
 
-  function serveAdmitted(
-    request: CoreRequest,
-    requestId: string,
-    started: bigint | undefined,
-    admission: Admission,
-  ): CoreResponse {
+  /** The serve step (route, parse, find or compose the body in the client's coding), then respond. */
+  function serveAdmitted(x: Exchange, admission: Admission): CoreResponse {
     try {
+      const { request } = x;
       const conditions = {
         acceptEncoding: headerOf(request, "accept-encoding"),
         ifNoneMatch: headerOf(request, "if-none-match"),
       };
       const outgoing = serve({ method: request.method, url: request.url, conditions }, options.snapshots, cache, pages);
-      return respond(request, requestId, started, outgoing, admission.rate, admission.organization.id);
+      return respond(x, outgoing, admission.rate, admission.organization.id);
     } catch (thrown) {
-      return fail(request, requestId, started, thrown, admission);
+      return fail(x, thrown, admission);
     }
   }
 
   return (received) => {
-    const request = inOriginForm(received);
-    const requestId = randomUUID();
-    const started = log?.start();
-    if (
-      request.method === "OPTIONS" &&
-      options.corsOrigins &&
-      request.headers["access-control-request-method"] !== undefined
-    ) {
-      const allowOrigin = allowedOrigin(options.corsOrigins, headerOf(request, "origin"));
-      // A preflight from an allowed origin; any other OPTIONS goes on as a request (a 401 without a key).
-      if (allowOrigin) {
-        const outgoing: Outgoing = { status: 204, headers: preflightHeaders(allowOrigin), body: Buffer.alloc(0) };
-        return respond({ ...request, headers: {} }, requestId, started, outgoing);
-      }
-    }
-    if (isHealthCheck(request.url)) {
-      try {
-        return respond(request, requestId, started, checkHealth(request.method, options.snapshots));
-      } catch (thrown) {
-        return fail(request, requestId, started, thrown);
-      }
-    }
+    const x: Exchange = { request: inOriginForm(received), requestId: randomUUID(), started: log?.start() };
     let admission: Admission | Promise<Admission>;
     try {
-      admission = admit(authorizationOf(request), options.access, limiter, now());
+      const unadmitted = answerUnadmitted(x.request, options.snapshots, options.corsOrigins);
+      if (unadmitted) return respond(x, unadmitted);
+      admission = admit(authorizationOf(x.request), options.access, limiter, now());
     } catch (thrown) {
-      return fail(request, requestId, started, thrown);
+      return fail(x, thrown);
     }
-    if (!(admission instanceof Promise)) return serveAdmitted(request, requestId, started, admission);
+    if (!(admission instanceof Promise)) return serveAdmitted(x, admission);
     return admission.then(
-      (admitted) => serveAdmitted(request, requestId, started, admitted),
-      (thrown) => fail(request, requestId, started, thrown),
+      (admitted) => serveAdmitted(x, admitted),
+      (thrown) => fail(x, thrown),
     );
   };
 }

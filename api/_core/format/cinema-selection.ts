@@ -44,53 +44,74 @@ export interface CinemaMatch {
   distanceKm: number;
 }
 
-/** Cinemas with coordinates ordered by latitude: a place's candidates are one latitude band, found by binary search. */
-export class LatitudeIndex {
-  private readonly order: Uint32Array;
-  private readonly latitudes: Float64Array;
+/** Degrees per side of a grid cell: a 25 km radius looks at 4 cells or so. */
+const CELL_DEGREES = 0.5;
+const LON_CELLS = 360 / CELL_DEGREES;
+
+/**
+ * Cinemas with coordinates in a grid of CELL_DEGREES cells: a place's candidates are the cells its
+ * radius can reach, then the haversine decides. Made once per snapshot, on first use.
+ */
+export class GeoIndex {
+  private readonly cells = new Map<number, Uint32Array>();
 
   constructor(private readonly geo: Float64Array) {
-    const located: number[] = [];
-    for (let i = 0; i < geo.length / 2; i++)
-      if (!Number.isNaN(geo[2 * i]!) && !Number.isNaN(geo[2 * i + 1]!)) located.push(i);
-    located.sort((a, b) => geo[2 * a]! - geo[2 * b]! || a - b);
-    this.order = Uint32Array.from(located);
-    this.latitudes = Float64Array.from(located, (i) => geo[2 * i]!);
+    const lists = new Map<number, number[]>();
+    for (let i = 0; i < geo.length / 2; i++) {
+      const [latitude, longitude] = [geo[2 * i]!, geo[2 * i + 1]!];
+      if (Number.isNaN(latitude) || Number.isNaN(longitude)) continue;
+      const cell = this.cellOf(latitude, longitude);
+      let list = lists.get(cell);
+      if (!list) lists.set(cell, (list = []));
+      list.push(i);
+    }
+    for (const [cell, list] of lists) this.cells.set(cell, Uint32Array.from(list));
+  }
+
+  private cellOf(latitude: number, longitude: number): number {
+    const row = Math.min(Math.floor((latitude + 90) / CELL_DEGREES), 180 / CELL_DEGREES - 1);
+    const column = Math.floor(((((longitude + 180) % 360) + 360) % 360) / CELL_DEGREES) % LON_CELLS;
+    return row * LON_CELLS + column;
   }
 
   /** Cinemas within `near.radiusKm` of the point, with their distances, in no particular order. */
   within(near: Near): CinemaMatch[] {
     const span = latitudeSpan(near.radiusKm);
-    // A band of latitude circles the Earth: a longitude span (wider towards the poles, none near
-    // them) leaves the haversine to the cinemas really near.
+    // Wider in longitude towards the poles; every column near them.
     const widest = Math.abs(near.latitude) + span;
-    const lonSpan = widest >= 89 ? 360 : span / Math.cos(widest * RADIANS);
-    const from = lowerBound(this.latitudes.length, (k) => this.latitudes[k]! >= near.latitude - span);
+    const lonSpan = widest >= 89 ? 180 : Math.min(180, span / Math.cos(widest * RADIANS));
+    const rowFrom = Math.max(0, Math.floor((near.latitude - span + 90) / CELL_DEGREES));
+    const rowTo = Math.min(180 / CELL_DEGREES - 1, Math.floor((near.latitude + span + 90) / CELL_DEGREES));
+    const columns = Math.min(LON_CELLS, Math.ceil((2 * lonSpan) / CELL_DEGREES) + 2);
+    const firstColumn = Math.floor(((((near.longitude - lonSpan + 180) % 360) + 360) % 360) / CELL_DEGREES);
     const matches: CinemaMatch[] = [];
-    for (let k = from; k < this.latitudes.length && this.latitudes[k]! <= near.latitude + span; k++) {
-      const i = this.order[k]!;
-      const longitude = this.geo[2 * i + 1]!;
-      const dLon = Math.abs(longitude - near.longitude);
-      if (Math.min(dLon, 360 - dLon) > lonSpan) continue;
-      const distanceKm = haversineKm(near.latitude, near.longitude, this.geo[2 * i]!, longitude);
-      if (distanceKm <= near.radiusKm) matches.push({ index: i, distanceKm });
+    for (let row = rowFrom; row <= rowTo; row++) {
+      for (let k = 0; k < columns; k++) {
+        const list = this.cells.get(row * LON_CELLS + ((firstColumn + k) % LON_CELLS));
+        if (!list) continue;
+        for (let j = 0; j < list.length; j++) {
+          const i = list[j]!;
+          const distanceKm = haversineKm(near.latitude, near.longitude, this.geo[2 * i]!, this.geo[2 * i + 1]!);
+          if (distanceKm <= near.radiusKm) matches.push({ index: i, distanceKm });
+        }
+      }
     }
     return matches;
   }
 }
 
-/** The latitude index of a store, made on first use and kept with it. */
-const indexes = new WeakMap<PlainStore, LatitudeIndex>();
+/** The geo index of a store, made on first use and kept with it. */
+const indexes = new WeakMap<PlainStore, GeoIndex>();
 
-function latitudeIndexOf(cinemas: PlainStore): LatitudeIndex {
+function geoIndexOf(cinemas: PlainStore): GeoIndex {
   let index = indexes.get(cinemas);
-  if (!index) indexes.set(cinemas, (index = new LatitudeIndex(cinemas.geoTable())));
+  if (!index) indexes.set(cinemas, (index = new GeoIndex(cinemas.geoTable())));
   return index;
 }
 
 /** Indexes of the cinemas within `near.radiusKm` of the point, ascending. */
 export function cinemasNear(cinemas: PlainStore, near: Near): Uint32Array {
-  const matches = latitudeIndexOf(cinemas).within(near);
+  const matches = geoIndexOf(cinemas).within(near);
   return Uint32Array.from(matches, (m) => m.index).sort();
 }
 
@@ -99,7 +120,7 @@ export function selectCinemas(cinemas: PlainStore, filters: CinemaFilters): Cine
   const { near, countryCode } = filters;
   let matches: CinemaMatch[];
   if (near) {
-    matches = latitudeIndexOf(cinemas).within(near);
+    matches = geoIndexOf(cinemas).within(near);
     if (countryCode !== undefined) matches = matches.filter((m) => cinemas.countryCodeOf(m.index) === countryCode);
     // Indexes are in id order: equal distances are ordered by id.
     return matches.sort((a, b) => a.distanceKm - b.distanceKm || a.index - b.index);
