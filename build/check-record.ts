@@ -3,6 +3,7 @@
  * snapshot needs: the facts below. Shared by validation on the main thread and in workers.
  */
 import type { z } from "zod";
+import { clipText } from "../api/_core/text.js";
 import { closestField, fieldsAt } from "./field-names.js";
 import { formatPath, type Problem } from "./problems.js";
 import type { SourceRecord } from "./read-source-file.js";
@@ -117,10 +118,8 @@ function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem
     ];
   }
   // The value received, where it is text: a date-time problem is easier to fix when it is shown.
-  const received =
-    typeof actual === "string"
-      ? `; received ${JSON.stringify(actual.length > 60 ? `${actual.slice(0, 60)}…` : actual)}`
-      : "";
+  // Cut by code point (clipText), never inside a surrogate pair.
+  const received = typeof actual === "string" ? `; received ${JSON.stringify(clipText(actual, 61))}` : "";
   return [{ ...where, code: "invalid_value", path, message: `${issue.message}${received}` }];
 }
 

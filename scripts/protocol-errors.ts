@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { ApiError } from "../api/_core/errors.js";
+import { ApiError, methodNotAllowed } from "../api/_core/errors.js";
 import { errorResponse } from "../api/_core/error-response.js";
 
 /** Node's parser error codes → status and message (the codes Node's own default handler maps). */
@@ -26,20 +26,22 @@ function refusalOf(code: string | undefined): { status: number; message: string 
 }
 
 /** The envelope's status, headers and body for a refusal outside the core. */
-function refusal(status: number, message: string, extra: Record<string, string> = {}) {
-  const requestId = randomUUID();
-  const response = errorResponse(new ApiError(status, "bad_request", message, undefined, extra), requestId);
+function refusal(error: ApiError) {
+  const response = errorResponse(error, randomUUID());
   const headers: Record<string, string> = {
     ...response.headers,
     connection: "close",
     date: new Date().toUTCString(),
   };
-  return { status, headers, body: response.body };
+  return { status: error.status, headers, body: response.body };
 }
 
+/** A 4xx the parser's refusal maps to (code bad_request). */
+const badRequest = (status: number, message: string) => new ApiError(status, "bad_request", message);
+
 /** The refusal as raw HTTP/1.1 bytes, for a socket that has no response object. */
-function rawRefusal(status: number, message: string, extra?: Record<string, string>): Buffer {
-  const { headers, body } = refusal(status, message, extra);
+function rawRefusal(error: ApiError): Buffer {
+  const { status, headers, body } = refusal(error);
   const head = Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
@@ -54,16 +56,18 @@ function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     return;
   }
   const { status, message } = refusalOf(error.code);
-  socket.end(rawRefusal(status, message));
+  socket.end(rawRefusal(badRequest(status, message)));
 }
 
 function onConnect(_req: IncomingMessage, socket: Duplex): void {
   socket.on("error", () => socket.destroy());
-  socket.end(rawRefusal(405, "Method CONNECT is not allowed; use GET or HEAD.", { allow: "GET, HEAD" }));
+  socket.end(rawRefusal(methodNotAllowed("CONNECT")));
 }
 
 function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const { status, headers, body } = refusal(417, "The Expect header's only supported value is 100-continue.");
+  const { status, headers, body } = refusal(
+    badRequest(417, "The Expect header's only supported value is 100-continue."),
+  );
   res.writeHead(status, headers);
   res.end(req.method === "HEAD" ? undefined : body);
 }

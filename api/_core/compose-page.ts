@@ -39,11 +39,28 @@ export function composeInto(
   fallback: Freshness,
   out: PageBuffer,
 ) {
+  return writeListEnvelope(lists, binding, fallback, out, (fold) => ({
+    last: list.render(start, end, out, fold),
+    hasMore: end < list.length,
+  }));
+}
+
+/**
+ * The list envelope (spec §4.1) around records `render` writes: data, pagination (the cursor of
+ * the last record when more follow) and the freshness folded over what was written.
+ */
+function writeListEnvelope(
+  lists: SnapshotLists,
+  binding: string,
+  fallback: Freshness,
+  out: PageBuffer,
+  render: (fold: FreshnessFold) => { last: EscapedSortKey | undefined; hasMore: boolean },
+): EscapedSortKey | undefined {
   out.reset();
   out.text('{"data":[');
   const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
-  const last = list.render(start, end, out, fold);
-  const next = end < list.length && last ? encodeCursorEscaped(binding, last.instantKey, last.escapedId) : null;
+  const { last, hasMore } = render(fold);
+  const next = hasMore && last ? encodeCursorEscaped(binding, last.instantKey, last.escapedId) : null;
   out.text(
     `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`,
   );
@@ -113,14 +130,11 @@ export function composeSelectedInto(
   out: PageBuffer,
 ): void {
   const page = selectShowtimes(lists.showtimes, lists.dictionaries, selection, query, query.limit);
-  out.reset();
-  out.text('{"data":[');
-  const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
-  const last = lists.showtimes.render("byCinema", page.records, out, fold, embedderOf(lists, query.include));
-  const next = page.hasMore && last ? encodeCursorEscaped(query.binding, last.instantKey, last.escapedId) : null;
-  out.text(
-    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`,
-  );
+  const embed = embedderOf(lists, query.include);
+  writeListEnvelope(lists, query.binding, fallback, out, (fold) => ({
+    last: lists.showtimes.render("byCinema", page.records, out, fold, embed),
+    hasMore: page.hasMore,
+  }));
 }
 
 /** `GET /v1/showtimes/{id}`: the record, its embeds when asked, and their freshness. */

@@ -50,6 +50,21 @@ export function badParameter(parameter: string, message: string): ApiError {
   return new ApiError(400, "bad_request", `${echoed}: ${message}`, { parameter: echoed });
 }
 
+/** The methods every endpoint answers (decision: order of checks). */
+export const ALLOWED_METHODS = "GET, HEAD";
+
+/** The 405 for any other method, with Allow. */
+export function methodNotAllowed(method: string): ApiError {
+  return new ApiError(405, "bad_request", `Method ${method.slice(0, 20)} is not allowed; use GET or HEAD.`, undefined, {
+    allow: ALLOWED_METHODS,
+  });
+}
+
+/** Throws the 405 unless the request reads (GET or HEAD). */
+export function requireReadMethod(method: string): void {
+  if (method !== "GET" && method !== "HEAD") throw methodNotAllowed(method);
+}
+
 export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred; quote the request id when reporting it.";
 
 /** Any thrown value as the error the client is shown. */

@@ -3,7 +3,7 @@
  * and never rate-limited. 200 with the snapshot in service when it can be read, else the 503 every
  * API request would get. No listings data.
  */
-import { ApiError } from "./errors.js";
+import { requireReadMethod } from "./errors.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
 import { JSON_TYPE, type Outgoing } from "./respond.js";
 
@@ -16,17 +16,7 @@ export function isHealthCheck(url: string): boolean {
 
 /** The health answer; throws the error a failing snapshot or method gives (the caller's envelope). */
 export function checkHealth(method: string, snapshots: SnapshotSource): Outgoing {
-  if (method !== "GET" && method !== "HEAD") {
-    throw new ApiError(
-      405,
-      "bad_request",
-      `Method ${method.slice(0, 20)} is not allowed; use GET or HEAD.`,
-      undefined,
-      {
-        allow: "GET, HEAD",
-      },
-    );
-  }
+  requireReadMethod(method);
   const { manifest } = snapshots.current();
   const body = { status: "ok", snapshotId: manifest.snapshotId, builtAt: snapshots.builtAt ?? null };
   return {

@@ -10,7 +10,8 @@ import { codePointLength } from "./text.js";
 export const MAX_ATTRIBUTE_FILTER = 32;
 export const MAX_RADIUS_KM = 500;
 export const DEFAULT_RADIUS_KM = 25;
-const MAX_ID_LENGTH = 160;
+/** Ids are 1..160 code points (spec §2). */
+export const MAX_ID_LENGTH = 160;
 
 /** Plain decimal notation, at most 7 decimals: `52.52`, `-0.1278`; not `+1`, `1e2`, `.5`, `5.`. */
 const COORDINATE = /^-?\d{1,3}(?:\.\d{1,7})?$/;
@@ -24,7 +25,8 @@ export interface NearPoint {
 
 export type Embedded = "film" | "cinema";
 
-function decodeItem(raw: string): string | undefined {
+/** Form-decodes a query component (`+` is a space, then percent-decoding); undefined when malformed. */
+export function formDecode(raw: string): string | undefined {
   try {
     return decodeURIComponent(raw.replace(/\+/g, " "));
   } catch {
@@ -43,7 +45,7 @@ export function parseAttributeIds(raw: string): string[] {
   }
   const ids: string[] = [];
   for (const item of items) {
-    const id = decodeItem(item);
+    const id = formDecode(item);
     if (id === undefined) throw badParameter("attributeIds", "is not valid percent-encoding");
     if (id === "")
       throw badParameter("attributeIds", "must not have an empty item (ids are separated by single commas)");

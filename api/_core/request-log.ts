@@ -5,6 +5,7 @@
  * pino is imported on demand, so the function's cold start never waits for it.
  */
 import type { DestinationStream, LevelWithSilent, Logger } from "pino";
+import { SnapshotError } from "./format/errors.js";
 import type { RequestLog } from "./handle-request.js";
 
 /** Most to least verbose; a level logs itself and everything after it. */
@@ -67,7 +68,7 @@ async function loadWriter(options: OperationLogOptions, level: LevelWithSilent):
     error: (time, requestId, error) =>
       // A snapshot that cannot be read is an operating condition, not a bug: its reason (file names
       // relative to the snapshot folder), without a stack.
-      error instanceof Error && error.name === "SnapshotError"
+      error instanceof SnapshotError
         ? logger.error({ time, requestId, snapshot: error.message }, "snapshot unavailable")
         : logger.error(
             { time, requestId, err: error instanceof Error ? error : new Error(String(error)) },

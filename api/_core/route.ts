@@ -10,6 +10,8 @@ import type { Near } from "./format/cinema-selection.js";
 import type { ShowtimeFilters as ViewFilters } from "./format/snapshot.js";
 import {
   DEFAULT_RADIUS_KM,
+  formDecode,
+  MAX_ID_LENGTH,
   parseAttributeIds,
   parseCountryCode,
   parseInclude,
@@ -24,7 +26,6 @@ export type OneResource = "cinemas" | "films" | "showtimes";
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
-const MAX_ID_LENGTH = 160;
 
 export type Route = { kind: "list"; resource: ListResource } | { kind: "one"; resource: OneResource; rawId: string };
 
@@ -85,11 +86,9 @@ export function matchRoute(rawPath: string): Route | undefined {
 }
 
 function decodeComponent(raw: string, parameter: string): string {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, " "));
-  } catch {
-    throw badParameter(parameter, "is not valid percent-encoding");
-  }
+  const value = formDecode(raw);
+  if (value === undefined) throw badParameter(parameter, "is not valid percent-encoding");
+  return value;
 }
 
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;

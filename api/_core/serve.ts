@@ -7,7 +7,7 @@ import { composedTag } from "./body-tag.js";
 import { composePageInto, composeSelectedInto, composeShowtimeInto } from "./compose-page.js";
 import { includeOf, selectionOf } from "./showtime-filters.js";
 import { CinemaSelectionList, selectCinemas } from "./format/cinema-selection.js";
-import { ApiError } from "./errors.js";
+import { ApiError, requireReadMethod } from "./errors.js";
 import type { PageBuffer, PagePool } from "./format/page-buffer.js";
 import type { Snapshot } from "./format/snapshot.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
@@ -25,7 +25,6 @@ import {
   type ListRequest,
 } from "./route.js";
 
-const ALLOWED_METHODS = "GET, HEAD";
 /** An unknown id echoed in a 404: whole up to the spec's 160, so the message stays within 300. */
 const MAX_ID_ECHO = 160;
 
@@ -149,15 +148,7 @@ function notFound(singular: string, id: string): ApiError {
 
 /** Serves a request; composed pages are written into buffers `pages` lends. */
 export function serve(request: ServeRequest, source: SnapshotSource, cache: ResponseCache, pages: PagePool): Outgoing {
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    throw new ApiError(
-      405,
-      "bad_request",
-      `Method ${request.method.slice(0, 20)} is not allowed; use GET or HEAD.`,
-      undefined,
-      { allow: ALLOWED_METHODS },
-    );
-  }
+  requireReadMethod(request.method);
   const { url, conditions } = request;
   const queryAt = url.indexOf("?");
   const route = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));

@@ -67,10 +67,17 @@ export class PlainStore implements RecordList {
 
   /** Country code of cinema i ("  " when it has none). */
   countryCodeOf(i: number): string {
-    this.countries ??= this.index.readSection(plainSections(this.resource).countries);
-    if (this.countries.length !== 2 * this.length)
+    const countries = this.countryTable();
+    return String.fromCharCode(countries[2 * i]!, countries[2 * i + 1]!);
+  }
+
+  /** Every record's country code, two bytes each: resident, read and checked once. */
+  private countryTable(): Uint8Array {
+    if (this.countries) return this.countries;
+    const countries = this.index.readSection(plainSections(this.resource).countries);
+    if (countries.length !== 2 * this.length)
       throw new SnapshotError(this.index.file.name, `${this.resource} countries do not match their records`);
-    return String.fromCharCode(this.countries[2 * i]!, this.countries[2 * i + 1]!);
+    return (this.countries = countries);
   }
 
   /** Latitude and longitude of cinema i (NaN when it has none). */

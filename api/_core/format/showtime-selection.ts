@@ -69,8 +69,17 @@ function readInOrder(run: Run, want: number, accept: (record: number) => boolean
 /** Merges runs by list order (a binary heap on each run's next record), keeping accepted records. */
 function merge(store: ShowtimeStore, runs: Run[], want: number, accept: (record: number) => boolean): number[] {
   const heads: number[] = [];
+  // Each head's instant key, read once when it becomes the head (a comparison decodes nothing
+  // more, but an id on a tie).
+  const keys: string[] = [];
   const heap: number[] = [];
-  const less = (a: number, b: number) => store.compareRecords(heads[a]!, heads[b]!) < 0;
+  const less = (a: number, b: number) =>
+    keys[a]! < keys[b]! ||
+    (keys[a] === keys[b] && store.idOf("byCinema", heads[a]!) < store.idOf("byCinema", heads[b]!));
+  const setHead = (i: number, run: Run) => {
+    heads[i] = run.list.recordsIn(run.next, run.next + 1)[0]!;
+    keys[i] = store.instantKeyOfRecord(heads[i]!);
+  };
   const siftDown = (at: number) => {
     for (;;) {
       const [l, r] = [2 * at + 1, 2 * at + 2];
@@ -92,7 +101,7 @@ function merge(store: ShowtimeStore, runs: Run[], want: number, accept: (record:
   };
   runs.forEach((run, i) => {
     if (run.next >= run.end) return;
-    heads[i] = run.list.recordsIn(run.next, run.next + 1)[0]!;
+    setHead(i, run);
     heap.push(i);
     siftUp(heap.length - 1);
   });
@@ -103,7 +112,7 @@ function merge(store: ShowtimeStore, runs: Run[], want: number, accept: (record:
     if (accept(heads[i]!)) found.push(heads[i]!);
     run.next++;
     if (run.next < run.end) {
-      heads[i] = run.list.recordsIn(run.next, run.next + 1)[0]!;
+      setHead(i, run);
     } else {
       heap[0] = heap[heap.length - 1]!;
       heap.pop();

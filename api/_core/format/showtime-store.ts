@@ -378,16 +378,12 @@ export class ShowtimeStore {
     });
   }
 
-  /** List order of two records (by-cinema clustering): start time as an instant, then id. */
-  compareRecords(a: number, b: number): number {
-    const [codeA, codeB] = [this.startsAtOf("byCinema", a), this.startsAtOf("byCinema", b)];
-    // Codes follow instant order, but one instant written two ways has two codes: compare the instants.
-    if (codeA !== codeB) {
-      const [keyA, keyB] = [this.dictionaries.instantKeyOf(codeA), this.dictionaries.instantKeyOf(codeB)];
-      if (keyA !== keyB) return keyA < keyB ? -1 : 1;
-    }
-    const [idA, idB] = [this.idOf("byCinema", a), this.idOf("byCinema", b)];
-    return idA < idB ? -1 : idA > idB ? 1 : 0;
+  /**
+   * A record's start as an instant key (by-cinema clustering). Codes follow instant order, but one
+   * instant written two ways has two codes: list order compares these keys, then ids.
+   */
+  instantKeyOfRecord(record: number): string {
+    return this.dictionaries.instantKeyOf(this.startsAtOf("byCinema", record));
   }
 
   /** The record (in the by-cinema clustering) with this id, or undefined. */

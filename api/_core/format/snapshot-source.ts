@@ -15,9 +15,10 @@ export interface SourceOptions {
   budgets?: CacheBudgets;
 }
 
-function stampOf(path: string): string {
+/** What identifies one manifest file (a rebuild writes a new one), and when it was written. */
+function stampOf(path: string): { stamp: string; mtimeMs: number } {
   const stat = statSync(path);
-  return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+  return { stamp: `${stat.ino}:${stat.mtimeMs}:${stat.size}`, mtimeMs: stat.mtimeMs };
 }
 
 export class SnapshotSource {
@@ -41,8 +42,9 @@ export class SnapshotSource {
     if (this.snapshot && now - this.checkedAt < recheckMs) return this.snapshot;
     const path = resolveInside(this.dir, MANIFEST_FILE);
     let stamp = "";
+    let mtimeMs = 0;
     try {
-      stamp = stampOf(path);
+      ({ stamp, mtimeMs } = stampOf(path));
     } catch {
       // No manifest: reported below as the snapshot missing.
     }
@@ -59,11 +61,12 @@ export class SnapshotSource {
         throw new SnapshotError(MANIFEST_FILE, "does not exist: build a snapshot first (npm run build)");
       const opened = new Snapshot(readManifest(this.dir), this.dir, this.options.budgets ?? DEFAULT_BUDGETS);
       // A rebuild swaps the whole folder: files opened now and a manifest unchanged since are one snapshot.
-      if (stampOf(path) !== stamp) {
+      if (stampOf(path).stamp !== stamp) {
         opened.close();
         throw new SnapshotError(MANIFEST_FILE, "was replaced while the snapshot was being opened");
       }
       this.replace(opened, stamp);
+      this.builtAt = new Date(mtimeMs).toISOString();
       return opened;
     } catch (error) {
       this.replace(undefined, stamp);
@@ -83,8 +86,7 @@ export class SnapshotSource {
     if (this.snapshot !== next) this.snapshot?.close();
     this.snapshot = next;
     this.stamp = stamp;
-    const mtimeMs = Number(stamp.split(":")[1]);
-    this.builtAt = next && Number.isFinite(mtimeMs) ? new Date(mtimeMs).toISOString() : undefined;
+    this.builtAt = undefined;
     if (next) this.failure = undefined;
   }
 
