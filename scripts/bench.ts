@@ -9,6 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { describeSnapshot, ensureData, measureBuild } from "./bench/build-step.js";
+import { formatGateway, measureGateway } from "./bench/gateway-step.js";
 import { checkLoadGenerator } from "./bench/load.js";
 import { spawnUntil, stop } from "./bench/processes.js";
 import { formatTable, type SizeReport } from "./bench/report.js";
@@ -25,7 +26,7 @@ import {
 } from "./bench/serve-step.js";
 
 const USAGE =
-  "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve] [--reuse-snapshots]";
+  "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve] [--reuse-snapshots] [--gateway-only]";
 
 function parseSize(text: string): number {
   const match = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(text.trim());
@@ -43,6 +44,7 @@ function readOptions() {
         work: { type: "string", default: "bench-results" },
         "no-serve": { type: "boolean", default: false },
         "reuse-snapshots": { type: "boolean", default: false },
+        "gateway-only": { type: "boolean", default: false },
       },
       strict: true,
     });
@@ -54,6 +56,7 @@ function readOptions() {
       work: path.resolve(values.work!),
       serve: !values["no-serve"],
       reuse: values["reuse-snapshots"]!,
+      gatewayOnly: values["gateway-only"]!,
     };
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}\n`);
@@ -119,6 +122,9 @@ async function measureServing(
 async function main(): Promise<void> {
   const options = readOptions();
   mkdirSync(options.work, { recursive: true });
+  const gateway = await measureGateway();
+  process.stderr.write(`${formatGateway(gateway)}\n`);
+  if (options.gatewayOnly) return;
   if (options.serve) await checkLoadGenerator();
   const functionBytes = options.serve ? await bundle() : 0;
   const reports: SizeReport[] = [];
@@ -145,7 +151,13 @@ async function main(): Promise<void> {
   }
   const table = formatTable(reports);
   process.stdout.write(`\n${table}\n`);
-  const result = { date: new Date().toISOString(), cores: availableParallelism(), node: process.version, reports };
+  const result = {
+    date: new Date().toISOString(),
+    cores: availableParallelism(),
+    node: process.version,
+    gateway,
+    reports,
+  };
   writeFileSync(path.join(options.work, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(
     path.join(options.work, `bench-${result.date.slice(0, 19).replace(/:/g, "")}.json`),

@@ -1,7 +1,7 @@
 /** `npm run serve -- --snapshot DIR --access FILE --port N`: serve a built snapshot locally. */
 import { parseArgs } from "node:util";
 import { parseCorsOrigins } from "../api/_core/cors.js";
-import { rateLimiterFromEnvironment } from "../api/_core/redis-rate-limit.js";
+import { limiterFromEnvironment } from "../api/_adapters/environment.js";
 import { startServer } from "./local-server.js";
 import { requestLogger } from "./request-log.js";
 
@@ -48,12 +48,12 @@ function readOptions() {
 
 const options = readOptions();
 const log = requestLogger();
-// REDIS_URL set: one rate limit shared by every server process; otherwise in memory.
+// UPSTASH_REDIS_REST_* or REDIS_URL set: one rate limit shared by every server process; otherwise in memory.
 Promise.resolve()
   .then(() =>
     startServer({
       ...options,
-      limiter: rateLimiterFromEnvironment(process.env, log.warn),
+      limiter: limiterFromEnvironment(process.env, log.warn),
       corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
       onLog: log.request,
       onError: log.error,

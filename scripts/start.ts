@@ -1,6 +1,6 @@
 /** `npm start`: build data/ into snapshot/ and serve it with the demo access file. */
 import { parseCorsOrigins } from "../api/_core/cors.js";
-import { rateLimiterFromEnvironment } from "../api/_core/redis-rate-limit.js";
+import { limiterFromEnvironment } from "../api/_adapters/environment.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { formatReport } from "../build/problems.js";
 import { runBuild } from "../build/run-build.js";
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? "127.0.0.1";
   const log = requestLogger();
-  const limiter = rateLimiterFromEnvironment(process.env, log.warn);
+  const limiter = limiterFromEnvironment(process.env, log.warn);
   const { url } = await startServer({
     snapshotDir: "snapshot",
     accessFile: "data/demo-access.json",

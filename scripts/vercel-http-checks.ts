@@ -264,6 +264,35 @@ export const HTTP_CHECKS: Check[] = [
     },
   ],
   [
+    "a 200 carries the caller's headers and nothing meant for the CDN",
+    async (ctx) => {
+      const answer = await send(ctx.baseUrl, "/v1/films?limit=2", { key: ctx.keys.valid });
+      const h = answer.headers;
+      assert(answer.status === 200, `expected 200, got ${answer.status}`);
+      assert(/^[0-9a-f-]{36}$/.test(h["x-request-id"] ?? ""), `X-Request-Id ${h["x-request-id"]}`);
+      assert(h.ratelimit && h["ratelimit-policy"], "no RateLimit fields");
+      assert(h.vary === "Authorization, Accept-Encoding", `Vary: ${h.vary}`);
+      assert(h["cache-control"] === "private, max-age=60", `Cache-Control: ${h["cache-control"]}`);
+      assert(h["vercel-cdn-cache-control"] === undefined, "Vercel-CDN-Cache-Control reached the client");
+      return `${h.ratelimit}`;
+    },
+  ],
+  [
+    "the internal prefix is a 404 to anyone but the gateway, with a key or without",
+    async (ctx) => {
+      const health = (await send(ctx.baseUrl, "/healthz")).json();
+      for (const [path, key] of [
+        [`/_c/${health.snapshotId}/v1/films`, ctx.keys.valid],
+        [`/_c/${health.snapshotId}/v1/films`, undefined],
+        ["/_c", undefined],
+      ] as const) {
+        const body = expectError(ctx, await send(ctx.baseUrl, path, { key }), 404, "not_found");
+        assert(body.error.message.startsWith("No such endpoint"), body.error.message);
+      }
+      return "404 three times";
+    },
+  ],
+  [
     "405 for POST, with Allow",
     async (ctx) => {
       const answer = await send(ctx.baseUrl, "/v1/showtimes", { method: "POST", key: ctx.keys.valid });

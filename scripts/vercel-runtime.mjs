@@ -4,6 +4,8 @@
 // Like @vercel/node's serverless handler: import the handler named by .vc-config.json, unwrap
 // `default` (up to five times), then serve each request by calling it with Node's req and res,
 // after the request helpers (req.query, req.cookies, res.status, res.json, res.send).
+// A handler built with `useWebApi` (the Node.js Routing Middleware) is called with a web Request
+// and answers a web Response, as Vercel's launcher does for it.
 // Given the output's config.json (argv[2]), it also plays the platform's router: a rewrite keeps
 // the path the client asked for but adds its destination's query (e.g. a named `:path*` turns
 // into `?path=…`), which is what the function then sees.
@@ -49,6 +51,18 @@ function addHelpers(req, res) {
   );
 }
 
+async function callWebHandler(req, res) {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const request = new Request(`${req.headers["x-forwarded-proto"]}://${req.headers.host ?? "localhost"}${req.url}`, {
+    method: req.method,
+    headers,
+  });
+  const response = await listener(request);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+}
+
 const server = createServer(async (req, res) => {
   // The platform's proxy adds these before the function sees the request.
   req.headers["x-forwarded-proto"] ??= "https";
@@ -56,7 +70,8 @@ const server = createServer(async (req, res) => {
   req.url = rewrite(req.url ?? "/");
   if (config.shouldAddHelpers) addHelpers(req, res);
   try {
-    await listener(req, res);
+    if (config.useWebApi) await callWebHandler(req, res);
+    else await listener(req, res);
   } catch (error) {
     // Vercel answers an uncaught function error with a bare 500 (FUNCTION_INVOCATION_FAILED).
     process.stderr.write(`function crashed: ${error?.stack ?? error}\n`);

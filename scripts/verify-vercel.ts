@@ -1,8 +1,10 @@
 /**
  * `npm run verify:vercel`: the Vercel deployment, verified without deploying.
  * Runs `vercel build` offline, checks .vercel/output (scripts/vercel-output.ts), then serves the
- * built function as Vercel's Node runtime would (scripts/vercel-launcher.ts) and runs the HTTP
- * checks against it (scripts/vercel-http-checks.ts). Exit 0 when everything passes, 1 otherwise.
+ * built middleware and function as Vercel's Node runtime would (scripts/vercel-launcher.ts)
+ * behind a stand-in for the platform's router and CDN cache (scripts/vercel-platform.ts), and
+ * runs the HTTP checks (scripts/vercel-http-checks.ts) twice in each forwarding mode: the second
+ * pass must come from the cache. Exit 0 when everything passes, 1 otherwise.
  *
  *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the existing .vercel/output)
  */
@@ -21,7 +23,8 @@ import {
   type HttpCheckResult,
 } from "./vercel-http-checks.js";
 import { launchFunction } from "./vercel-launcher.js";
-import { checkVercelOutput, FUNCTION_DIR } from "./vercel-output.js";
+import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel-output.js";
+import { startPlatform, type Platform, type PlatformEvent } from "./vercel-platform.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUTPUT = path.join(ROOT, ".vercel/output");
@@ -82,8 +85,77 @@ function runVercelBuild(): void {
   }
 }
 
-async function checkServedFunction(counts: HttpCheckContext["counts"]): Promise<HttpCheckResult[]> {
-  const funcDir = path.join(OUTPUT, FUNCTION_DIR);
+/** The middleware, the function and the platform in front of them, as one deployment. */
+async function launchDeployment(env: Record<string, string>, mode: string): Promise<Deployment> {
+  const routes = path.join(OUTPUT, "config.json");
+  const fn = await launchFunction(path.join(OUTPUT, FUNCTION_DIR), env, routes);
+  const middleware = await launchFunction(path.join(OUTPUT, MIDDLEWARE_DIR), { ...env, GATEWAY_MODE: mode });
+  const config = JSON.parse(readFileSync(routes, "utf8")) as { routes: [] };
+  const platform = await startPlatform(config.routes, middleware.url, fn.url);
+  return {
+    platform,
+    stderr: () => fn.stderr() + middleware.stderr(),
+    close: async () => {
+      await platform.close();
+      await Promise.all([fn.close(), middleware.close()]);
+    },
+  };
+}
+
+interface Deployment {
+  platform: Platform;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP checks twice through the deployment: the second pass must come from the cache for
+ * every 200 (no function call), with each response's own request id and rate-limit fields.
+ */
+function checkCachedPass(
+  mode: string,
+  first: PlatformEvent[],
+  second: PlatformEvent[],
+  calls: number,
+): HttpCheckResult[] {
+  const isPublic = (e: PlatformEvent) => e.url.startsWith("/v1");
+  const ok200 = second.filter((e) => e.status === 200 && isPublic(e));
+  const missed = ok200.filter((e) => e.served !== "HIT");
+  const ids = [...first, ...second].filter(isPublic).map((e) => e.requestId);
+  const repeated = ids.filter((id, i) => id === undefined || ids.indexOf(id) !== i);
+  const hitsWithoutRate = ok200.filter((e) => !e.rateLimit);
+  const firstRates = new Set(first.filter(isPublic).map((e) => e.rateLimit));
+  const staleRates = ok200.filter((e) => firstRates.has(e.rateLimit));
+  const misses = second.filter((e) => e.cache === "MISS").length;
+  return [
+    {
+      name: `${mode}: the second pass serves every 200 from the CDN cache`,
+      ok: ok200.length > 0 && missed.length === 0,
+      detail: missed.length
+        ? `not cached: ${missed
+            .map((e) => e.url)
+            .slice(0, 5)
+            .join(", ")}`
+        : `${ok200.length} hits`,
+    },
+    {
+      name: `${mode}: a cache hit invokes no function`,
+      ok: calls === misses,
+      detail: `${calls} function calls in the second pass, ${misses} misses (errors and 304s)`,
+    },
+    {
+      name: `${mode}: every response has its own request id and rate-limit fields`,
+      ok: repeated.length === 0 && hitsWithoutRate.length === 0 && staleRates.length === 0,
+      detail: repeated.length
+        ? `repeated or missing ids: ${repeated.slice(0, 3).join(", ")}`
+        : staleRates.length
+          ? `a hit repeats a first-pass RateLimit: ${staleRates[0]!.rateLimit}`
+          : `${ids.length} distinct ids`,
+    },
+  ];
+}
+
+async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promise<HttpCheckResult[]> {
   // The OpenAPI document that would be deployed beside the function.
   const doc = JSON.parse(readFileSync(path.join(OUTPUT, "static/openapi.json"), "utf8"));
   const base = {
@@ -93,28 +165,41 @@ async function checkServedFunction(counts: HttpCheckContext["counts"]): Promise<
     errorSchema: doc.components.schemas.Error,
   };
   const env = { ACCESS_JSON: readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"), LOG_LEVEL: "silent" };
-  const routes = path.join(OUTPUT, "config.json");
-  const served = await launchFunction(funcDir, env, routes);
-  let results: HttpCheckResult[];
-  try {
-    results = await runHttpChecks({ ...base, baseUrl: served.url });
-  } finally {
-    await served.close();
+  const results: HttpCheckResult[] = [];
+  let stderr = "";
+  for (const mode of ["rewrite", "fetch"]) {
+    const deployment = await launchDeployment(env, mode);
+    try {
+      const { platform } = deployment;
+      const label = (r: HttpCheckResult) => ({ ...r, name: `${mode}: ${r.name}` });
+      results.push(...(await runHttpChecks({ ...base, baseUrl: platform.url })).map(label));
+      const first = platform.events.splice(0);
+      const callsBefore = platform.functionCalls();
+      results.push(
+        ...(await runHttpChecks({ ...base, baseUrl: platform.url })).map((r) =>
+          label({ ...r, name: `again: ${r.name}` }),
+        ),
+      );
+      results.push(...checkCachedPass(mode, first, platform.events, platform.functionCalls() - callsBefore));
+    } finally {
+      await deployment.close();
+      stderr += deployment.stderr();
+    }
   }
   // A deployment whose snapshot went missing must answer the documented 503, not crash.
   const empty = mkdtempSync(path.join(tmpdir(), "verify-vercel-"));
-  const unavailable = await launchFunction(funcDir, { ...env, SNAPSHOT_DIR: empty }, routes);
+  const unavailable = await launchDeployment({ ...env, SNAPSHOT_DIR: empty }, "rewrite");
   try {
-    results.push(...(await runHttpChecks({ ...base, baseUrl: unavailable.url }, [UNAVAILABLE_CHECK])));
+    results.push(...(await runHttpChecks({ ...base, baseUrl: unavailable.platform.url }, [UNAVAILABLE_CHECK])));
   } finally {
     await unavailable.close();
+    stderr += unavailable.stderr();
     rmSync(empty, { recursive: true, force: true });
   }
-  const crashes = served.stderr() + unavailable.stderr();
   results.push({
-    name: "the function wrote nothing to stderr",
-    ok: crashes === "",
-    detail: crashes.trim().slice(0, 300),
+    name: "the middleware and the function wrote nothing to stderr",
+    ok: stderr === "",
+    detail: stderr.trim().slice(0, 300),
   });
   return results;
 }
@@ -132,7 +217,7 @@ async function main(): Promise<void> {
   const outputOk = report(checks);
   if (!checks[0]!.ok) process.exit(1);
   const manifest = JSON.parse(readFileSync(path.join(OUTPUT, FUNCTION_DIR, "snapshot/manifest.json"), "utf8"));
-  const httpOk = report(await checkServedFunction(manifest.counts));
+  const httpOk = report(await checkServedDeployment(manifest.counts));
   process.stdout.write(
     `\nfunction ${(facts.functionBytes / 1e6).toFixed(1)} MB with ${facts.snapshotFiles} snapshot files; static: ${facts.staticFiles.join(", ")}\n` +
       `checks ${seconds(checksStarted)}, total ${seconds(started)}\n`,

@@ -1,41 +1,19 @@
-/**
- * `npm run keys` (the keys and entitlements of spec §5; docs/operations.md, "Keys and
- * entitlements"): argument rules, each command's effect on the access file, atomic
- * writes that always pass the server's own parser, a CLI that never prints a key twice or a full
- * hash, and revocation reaching a running server without a restart.
- */
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import type { Server } from "node:http";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseAccessFile, type AccessFile } from "../api/_core/access-file.js";
 import { startServer } from "../scripts/local-server.js";
 import { parseKeysArgs, UsageError } from "../scripts/keys/args.js";
 import { readAccess, writeAccess } from "../scripts/keys/access-store.js";
 import { applyCommand, CommandError, hashKey, KEY_PREFIX } from "../scripts/keys/commands.js";
-import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
+import { runKeysCli } from "./helpers/keys-cli.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
 
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const KEYS_ENTRY = path.join(ROOT, "scripts/keys.ts");
 const NOW = new Date("2026-06-15T12:00:00Z");
-
-function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", TSX_LOADER, KEYS_ENTRY, ...args],
-      { cwd: ROOT, encoding: "utf8" },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const runCli = (args: string[]) => runKeysCli(args);
 
 function sampleAccess(): AccessFile {
   return {

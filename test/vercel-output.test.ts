@@ -6,15 +6,30 @@
 import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { checkVercelOutput, FUNCTION_DIR, FUNCTION_SIZE_LIMIT, routeOf } from "../scripts/vercel-output.js";
+import {
+  checkVercelOutput,
+  FUNCTION_DIR,
+  FUNCTION_SIZE_LIMIT,
+  MIDDLEWARE_DIR,
+  routeOf,
+} from "../scripts/vercel-output.js";
 import { makeTempDir, removeDir, writeFiles } from "./helpers/build-helpers.js";
 
-/** The routes `vercel build` (60.1.3) wrote for this repository's vercel.json. */
+/** The route `vercel build` (58.10.0) wrote for middleware.ts's matcher. */
+const MIDDLEWARE_ROUTE = {
+  src: "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
+  middlewarePath: "middleware",
+  continue: true,
+  override: true,
+};
+/** The routes `vercel build` wrote for this repository's vercel.json. */
 const GOOD_ROUTES = [
+  MIDDLEWARE_ROUTE,
   { handle: "filesystem" },
   { src: "^/healthz$", dest: "/api/v1", check: true },
   { src: "^/v1$", dest: "/api/v1", check: true },
   { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
+  { src: "^/_c(?:/(.*))$", dest: "/api/v1", check: true },
   { src: "^/api(/.*)?$", status: 404 },
   { handle: "error" },
   { status: 404, src: "^(?!/api).*$", dest: "/404.html" },
@@ -29,6 +44,8 @@ const NAMED_PARAMETER_ROUTES = [
 let root: string;
 const out = () => path.join(root, "output");
 const func = (relative = "") => path.join(out(), FUNCTION_DIR, relative);
+const middleware = (relative = "") => path.join(out(), MIDDLEWARE_DIR, relative);
+const withRoutes = (routes: unknown[]) => writeFiles(out(), { "config.json": JSON.stringify({ routes }) });
 const run = () => checkVercelOutput(out(), root, path.join(root, "public"), path.join(root, "snapshot"));
 const failing = () =>
   run()
@@ -59,6 +76,16 @@ beforeEach(() => {
     }),
     "api/v1.js": "export default () => {}",
     ...Object.fromEntries(Object.entries(SNAPSHOT).map(([file, text]) => [`snapshot/${file}`, text])),
+  });
+  writeFiles(middleware(), {
+    ".vc-config.json": JSON.stringify({
+      handler: "middleware.js",
+      runtime: "nodejs20.x",
+      launcherType: "Nodejs",
+      useWebApi: true,
+    }),
+    "middleware.js": "export default () => {}",
+    "snapshot/manifest.json": SNAPSHOT["manifest.json"],
   });
 });
 afterEach(() => removeDir(root));
@@ -126,12 +153,46 @@ describe("checkVercelOutput", () => {
     ],
     [
       "a named rewrite parameter, added as ?path=",
-      () => writeFiles(out(), { "config.json": JSON.stringify({ routes: NAMED_PARAMETER_ROUTES }) }),
+      () => withRoutes([MIDDLEWARE_ROUTE, ...NAMED_PARAMETER_ROUTES]),
       ["/v1/* routes to the function, with no query added"],
     ],
     [
       "no rewrite at all",
-      () => writeFiles(out(), { "config.json": JSON.stringify({ routes: [{ handle: "filesystem" }] }) }),
+      () => withRoutes([MIDDLEWARE_ROUTE, { handle: "filesystem" }]),
+      ["/v1/* routes to the function, with no query added"],
+    ],
+    [
+      "no middleware",
+      () => rmSync(middleware(), { recursive: true }),
+      [
+        "the gateway middleware is built for Node.js with the web API",
+        "it bundles the snapshot's manifest (the snapshot id it forwards to)",
+      ],
+    ],
+    [
+      "a middleware for Node's request and response, not the web API",
+      () => writeFiles(middleware(), { ".vc-config.json": JSON.stringify({ runtime: "nodejs20.x" }) }),
+      ["the gateway middleware is built for Node.js with the web API"],
+    ],
+    [
+      "a middleware with another snapshot's manifest",
+      () => writeFiles(middleware(), { "snapshot/manifest.json": '{"format":2}' }),
+      ["it bundles the snapshot's manifest (the snapshot id it forwards to)"],
+    ],
+    [
+      "a matcher without the internal prefix",
+      () => withRoutes([{ ...MIDDLEWARE_ROUTE, src: "^/v1(/.*)?$" }, ...GOOD_ROUTES.slice(1)]),
+      ["it runs on /v1 and the internal prefix only"],
+    ],
+    [
+      "a matcher that also takes the health check",
+      () => withRoutes([{ ...MIDDLEWARE_ROUTE, src: `${MIDDLEWARE_ROUTE.src}|^/healthz$` }, ...GOOD_ROUTES.slice(1)]),
+      ["it runs on /v1 and the internal prefix only"],
+    ],
+    ["no middleware route", () => withRoutes(GOOD_ROUTES.slice(1)), ["it runs on /v1 and the internal prefix only"]],
+    [
+      "the internal prefix not routed to the function",
+      () => withRoutes(GOOD_ROUTES.filter((r) => !("src" in r) || r.src !== "^/_c(?:/(.*))$")),
       ["/v1/* routes to the function, with no query added"],
     ],
     [
@@ -149,7 +210,7 @@ describe("checkVercelOutput", () => {
   });
 
   test("a missing function is reported, not thrown", () => {
-    rmSync(path.join(out(), "functions"), { recursive: true });
+    rmSync(func(), { recursive: true });
     expect(failing()).toEqual(["the function api/v1 is built"]);
   });
 });

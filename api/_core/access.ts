@@ -41,8 +41,8 @@ export function isEntitled(organization: Organization, now: Date): boolean {
 }
 
 export interface AccessSource {
-  /** The access data in force now. */
-  current(): AccessIndex;
+  /** The access data in force now: at once, or once a source read at run time has answered. */
+  current(): AccessIndex | Promise<AccessIndex>;
 }
 
 /** Access data given once (an environment variable on Vercel, or tests). */

@@ -2,7 +2,7 @@
  * Admission, in a gateway's order (decision: order of checks): the key (401), the organization's
  * rate limit (429), its paid entitlement (403). A caller without a valid key learns nothing else.
  */
-import { isEntitled, type AccessSource } from "./access.js";
+import { isEntitled, type AccessIndex, type AccessSource } from "./access.js";
 import type { Organization } from "./access-file.js";
 import { ApiError } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, type RateDecision, type RateLimiter } from "./rate-limit.js";
@@ -54,9 +54,26 @@ function decide(organization: Organization, rate: RateDecision, now: Date): Admi
   return { organization, rate };
 }
 
+/** The key's organization, rate-counted and checked; throws the refusal. */
+function admitWith(
+  index: AccessIndex,
+  authorization: string | readonly string[] | undefined,
+  limiter: RateLimiter,
+  now: Date,
+): Admission | Promise<Admission> {
+  const token = typeof authorization === "string" ? bearerToken(authorization) : undefined;
+  const check = token === undefined ? undefined : index.checkKey(token, now);
+  if (!check?.ok) throw unauthorized(authorization);
+  const { organization } = check;
+  const rate = limiter.hit(organization.id, organization.rateLimit ?? DEFAULT_RATE_LIMIT, now.getTime());
+  return rate instanceof Promise
+    ? rate.then((decided) => decide(organization, decided, now))
+    : decide(organization, rate, now);
+}
+
 /**
- * Admits a request or throws the ApiError that refuses it. Synchronous unless the rate limiter is
- * (a shared store): an in-memory count costs no promise.
+ * Admits a request or throws the ApiError that refuses it. Synchronous unless the access data or
+ * the rate limiter is read from elsewhere: an in-memory count costs no promise.
  */
 export function admit(
   /** The header's value; several values when the request repeats the header (always a 401). */
@@ -65,12 +82,8 @@ export function admit(
   limiter: RateLimiter,
   now: Date,
 ): Admission | Promise<Admission> {
-  const token = typeof authorization === "string" ? bearerToken(authorization) : undefined;
-  const check = token === undefined ? undefined : access.current().checkKey(token, now);
-  if (!check?.ok) throw unauthorized(authorization);
-  const { organization } = check;
-  const rate = limiter.hit(organization.id, organization.rateLimit ?? DEFAULT_RATE_LIMIT, now.getTime());
-  return rate instanceof Promise
-    ? rate.then((decided) => decide(organization, decided, now))
-    : decide(organization, rate, now);
+  const index = access.current();
+  return index instanceof Promise
+    ? index.then((ready) => admitWith(ready, authorization, limiter, now))
+    : admitWith(index, authorization, limiter, now);
 }

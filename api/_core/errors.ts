@@ -50,6 +50,11 @@ export function badParameter(parameter: string, message: string): ApiError {
   return new ApiError(400, "bad_request", `${echoed}: ${message}`, { parameter: echoed });
 }
 
+/** The 404 for a path that is no endpoint (the internal prefix included, to anyone but the gateway). */
+export function unknownEndpoint(): ApiError {
+  return new ApiError(404, "not_found", "No such endpoint; see the API reference at /.");
+}
+
 /** The methods every endpoint answers (decision: order of checks). */
 export const ALLOWED_METHODS = "GET, HEAD";
 

@@ -1,30 +1,35 @@
 /**
  * The runtime-agnostic request core. Every request runs the same steps, each in its own file:
- * unadmitted (a CORS preflight, the health check: no key), admit (key, rate limit, entitlement),
- * serve (route and parse, then the stored or composed body in the client's coding), respond (the
- * headers every response carries), log.
+ * the internal path (what the gateway forwards: serve only), the health check (no key), the gate
+ * (a CORS preflight; admission by key, rate limit, entitlement), serve (route and parse, then the
+ * stored or composed body in the client's coding), respond (the caller's headers), log.
  */
 import { randomUUID } from "node:crypto";
 import type { AccessSource } from "./access.js";
-import { admit, type Admission } from "./admit.js";
-import { errorResponse } from "./error-response.js";
-import {
-  authorizationOf,
-  headerOf,
-  inOriginForm,
-  type CoreRequest,
-  type CoreResponse,
-  type Handler,
-} from "./exchange.js";
-import { PagePool } from "./format/page-buffer.js";
+import { addCallerHeaders, type Caller } from "./caller-headers.js";
 import { addCorsHeaders, allowedOrigin, type CorsOrigins } from "./cors.js";
+import { errorResponse } from "./error-response.js";
+import { unknownEndpoint } from "./errors.js";
+import { headerOf, inOriginForm, type CoreRequest, type CoreResponse, type Handler } from "./exchange.js";
+import { MANIFEST_FILE } from "./format/files.js";
+import { PagePool } from "./format/page-buffer.js";
+import { SnapshotError } from "./format/errors.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
+import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from "./gate.js";
+import { checkHealth, isHealthCheck } from "./health.js";
+import {
+  CDN_CACHE_CONTROL,
+  forwardedRequestId,
+  GATEWAY_TOKEN_HEADER,
+  isGatewayToken,
+  isInternalTarget,
+  parseInternalTarget,
+} from "./internal-path.js";
 import { requestLogger, type RequestLog } from "./log.js";
-import { memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
+import { memoryRateLimiter, type RateLimiter } from "./rate-limit.js";
 import { finishResponse, type Outgoing } from "./respond.js";
 import { ResponseCache, type CacheBudgets } from "./response-cache.js";
 import { serve } from "./serve.js";
-import { answerUnadmitted } from "./unadmitted.js";
 
 export type { CoreRequest, CoreResponse, Handler } from "./exchange.js";
 export type { RequestLog } from "./log.js";
@@ -39,6 +44,8 @@ export interface CoreOptions {
   onError?: (requestId: string, error: unknown) => void;
   /** Origins allowed to call from a browser (CORS_ORIGINS); undefined: no CORS headers at all. */
   corsOrigins?: CorsOrigins;
+  /** The secret the gateway proves itself with on the internal path; undefined: the path is a 404. */
+  gatewaySecret?: string;
 }
 
 /** One request on its way through the steps. */
@@ -50,67 +57,120 @@ interface Exchange {
 }
 
 export function createHandler(options: CoreOptions): Handler {
-  const limiter = options.limiter ?? memoryRateLimiter();
-  const now = options.now ?? (() => new Date());
+  const gate: GateOptions = {
+    access: options.access,
+    limiter: options.limiter ?? memoryRateLimiter(),
+    now: options.now ?? (() => new Date()),
+    corsOrigins: options.corsOrigins,
+  };
   const cache = new ResponseCache(options.cacheBudgets);
   const pages = new PagePool();
   const log = requestLogger(options.onLog);
 
-  /** The respond and log steps: CORS, the headers every response carries, one log line. */
-  function respond(x: Exchange, outgoing: Outgoing, rate?: RateDecision, organization?: string): CoreResponse {
-    const allowOrigin = options.corsOrigins && allowedOrigin(options.corsOrigins, headerOf(x.request, "origin"));
-    if (allowOrigin && !outgoing.headers["access-control-allow-origin"]) addCorsHeaders(outgoing.headers, allowOrigin);
-    const response = finishResponse(x.request.method, x.requestId, outgoing, rate);
+  /** The log step: one line per request. */
+  function logged(x: Exchange, response: CoreResponse, outgoing?: Outgoing, organization?: string): CoreResponse {
     const { method, url } = x.request;
-    const { status } = response;
     log?.write(x.started!, {
       requestId: x.requestId,
       method,
       url,
-      status,
+      status: response.status,
       bytes: response.body.length,
       organization,
-      cache: outgoing.cache,
+      cache: outgoing?.cache,
     });
     return response;
   }
 
-  /** Any failure, as the error envelope; a 5xx is reported to onError. */
-  function fail(x: Exchange, thrown: unknown, admission?: Admission): CoreResponse {
-    const outgoing = errorResponse(thrown, x.requestId);
-    if (outgoing.status >= 500) options.onError?.(x.requestId, thrown);
-    return respond(x, outgoing, admission?.rate ?? outgoing.rate, admission?.organization.id);
+  function reported(x: Exchange, status: number, thrown: unknown): void {
+    if (status >= 500) options.onError?.(x.requestId, thrown);
   }
 
-  /** The serve step (route, parse, find or compose the body in the client's coding), then respond. */
-  function serveAdmitted(x: Exchange, admission: Admission): CoreResponse {
+  /** The serve step for a public target. */
+  function serveTarget(x: Exchange, url: string): Outgoing {
+    const { request } = x;
+    const conditions = {
+      acceptEncoding: headerOf(request, "accept-encoding"),
+      ifNoneMatch: headerOf(request, "if-none-match"),
+    };
+    return serve({ method: request.method, url, conditions }, options.snapshots, cache, pages);
+  }
+
+  /** Serve, then respond with the caller's headers. */
+  function serveAdmitted(x: Exchange, caller: Caller, organization: string): CoreResponse {
     try {
-      const { request } = x;
-      const conditions = {
-        acceptEncoding: headerOf(request, "accept-encoding"),
-        ifNoneMatch: headerOf(request, "if-none-match"),
-      };
-      const outgoing = serve({ method: request.method, url: request.url, conditions }, options.snapshots, cache, pages);
-      return respond(x, outgoing, admission.rate, admission.organization.id);
+      const outgoing = serveTarget(x, x.request.url);
+      addCallerHeaders(outgoing.headers, caller);
+      return logged(x, finishResponse(x.request.method, x.requestId, outgoing), outgoing, organization);
     } catch (thrown) {
-      return fail(x, thrown, admission);
+      const answer = refusal(x.request.method, thrown, caller);
+      reported(x, answer.status, thrown);
+      return logged(x, answer, undefined, organization);
     }
+  }
+
+  function afterGate(x: Exchange, outcome: GateOutcome): CoreResponse {
+    if (outcome.admitted) return serveAdmitted(x, outcome.caller, outcome.organization);
+    reported(x, outcome.answer.status, outcome.thrown);
+    return logged(x, outcome.answer);
+  }
+
+  /**
+   * What the gateway forwards: admitted already, so served as is, with nothing that varies by
+   * caller (the gateway adds that) and a 200 marked for Vercel's CDN. Errors carry the request id
+   * the gateway gave and stay uncached. The target is the internal one, or the public one should
+   * the platform hand the function the path the client asked for.
+   */
+  function serveInternal(x: Exchange): CoreResponse {
+    const { request } = x;
+    const target = isInternalTarget(request.url)
+      ? parseInternalTarget(request.url)
+      : { snapshotId: undefined, publicTarget: request.url };
+    if (!target) return notAnEndpoint(x);
+    x.requestId = forwardedRequestId(headerOf(request, "x-request-id")) ?? x.requestId;
+    try {
+      const { snapshotId } = options.snapshots.current().manifest;
+      if (target.snapshotId !== undefined && target.snapshotId !== snapshotId)
+        throw new SnapshotError(MANIFEST_FILE, "is not the snapshot the gateway named (a deployment out of step)");
+      const outgoing = serveTarget(x, target.publicTarget);
+      if (outgoing.status === 200) outgoing.headers["vercel-cdn-cache-control"] = CDN_CACHE_CONTROL;
+      return logged(x, finishResponse(request.method, undefined, outgoing), outgoing);
+    } catch (thrown) {
+      const outgoing = errorResponse(thrown, x.requestId);
+      delete outgoing.headers["x-request-id"];
+      reported(x, outgoing.status, thrown);
+      return logged(x, finishResponse(request.method, undefined, outgoing));
+    }
+  }
+
+  /** The internal prefix to anyone but the gateway: the API's own unknown-path 404. */
+  function notAnEndpoint(x: Exchange): CoreResponse {
+    const caller = callerOf(x.request, x.requestId, options.corsOrigins);
+    return logged(x, refusal(x.request.method, unknownEndpoint(), caller));
+  }
+
+  /** The health check (no key, never rate-limited), with CORS for an allowed origin. */
+  function health(x: Exchange): CoreResponse {
+    const { request } = x;
+    let outgoing: Outgoing;
+    try {
+      outgoing = checkHealth(request.method, options.snapshots);
+    } catch (thrown) {
+      outgoing = errorResponse(thrown, x.requestId);
+      reported(x, outgoing.status, thrown);
+    }
+    const allowOrigin = allowedOrigin(options.corsOrigins, headerOf(request, "origin"));
+    if (allowOrigin) addCorsHeaders(outgoing.headers, allowOrigin);
+    return logged(x, finishResponse(request.method, x.requestId, outgoing), outgoing);
   }
 
   return (received) => {
     const x: Exchange = { request: inOriginForm(received), requestId: randomUUID(), started: log?.start() };
-    let admission: Admission | Promise<Admission>;
-    try {
-      const unadmitted = answerUnadmitted(x.request, options.snapshots, options.corsOrigins);
-      if (unadmitted) return respond(x, unadmitted);
-      admission = admit(authorizationOf(x.request), options.access, limiter, now());
-    } catch (thrown) {
-      return fail(x, thrown);
-    }
-    if (!(admission instanceof Promise)) return serveAdmitted(x, admission);
-    return admission.then(
-      (admitted) => serveAdmitted(x, admitted),
-      (thrown) => fail(x, thrown),
-    );
+    // The header is read only when sent: hashing costs nothing on an ordinary request.
+    if (isGatewayToken(headerOf(x.request, GATEWAY_TOKEN_HEADER), options.gatewaySecret)) return serveInternal(x);
+    if (isInternalTarget(x.request.url)) return notAnEndpoint(x);
+    if (isHealthCheck(x.request.url)) return health(x);
+    const outcome = passGate(x.request, x.requestId, gate);
+    return outcome instanceof Promise ? outcome.then((o) => afterGate(x, o)) : afterGate(x, outcome);
   };
 }

@@ -33,7 +33,7 @@ if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) 
 return count`;
 
 /** Kept past the window's end, so an instance whose clock is slightly behind still finds its count. */
-const EXPIRY_GRACE_MS = 5_000;
+export const EXPIRY_GRACE_MS = 5_000;
 
 /** `rl:<org>:<windowSeconds>:<windowIndex>`; the last two parts are numbers, so any org id is unambiguous. */
 export function rateKey(organizationId: string, windowSeconds: number, nowMs: number): string {

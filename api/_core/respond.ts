@@ -4,10 +4,12 @@
  */
 import type { CoreResponse } from "./exchange.js";
 import { chooseCoding, entityTag, matchesIfNoneMatch, type Coding } from "./negotiate.js";
-import type { RateDecision } from "./rate-limit.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
-/** Private: a shared cache must never answer for the key check. Short: data changes with each deploy. */
+/**
+ * For browsers: private (a shared cache the gateway does not sit in front of must not answer for
+ * the key check), short (data changes with each deploy).
+ */
 export const CACHE_CONTROL_OK = "private, max-age=60";
 /** Composed bodies smaller than this are not worth compressing per request. */
 const COMPRESS_MIN_BYTES = 1024;
@@ -33,7 +35,6 @@ function okHeaders(tag: string, coding: Coding): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": JSON_TYPE,
     "cache-control": CACHE_CONTROL_OK,
-    vary: "Authorization, Accept-Encoding",
     etag: entityTag(tag, coding),
   };
   if (coding !== "identity") headers["content-encoding"] = coding;
@@ -73,23 +74,15 @@ export function sendBody(
 
 const EMPTY = Buffer.alloc(0);
 
-/** RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers-10. */
-function addRateHeaders(headers: Record<string, string>, rate: RateDecision): void {
-  headers["ratelimit-policy"] = `"org";q=${rate.limit};w=${rate.windowSeconds}`;
-  headers.ratelimit = `"org";r=${rate.remaining};t=${rate.resetSeconds}`;
-}
-
-/** Adds the headers every response carries (spec §7, decision: HTTP) and leaves out the body a HEAD or a 304 has not. */
-export function finishResponse(
-  method: string,
-  requestId: string,
-  outgoing: Outgoing,
-  rate: RateDecision | undefined,
-): CoreResponse {
+/**
+ * Adds what every response carries whoever sends it (nosniff, the length; the request id when it
+ * is known here) and leaves out the body a HEAD or a 304 has not. Nothing here varies by caller
+ * except the request id: the caller's headers are added by the gate (caller-headers.ts).
+ */
+export function finishResponse(method: string, requestId: string | undefined, outgoing: Outgoing): CoreResponse {
   const headers = outgoing.headers;
-  headers["x-request-id"] = requestId;
+  if (requestId !== undefined) headers["x-request-id"] = requestId;
   headers["x-content-type-options"] = "nosniff";
-  if (rate) addRateHeaders(headers, rate);
   // RFC 9110 §8.6: no Content-Length on a 204 or 304.
   if (outgoing.status !== 304 && outgoing.status !== 204) headers["content-length"] = String(outgoing.body.length);
   if (method === "HEAD" || outgoing.status === 304 || outgoing.status === 204) {

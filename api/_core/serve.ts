@@ -7,7 +7,7 @@ import { composedTag } from "./body-tag.js";
 import { composePageInto, composeSelectedInto, composeShowtimeInto } from "./compose-page.js";
 import { includeOf, selectionOf } from "./showtime-filters.js";
 import { CinemaSelectionList, selectCinemas } from "./format/cinema-selection.js";
-import { ApiError, requireReadMethod } from "./errors.js";
+import { ApiError, requireReadMethod, unknownEndpoint } from "./errors.js";
 import type { PageBuffer, PagePool } from "./format/page-buffer.js";
 import type { Snapshot } from "./format/snapshot.js";
 import type { SnapshotSource } from "./format/snapshot-source.js";
@@ -152,7 +152,7 @@ export function serve(request: ServeRequest, source: SnapshotSource, cache: Resp
   const { url, conditions } = request;
   const queryAt = url.indexOf("?");
   const route = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
-  if (!route) throw new ApiError(404, "not_found", "No such endpoint; see the API reference at /.");
+  if (!route) throw unknownEndpoint();
   const snapshot = source.current();
   cache.use(snapshot);
   // A URL seen before names the same stored body (its key depends on the request alone), or, on

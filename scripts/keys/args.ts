@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { checkDate, checkDateTime } from "../../api/_core/date-time.js";
 
-export const USAGE = `usage: npm run keys -- (--access FILE | --demo) <command>
+export const USAGE = `usage: npm run keys -- (--access FILE | --demo) [--push] <command>
   create --org ID [--expires DATE] [--id KEY_ID]   new key, printed once as the last line
   revoke KEY_ID                                    the key stops working at once
   list                                             organizations and keys (never the keys themselves)
@@ -10,7 +10,9 @@ export const USAGE = `usage: npm run keys -- (--access FILE | --demo) <command>
   org rate-limit ID --requests N --window SECONDS
 DATE is YYYY-MM-DD (midnight UTC) or a date-time such as 2027-01-01T00:00:00Z.
 --access FILE is the access file to read and change (created, with its folder, if it does not exist);
---demo uses the committed demo file, data/demo-access.json, instead.`;
+--demo uses the committed demo file, data/demo-access.json, instead.
+--push also writes the access file (changed or not) to the deployment's Edge Config, in force within
+10 s without a redeploy; it needs EDGE_CONFIG (or EDGE_CONFIG_ID) and VERCEL_API_TOKEN.`;
 
 export const DEFAULT_ACCESS_FILE = "data/demo-access.json";
 
@@ -24,6 +26,8 @@ export type KeysCommand =
 export interface KeysInvocation {
   accessFile: string;
   command: KeysCommand;
+  /** Write the result to Edge Config too. */
+  push: boolean;
 }
 
 /** A mistake in how the command was called: one line and exit status 2. */
@@ -153,7 +157,13 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
     const options = Object.fromEntries(OPTIONS.map((o) => [o, { type: "string" as const }]));
     parsed = parseArgs({
       args: argv,
-      options: { ...options, access: { type: "string" }, demo: { type: "boolean" }, help: { type: "boolean" } },
+      options: {
+        ...options,
+        access: { type: "string" },
+        demo: { type: "boolean" },
+        push: { type: "boolean" },
+        help: { type: "boolean" },
+      },
       strict: true,
       allowPositionals: true,
     });
@@ -172,5 +182,5 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
   if (values.access === undefined && !values.demo) {
     throw new UsageError("--access FILE is required (the access file to change; --demo for data/demo-access.json)");
   }
-  return { accessFile: values.access ?? DEFAULT_ACCESS_FILE, command };
+  return { accessFile: values.access ?? DEFAULT_ACCESS_FILE, command, push: values.push === true };
 }

@@ -1,0 +1,62 @@
+/**
+ * The gateway as deployed (the project's middleware.ts), configured from the environment the way
+ * the function is (environment.ts) and created on the first request. The snapshot id comes from
+ * the manifest Vercel bundles beside the middleware (it traces the file from middleware.ts).
+ */
+import { readFileSync } from "node:fs";
+import { memoryRateLimiter } from "../_core/rate-limit.js";
+import { SnapshotError } from "../_core/format/errors.js";
+import { MANIFEST_FILE } from "../_core/format/files.js";
+import { parseManifest } from "../_core/format/manifest.js";
+import { deferredOperationLog } from "../_core/request-log.js";
+import { accessFromEnvironment, corsFromEnvironment, gatewaySecretOf, limiterFromEnvironment } from "./environment.js";
+import { createGateway, FORWARD_MODES, type ForwardMode, type Gateway } from "./gateway.js";
+
+/** GATEWAY_MODE: `rewrite` (the default) or `fetch`. */
+export function forwardModeOf(value: string | undefined): ForwardMode {
+  const mode = value?.trim() || "rewrite";
+  if ((FORWARD_MODES as readonly string[]).includes(mode)) return mode as ForwardMode;
+  throw new Error(`GATEWAY_MODE must be one of ${FORWARD_MODES.join(", ")}, not ${JSON.stringify(value)}`);
+}
+
+/** Reads the snapshot id once; an unreadable manifest is a 503 for this request and read again for the next. */
+function snapshotIdFrom(manifest: URL): () => string {
+  let id: string | undefined;
+  return () => {
+    if (id !== undefined) return id;
+    let text: string;
+    try {
+      text = readFileSync(manifest, "utf8");
+    } catch (error) {
+      throw new SnapshotError(
+        MANIFEST_FILE,
+        `cannot be read beside the gateway (${(error as NodeJS.ErrnoException).code})`,
+      );
+    }
+    id = parseManifest(text).snapshotId;
+    return id;
+  };
+}
+
+function createDeployedGateway(env: NodeJS.ProcessEnv, manifest: URL): Gateway {
+  const log = deferredOperationLog({ level: env.LOG_LEVEL });
+  return createGateway({
+    mode: forwardModeOf(env.GATEWAY_MODE),
+    secret: gatewaySecretOf(env),
+    snapshotId: snapshotIdFrom(manifest),
+    access: accessFromEnvironment(env, log.warn),
+    limiter: limiterFromEnvironment(env, log.warn) ?? memoryRateLimiter(),
+    corsOrigins: corsFromEnvironment(env),
+    now: () => new Date(),
+    onError: log.error,
+  });
+}
+
+/** A gateway built from the environment on the first request, then reused. */
+export function deployedGateway(env: NodeJS.ProcessEnv, manifest: URL): Gateway {
+  let gateway: Gateway | undefined;
+  return (request) => {
+    gateway ??= createDeployedGateway(env, manifest);
+    return gateway(request);
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * What the deployed pieces (the function and the gateway middleware) read from the environment
+ * alike: the access data, the gateway's secret, CORS origins, the rate limiter. One reading, so
+ * the two never disagree.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { AccessIndex, staticAccess, type AccessSource } from "../_core/access.js";
+import { parseAccessFile } from "../_core/access-file.js";
+import { parseCorsOrigins, type CorsOrigins } from "../_core/cors.js";
+import type { RateLimiter } from "../_core/rate-limit.js";
+import { rateLimiterFromEnvironment } from "../_core/redis-rate-limit.js";
+import { upstashRateLimiterFromEnvironment } from "../_core/upstash-rate-limit.js";
+import { edgeConfigAccess } from "./edge-config-access.js";
+
+/** The deployment's access data as text: ACCESS_JSON (the file's text) or the file ACCESS_FILE names. */
+export function accessTextFromEnvironment(env: NodeJS.ProcessEnv): { text: string; source: string } {
+  if (env.ACCESS_JSON) return { text: env.ACCESS_JSON, source: "ACCESS_JSON" };
+  if (env.ACCESS_FILE) return { text: readFileSync(env.ACCESS_FILE, "utf8"), source: env.ACCESS_FILE };
+  throw new Error("neither ACCESS_JSON nor ACCESS_FILE is set");
+}
+
+/**
+ * The access data in force: the deployment's, or, when EDGE_CONFIG is set, the copy kept in Edge
+ * Config (written by `keys --push`), read at run time so a change needs no redeploy.
+ */
+export function accessFromEnvironment(env: NodeJS.ProcessEnv, onProblem?: (message: string) => void): AccessSource {
+  const { text, source } = accessTextFromEnvironment(env);
+  if (!env.EDGE_CONFIG) return staticAccess(text, source);
+  return edgeConfigAccess(new AccessIndex(parseAccessFile(text, source)), env.EDGE_CONFIG, { onProblem });
+}
+
+/**
+ * The secret the gateway shows the function on the internal path: GATEWAY_SECRET, or else one
+ * derived from the access data both are deployed with (secret too: it lists every key's hash),
+ * so a deployment needs no extra setting. Different data, different secret.
+ */
+export function gatewaySecretOf(env: NodeJS.ProcessEnv): string {
+  if (env.GATEWAY_SECRET) return env.GATEWAY_SECRET;
+  const { text } = accessTextFromEnvironment(env);
+  return createHash("sha256").update(`cinema-listings gateway\n${text}`, "utf8").digest("hex");
+}
+
+export function corsFromEnvironment(env: NodeJS.ProcessEnv): CorsOrigins | undefined {
+  return parseCorsOrigins(env.CORS_ORIGINS);
+}
+
+/** A shared limiter when one is configured (Upstash over HTTP, or Redis over TCP); undefined: in memory. */
+export function limiterFromEnvironment(
+  env: NodeJS.ProcessEnv,
+  onStateChange?: (message: string) => void,
+): RateLimiter | undefined {
+  return upstashRateLimiterFromEnvironment(env, onStateChange) ?? rateLimiterFromEnvironment(env, onStateChange);
+}

@@ -1,0 +1,24 @@
+/**
+ * Vercel Routing Middleware: the gateway in front of the CDN cache (api/_adapters/gateway.ts).
+ * It runs on every request for /v1 and the internal prefix, cache hits included.
+ */
+import { randomUUID } from "node:crypto";
+import { deployedGateway } from "./api/_adapters/deployed-gateway.js";
+import { toWebResponse } from "./api/_adapters/gateway.js";
+import { errorResponse } from "./api/_core/error-response.js";
+
+export const config = { runtime: "nodejs", matcher: ["/v1", "/v1/:path*", "/_c", "/_c/:path*"] };
+
+// A literal path beside this file: Vercel bundles the manifest with the middleware.
+const gateway = deployedGateway(process.env, new URL("./snapshot/manifest.json", import.meta.url));
+
+export default async function middleware(request: Request): Promise<Response> {
+  try {
+    return await gateway(request);
+  } catch (error) {
+    // A deployment that cannot configure itself: the usual envelope, the reason in the log only.
+    const requestId = randomUUID();
+    process.stderr.write(`${JSON.stringify({ level: "error", requestId, error: String((error as Error).message) })}\n`);
+    return toWebResponse({ ...errorResponse(error, requestId) });
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * A stand-in for the part of Vercel's platform in front of the functions, for `verify:vercel`:
+ * it runs the built middleware on the paths its matcher names (honouring its rewrite, next,
+ * request-header override and added response headers), then a CDN cache, then the function.
+ * The cache keeps what Vercel documents it keeps: a 200 whose Vercel-CDN-Cache-Control (first in
+ * precedence) has a max-age, keyed by method, URL with query, host and Accept-Encoding; that
+ * header goes no further, and x-vercel-cache says HIT or MISS. It counts the function's calls,
+ * so a test can show that a cache hit invokes none.
+ */
+import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+interface Route {
+  src?: string;
+  middlewarePath?: string;
+}
+
+interface Stored {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+interface Answer extends Stored {}
+
+export interface PlatformEvent {
+  method: string;
+  url: string;
+  status: number;
+  /** HIT or MISS: a cache lookup (a MISS calls the function); middleware: answered by the middleware. */
+  cache: "HIT" | "MISS" | "middleware";
+  /** x-vercel-cache of the answer (for a middleware answer, what its own fetch found). */
+  served?: string;
+  requestId?: string;
+  rateLimit?: string;
+}
+
+export interface Platform {
+  url: string;
+  /** Calls the function has had. */
+  functionCalls(): number;
+  events: PlatformEvent[];
+  close(): Promise<void>;
+}
+
+function call(base: string, method: string, url: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${url}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => {
+        const flat: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers))
+          if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+        resolve({ status: res.statusCode!, headers: flat, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function flatten(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  return flat;
+}
+
+/** The headers the middleware asked the forwarded request to have, or the request's own. */
+function overridden(request: Record<string, string>, middleware: Record<string, string>): Record<string, string> {
+  const names = middleware["x-middleware-override-headers"];
+  if (names === undefined) return request;
+  const headers: Record<string, string> = { host: request.host! };
+  for (const name of names.split(",").filter(Boolean)) headers[name] = middleware[`x-middleware-request-${name}`] ?? "";
+  return headers;
+}
+
+/** What a middleware response adds to the final one: everything but its own control fields. */
+function addedHeaders(middleware: Record<string, string>): Record<string, string> {
+  const added: Record<string, string> = {};
+  for (const [name, value] of Object.entries(middleware))
+    if (
+      !name.startsWith("x-middleware-") &&
+      !["content-length", "transfer-encoding", "connection", "date", "keep-alive"].includes(name)
+    )
+      added[name] = value;
+  return added;
+}
+
+function cdnMaxAge(headers: Record<string, string>): number {
+  const directive = /(?:^|,)\s*max-age=(\d+)/.exec(headers["vercel-cdn-cache-control"] ?? "");
+  return directive ? Number(directive[1]) : 0;
+}
+
+function notModified(stored: Stored, ifNoneMatch: string | undefined): boolean {
+  const etag = stored.headers.etag;
+  return etag !== undefined && ifNoneMatch?.split(/\s*,\s*/).includes(etag) === true;
+}
+
+/** Serves on a free loopback port: `middlewareUrl` and `functionUrl` are the two launched functions. */
+export function startPlatform(routes: Route[], middlewareUrl: string, functionUrl: string): Promise<Platform> {
+  const middlewareRoute = routes.find((route) => route.middlewarePath !== undefined);
+  const matcher = middlewareRoute?.src ? new RegExp(middlewareRoute.src) : undefined;
+  const cache = new Map<string, Stored>();
+  const events: PlatformEvent[] = [];
+  let functionCalls = 0;
+
+  async function fromCacheOrFunction(method: string, url: string, headers: Record<string, string>) {
+    const key = [method, url, headers.host, headers["accept-encoding"] ?? ""].join("\n");
+    const stored = cache.get(key);
+    if (stored) {
+      const hit = notModified(stored, headers["if-none-match"])
+        ? { status: 304, headers: { ...stored.headers }, body: Buffer.alloc(0) }
+        : { ...stored, headers: { ...stored.headers } };
+      if (hit.status === 304) delete hit.headers["content-length"];
+      return { answer: hit, cache: "HIT" as const };
+    }
+    functionCalls++;
+    const answer = await call(functionUrl, method, url, headers);
+    const cacheable = answer.status === 200 && cdnMaxAge(answer.headers) > 0 && !answer.headers["set-cookie"];
+    delete answer.headers["vercel-cdn-cache-control"];
+    if (cacheable) cache.set(key, { ...answer, headers: { ...answer.headers } });
+    return { answer, cache: "MISS" as const };
+  }
+
+  async function handle(method: string, url: string, requestHeaders: Record<string, string>): Promise<Answer> {
+    const pathname = url.split("?")[0]!;
+    let target = url;
+    let headers = requestHeaders;
+    let added: Record<string, string> = {};
+    if (matcher?.test(pathname)) {
+      const decided = await call(middlewareUrl, method, url, { ...requestHeaders, "x-forwarded-proto": "http" });
+      const rewriteTo = decided.headers["x-middleware-rewrite"];
+      if (rewriteTo === undefined && decided.headers["x-middleware-next"] === undefined) {
+        events.push({ method, url, status: decided.status, cache: "middleware", ...idsOf(decided.headers) });
+        return decided;
+      }
+      if (rewriteTo !== undefined) {
+        const rewritten = new URL(rewriteTo, "http://platform");
+        target = `${rewritten.pathname}${rewritten.search}`;
+      }
+      headers = overridden(requestHeaders, decided.headers);
+      added = addedHeaders(decided.headers);
+    }
+    const { answer, cache: status } = await fromCacheOrFunction(method, target, headers);
+    Object.assign(answer.headers, added, { "x-vercel-cache": status });
+    events.push({ method, url, status: answer.status, cache: status, ...idsOf(answer.headers) });
+    return answer;
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req.method ?? "GET", req.url ?? "/", flatten(req.headers)).then(
+      (answer) => {
+        res.writeHead(answer.status, answer.headers);
+        res.end(req.method === "HEAD" ? undefined : answer.body);
+      },
+      (error: Error) => {
+        res.writeHead(502, { "content-type": "text/plain" });
+        res.end(`platform: ${error.message}`);
+      },
+    );
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        functionCalls: () => functionCalls,
+        events,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+function idsOf(headers: Record<string, string>): { requestId?: string; rateLimit?: string; served?: string } {
+  return { requestId: headers["x-request-id"], rateLimit: headers.ratelimit, served: headers["x-vercel-cache"] };
+}
