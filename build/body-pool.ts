@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { StoredBody } from "../api/_core/format/stored-bodies.js";
+import type { StoredBody } from "../api/_core/format/layout/body-index.js";
 import { encodeStoredBody } from "./encode-body.js";
 import { bundleWorkerModule, removeWorkerModule } from "./worker-module.js";
 

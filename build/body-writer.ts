@@ -2,7 +2,7 @@
  * Writes stored bodies: encoded on the body pool, added in submission order (so the snapshot is
  * deterministic), with bounded memory in flight.
  */
-import type { StoredBodyWriter } from "../api/_core/format/stored-bodies.js";
+import type { StoredBodyWriter } from "../api/_core/format/write/stored-body-writer.js";
 import type { BodyPool } from "./body-pool.js";
 
 const MAX_IN_FLIGHT = 1024;

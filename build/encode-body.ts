@@ -1,7 +1,7 @@
 /** A stored body from its identity bytes: the gzip clients are sent, and the tag of the bytes. */
 import { gzipSync } from "node:zlib";
 import { contentTag } from "../api/_core/body-tag.js";
-import type { StoredBody } from "../api/_core/format/stored-bodies.js";
+import type { StoredBody } from "../api/_core/format/layout/body-index.js";
 
 export function encodeStoredBody(body: Uint8Array, level: number): StoredBody {
   const gzip = gzipSync(body, { level });

@@ -5,7 +5,7 @@
  * screens, providers) are one shared copy each, from the run's Interner.
  */
 import { checkDateTime } from "../api/_core/date-time.js";
-import type { PlainRecord, ShowtimeRecord, TimeText } from "../api/_core/format/content.js";
+import type { PlainRecord, ShowtimeRecord, TimeText } from "../api/_core/format/layout/content.js";
 import type { PlainFacts, RecordIdentity, ShowtimeFacts } from "./check-record.js";
 import type { Location } from "./read-source-file.js";
 import type { Resource } from "./schemas.js";

@@ -2,7 +2,7 @@
  * Stage 4: every list in list order (decision: ordering): showtimes by startsAt as an instant,
  * then id; cinemas, films and attributes by id. Ids compare as JavaScript strings.
  */
-import type { SnapshotContent } from "../api/_core/format/content.js";
+import type { SnapshotContent } from "../api/_core/format/layout/content.js";
 import type { LinkedRecords } from "./link-records.js";
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

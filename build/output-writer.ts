@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { resolveInside } from "../api/_core/format/files.js";
+import { resolveInside } from "../api/_core/format/primitives/files.js";
 
 /** Where the snapshot's files go; the disk writer stages them and swaps them in on commit. */
 export interface OutputWriter {

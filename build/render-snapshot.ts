@@ -6,15 +6,20 @@
  */
 import { composeOne, composeRange } from "../api/_core/compose-page.js";
 import { bindingOf } from "../api/_core/cursor.js";
-import type { SnapshotContent } from "../api/_core/format/content.js";
-import type { BlockLayout } from "../api/_core/format/encode-showtimes.js";
-import type { DataFile } from "../api/_core/format/files.js";
-import { FreshnessFold } from "../api/_core/format/freshness.js";
-import { LIST_RESOURCES, type DataFileFacts, type Freshness, type ListResource } from "../api/_core/format/manifest.js";
-import { PageBuffer } from "../api/_core/format/page-buffer.js";
-import { openDataFiles, SnapshotLists } from "../api/_core/format/snapshot.js";
-import { bodyKeyOf } from "../api/_core/format/stored-bodies.js";
-import { openStoredBodies, writeLists } from "../api/_core/format/write-snapshot.js";
+import type { SnapshotContent } from "../api/_core/format/layout/content.js";
+import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js";
+import type { DataFile } from "../api/_core/format/primitives/files.js";
+import { FreshnessFold } from "../api/_core/format/read/freshness.js";
+import {
+  LIST_RESOURCES,
+  type DataFileFacts,
+  type Freshness,
+  type ListResource,
+} from "../api/_core/format/layout/manifest.js";
+import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
+import { openDataFiles, SnapshotLists } from "../api/_core/format/read/snapshot.js";
+import { bodyKeyOf } from "../api/_core/format/layout/body-index.js";
+import { openStoredBodies, writeLists } from "../api/_core/format/write/write-snapshot.js";
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
 import { createBodyPool } from "./body-pool.js";
 import { BodyWriter } from "./body-writer.js";

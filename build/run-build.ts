@@ -3,8 +3,8 @@
  * enforce the order (load → validate → link → index → render → write). Problems are data,
  * collected from every stage that can find them and printed once by the caller.
  */
-import type { BlockLayout } from "../api/_core/format/encode-showtimes.js";
-import type { Manifest } from "../api/_core/format/manifest.js";
+import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js";
+import type { Manifest } from "../api/_core/format/layout/manifest.js";
 import { Interner } from "./entries.js";
 import { indexRecords } from "./index-records.js";
 import { linkRecords } from "./link-records.js";

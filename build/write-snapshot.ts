@@ -1,6 +1,6 @@
 /** Stage 6: write the manifest last (it marks a complete snapshot) and swap the snapshot in. */
-import { SNAPSHOT_FORMAT, type Manifest } from "../api/_core/format/manifest.js";
-import { writeManifest } from "../api/_core/format/write-snapshot.js";
+import { SNAPSHOT_FORMAT, type Manifest } from "../api/_core/format/layout/manifest.js";
+import { writeManifest } from "../api/_core/format/write/write-snapshot.js";
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
 import type { OutputWriter } from "./output-writer.js";
 import type { RenderedSnapshot } from "./render-snapshot.js";

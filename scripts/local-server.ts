@@ -9,7 +9,7 @@ import { fileAccess } from "../api/_core/access.js";
 import { createHandler, type CoreOptions, type RequestLog } from "../api/_core/handle-request.js";
 import { toNodeListener } from "../api/_adapters/node-listener.js";
 import type { RateLimiter } from "../api/_core/rate-limit.js";
-import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { answerProtocolErrors } from "./protocol-errors.js";
 
 export interface ServerOptions {

@@ -5,7 +5,7 @@
  * The bound itself is the writer's to tune; the tests measure it rather than restate it.
  */
 import { describe, expect, test } from "vitest";
-import type { StoredBodyWriter } from "../api/_core/format/stored-bodies.js";
+import type { StoredBodyWriter } from "../api/_core/format/write/stored-body-writer.js";
 import type { BodyPool } from "../build/body-pool.js";
 import { BodyWriter } from "../build/body-writer.js";
 

@@ -9,14 +9,14 @@ import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "nod
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { LruCache } from "../api/_core/lru.js";
-import { BlockCache } from "../api/_core/format/block-cache.js";
-import { ByteReader, ByteWriter, DecodeError, unzigzag, zigzag } from "../api/_core/format/bytes.js";
-import { DiskFile } from "../api/_core/format/disk-file.js";
-import { SnapshotError } from "../api/_core/format/errors.js";
-import { encodePacked, PACKED_HEADER, readPacked, widthFor } from "../api/_core/format/packed.js";
-import { PAGE_BYTES, PagedFile, PagedFileWriter } from "../api/_core/format/paged-file.js";
-import { readManifest, Snapshot } from "../api/_core/format/snapshot.js";
+import { LruCache } from "../api/_core/format/primitives/lru.js";
+import { BlockCache } from "../api/_core/format/primitives/block-cache.js";
+import { ByteReader, ByteWriter, DecodeError, unzigzag, zigzag } from "../api/_core/format/primitives/bytes.js";
+import { DiskFile } from "../api/_core/format/primitives/disk-file.js";
+import { SnapshotError } from "../api/_core/format/primitives/errors.js";
+import { encodePacked, PACKED_HEADER, readPacked, widthFor } from "../api/_core/format/primitives/packed.js";
+import { PAGE_BYTES, PagedFile, PagedFileWriter } from "../api/_core/format/primitives/paged-file.js";
+import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
 

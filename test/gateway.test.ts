@@ -11,8 +11,8 @@ import { createGateway, type Forward, type Gateway } from "../api/_adapters/gate
 import { fileAccess, staticAccess } from "../api/_core/access.js";
 import { parseCorsOrigins } from "../api/_core/cors.js";
 import type { CoreResponse } from "../api/_core/exchange.js";
-import { SnapshotError } from "../api/_core/format/errors.js";
-import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { SnapshotError } from "../api/_core/format/primitives/errors.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler, type Handler } from "../api/_core/handle-request.js";
 import { memoryRateLimiter } from "../api/_core/rate-limit.js";
 import { auth, KEYS, TEST_NOW, useHttpFixture } from "./helpers/http-setup.js";

@@ -10,7 +10,7 @@ import { get } from "node:http";
 import path from "node:path";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { readManifest, Snapshot } from "../api/_core/format/snapshot.js";
+import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { measureResponseSizes } from "../scripts/bench/response-size.js";
 import { startServer } from "../scripts/local-server.js";
 import {

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { GeoIndex, haversineKm } from "../api/_core/format/cinema-selection.js";
+import { GeoIndex, haversineKm } from "../api/_core/format/query/cinema-selection.js";
 
 const latitude = fc.double({ min: -90, max: 90, noNaN: true });
 const longitude = fc.double({ min: -180, max: 180, noNaN: true });

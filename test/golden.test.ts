@@ -18,10 +18,16 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { contentTag } from "../api/_core/body-tag.js";
 import { composePage } from "../api/_core/compose-page.js";
 import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
-import { BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "../api/_core/format/files.js";
-import type { ListResource } from "../api/_core/format/manifest.js";
-import { readManifest, Snapshot, type ShowtimeFilters } from "../api/_core/format/snapshot.js";
-import { bodyKeyOf, type BodyKey } from "../api/_core/format/stored-bodies.js";
+import {
+  BODIES_FILE,
+  BODY_INDEX_FILE,
+  INDEX_FILE,
+  MANIFEST_FILE,
+  RECORDS_FILE,
+} from "../api/_core/format/primitives/files.js";
+import type { ListResource } from "../api/_core/format/layout/manifest.js";
+import { readManifest, Snapshot, type ShowtimeFilters } from "../api/_core/format/read/snapshot.js";
+import { bodyKeyOf, type BodyKey } from "../api/_core/format/layout/body-index.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { fixtureRecords, GOLDEN_FIXTURE, listFiles, makeTempDir, removeDir } from "./helpers/build-helpers.js";

@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
 import {
   auth,

@@ -9,7 +9,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ERROR_CODES } from "../api/_core/errors.js";
-import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { codePointLength } from "../api/_core/text.js";
 import { startServer } from "../scripts/local-server.js";
 import { auth, describeMatrix, KEYS, TEST_NOW, useClient, useHttpFixture } from "./helpers/http-setup.js";

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { LruCache } from "../api/_core/lru.js";
+import { LruCache } from "../api/_core/format/primitives/lru.js";
 
 describe("LruCache", () => {
   // At the bound, just past it, and one entry larger than the bound (kept alone: the latest value is served).

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkDateTime } from "../api/_core/date-time.js";
 import { staticAccess } from "../api/_core/access.js";
 import { createHandler } from "../api/_core/handle-request.js";
-import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createOpenApiDocument, redocBundlePath, renderOpenApi, servedRedocBundle } from "../build/openapi.js";
 import { OPERATIONS } from "../build/openapi-operations.js";
 import { ERROR_CODES } from "../api/_core/errors.js";

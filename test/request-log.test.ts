@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { staticAccess } from "../api/_core/access.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
 import { createOperationLog, deferredOperationLog } from "../api/_core/request-log.js";
-import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
 

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { resolveInside } from "../api/_core/format/files.js";
+import { resolveInside } from "../api/_core/format/primitives/files.js";
 
 const ROOT = "/srv/snapshot";
 

@@ -6,7 +6,7 @@
  */
 import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
-import type { Snapshot } from "../api/_core/format/snapshot.js";
+import type { Snapshot } from "../api/_core/format/read/snapshot.js";
 import { type CacheBudgets, type CachedBody, ResponseCache } from "../api/_core/response-cache.js";
 
 const budgets = (bytes: Partial<CacheBudgets>): CacheBudgets => ({

@@ -6,18 +6,16 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { DecodeError } from "../api/_core/format/bytes.js";
+import { DecodeError } from "../api/_core/format/primitives/bytes.js";
 import {
-  encodeShowtimeBlock,
   HAS_SCREEN,
   HAS_UPDATED,
   HAS_URL,
   MAX_STRING_BYTES,
-  ShowtimeBlock,
-  ShowtimeDecoder,
-  type ShowtimeFragments,
   type ShowtimeRow,
-} from "../api/_core/format/showtime-block.js";
+} from "../api/_core/format/layout/showtime-record.js";
+import { ShowtimeBlock, ShowtimeDecoder, type ShowtimeFragments } from "../api/_core/format/read/showtime-block.js";
+import { encodeShowtimeBlock } from "../api/_core/format/write/encode-showtime-block.js";
 
 /** Rendering is not under test here (the paging property test covers it): decoding needs no fragments. */
 const NO_FRAGMENTS = {} as ShowtimeFragments;

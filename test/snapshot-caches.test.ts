@@ -6,10 +6,10 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DiskFile } from "../api/_core/format/disk-file.js";
-import { FreshnessFold } from "../api/_core/format/freshness.js";
-import { PageBuffer } from "../api/_core/format/page-buffer.js";
-import { readManifest, Snapshot, type CacheBudgets } from "../api/_core/format/snapshot.js";
+import { DiskFile } from "../api/_core/format/primitives/disk-file.js";
+import { FreshnessFold } from "../api/_core/format/read/freshness.js";
+import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
+import { readManifest, Snapshot, type CacheBudgets } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, expectedList, generateDataset } from "./helpers/dataset.js";
 

@@ -9,10 +9,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { fileAccess } from "../api/_core/access.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
-import { SnapshotError } from "../api/_core/format/errors.js";
-import { DATA_FILES, MANIFEST_FILE } from "../api/_core/format/files.js";
-import { encodeManifest, parseManifest, type Manifest } from "../api/_core/format/manifest.js";
-import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
+import { SnapshotError } from "../api/_core/format/primitives/errors.js";
+import { DATA_FILES, MANIFEST_FILE } from "../api/_core/format/primitives/files.js";
+import { encodeManifest, parseManifest, type Manifest } from "../api/_core/format/layout/manifest.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import {
   buildDataset,

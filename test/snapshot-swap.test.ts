@@ -6,9 +6,9 @@
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { SnapshotSource } from "../api/_core/format/snapshot-source.js";
-import { bodyKeyOf } from "../api/_core/format/stored-bodies.js";
-import type { Snapshot } from "../api/_core/format/snapshot.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
+import { bodyKeyOf } from "../api/_core/format/layout/body-index.js";
+import type { Snapshot } from "../api/_core/format/read/snapshot.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";

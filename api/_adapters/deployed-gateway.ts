@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { memoryRateLimiter } from "../_core/rate-limit.js";
-import { SnapshotError } from "../_core/format/errors.js";
-import { MANIFEST_FILE } from "../_core/format/files.js";
-import { parseManifest } from "../_core/format/manifest.js";
+import { SnapshotError } from "../_core/format/primitives/errors.js";
+import { MANIFEST_FILE } from "../_core/format/primitives/files.js";
+import { parseManifest } from "../_core/format/layout/manifest.js";
 import { deferredOperationLog } from "../_core/request-log.js";
 import { accessFromEnvironment, corsFromEnvironment, gatewaySecretOf, limiterFromEnvironment } from "./environment.js";
 import { createGateway, FORWARD_MODES, type ForwardMode, type Gateway } from "./gateway.js";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { createHandler, type CoreRequest, type CoreResponse } from "../_core/handle-request.js";
 import type { Handle } from "./node-listener.js";
 import { deferredOperationLog } from "../_core/request-log.js";
-import { SnapshotSource } from "../_core/format/snapshot-source.js";
+import { SnapshotSource } from "../_core/format/read/snapshot-source.js";
 import { accessFromEnvironment, corsFromEnvironment, gatewaySecretOf, limiterFromEnvironment } from "./environment.js";
 
 /** Vercel may hand the function its own path (/api/v1/...) rather than the public one. */

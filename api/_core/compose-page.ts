@@ -4,13 +4,13 @@
  * next page's cursor and the page's freshness.
  */
 import { encodeCursorEscaped } from "./cursor.js";
-import { FreshnessFold } from "./format/freshness.js";
-import type { Freshness } from "./format/manifest.js";
-import { PageBuffer } from "./format/page-buffer.js";
-import type { EscapedSortKey, RecordList, Seek } from "./format/record-list.js";
-import type { SnapshotLists } from "./format/snapshot.js";
-import { selectShowtimes, type ShowtimeSelection } from "./format/showtime-selection.js";
-import type { Embed } from "./format/showtime-store.js";
+import { FreshnessFold } from "./format/read/freshness.js";
+import type { Freshness } from "./format/layout/manifest.js";
+import { PageBuffer } from "./format/primitives/page-buffer.js";
+import type { EscapedSortKey, RecordList, Seek } from "./format/read/record-list.js";
+import type { SnapshotLists } from "./format/read/snapshot.js";
+import { selectShowtimes, type ShowtimeSelection } from "./format/query/showtime-selection.js";
+import type { Embed } from "./format/read/showtime-store.js";
 import type { Embedded } from "./query-values.js";
 
 /** A page to compose: where it starts (a cursor's key, startsAfter) and how many records. */

@@ -2,7 +2,7 @@
  * The one API error type. Its body is the spec's error envelope (§7); anything that is not an
  * ApiError becomes a 500 internal_error with no internals in the body.
  */
-import { SnapshotError } from "./format/errors.js";
+import { SnapshotError } from "./format/primitives/errors.js";
 import type { RateDecision } from "./rate-limit.js";
 import { clipText } from "./text.js";
 

@@ -11,10 +11,10 @@ import { addCorsHeaders, allowedOrigin, type CorsOrigins } from "./cors.js";
 import { errorResponse } from "./error-response.js";
 import { unknownEndpoint } from "./errors.js";
 import { headerOf, inOriginForm, type CoreRequest, type CoreResponse, type Handler } from "./exchange.js";
-import { MANIFEST_FILE } from "./format/files.js";
-import { PagePool } from "./format/page-buffer.js";
-import { SnapshotError } from "./format/errors.js";
-import type { SnapshotSource } from "./format/snapshot-source.js";
+import { MANIFEST_FILE } from "./format/primitives/files.js";
+import { PagePool } from "./format/primitives/page-buffer.js";
+import { SnapshotError } from "./format/primitives/errors.js";
+import type { SnapshotSource } from "./format/read/snapshot-source.js";
 import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from "./gate.js";
 import { checkHealth, isHealthCheck } from "./health.js";
 import {

@@ -4,7 +4,7 @@
  * API request would get. No listings data.
  */
 import { requireReadMethod } from "./errors.js";
-import type { SnapshotSource } from "./format/snapshot-source.js";
+import type { SnapshotSource } from "./format/read/snapshot-source.js";
 import { JSON_TYPE, type Outgoing } from "./respond.js";
 
 export const HEALTH_PATH = "/healthz";

@@ -5,7 +5,7 @@
  * pino is imported on demand, so the function's cold start never waits for it.
  */
 import type { DestinationStream, LevelWithSilent, Logger } from "pino";
-import { SnapshotError } from "./format/errors.js";
+import { SnapshotError } from "./format/primitives/errors.js";
 import type { RequestLog } from "./handle-request.js";
 
 /** Most to least verbose; a level logs itself and everything after it. */

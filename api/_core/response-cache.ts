@@ -5,10 +5,10 @@
  * none keeps anything for a request that failed: entries are made only from bodies served.
  */
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
-import { hashId } from "./format/id-hash.js";
-import type { Snapshot } from "./format/snapshot.js";
-import type { StoredBody } from "./format/stored-bodies.js";
-import { LruCache } from "./lru.js";
+import { hashId } from "./format/primitives/id-hash.js";
+import type { Snapshot } from "./format/read/snapshot.js";
+import type { StoredBody } from "./format/layout/body-index.js";
+import { LruCache } from "./format/primitives/lru.js";
 import type { Coding } from "./negotiate.js";
 import type { BodyInCodings } from "./respond.js";
 

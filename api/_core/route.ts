@@ -5,9 +5,9 @@
 import { bindingOf, decodeCursor } from "./cursor.js";
 import { checkDateTime } from "./date-time.js";
 import { badParameter } from "./errors.js";
-import type { ListResource } from "./format/manifest.js";
-import type { Near } from "./format/cinema-selection.js";
-import type { ShowtimeFilters as ViewFilters } from "./format/snapshot.js";
+import type { ListResource } from "./format/layout/manifest.js";
+import type { Near } from "./format/query/cinema-selection.js";
+import type { ShowtimeFilters as ViewFilters } from "./format/read/snapshot.js";
 import {
   DEFAULT_RADIUS_KM,
   formDecode,

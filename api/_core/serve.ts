@@ -6,12 +6,12 @@
 import { composedTag } from "./body-tag.js";
 import { composePageInto, composeSelectedInto, composeShowtimeInto } from "./compose-page.js";
 import { includeOf, selectionOf } from "./showtime-filters.js";
-import { CinemaSelectionList, selectCinemas } from "./format/cinema-selection.js";
+import { CinemaSelectionList, selectCinemas } from "./format/query/cinema-selection.js";
 import { ApiError, requireReadMethod, unknownEndpoint } from "./errors.js";
-import type { PageBuffer, PagePool } from "./format/page-buffer.js";
-import type { Snapshot } from "./format/snapshot.js";
-import type { SnapshotSource } from "./format/snapshot-source.js";
-import { bodyKeyOf, type BodyKey } from "./format/stored-bodies.js";
+import type { PageBuffer, PagePool } from "./format/primitives/page-buffer.js";
+import type { Snapshot } from "./format/read/snapshot.js";
+import type { SnapshotSource } from "./format/read/snapshot-source.js";
+import { bodyKeyOf, type BodyKey } from "./format/layout/body-index.js";
 import type { CachedBody, ResponseCache } from "./response-cache.js";
 import { sendBody, type Conditions, type Outgoing } from "./respond.js";
 import { clipText } from "./text.js";

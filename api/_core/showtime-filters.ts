@@ -1,7 +1,7 @@
 /** A showtime list request's filters as the snapshot's selection: ids turned into indexes, places into cinemas. */
-import { cinemasNear } from "./format/cinema-selection.js";
-import type { SnapshotLists } from "./format/snapshot.js";
-import type { ShowtimeSelection } from "./format/showtime-selection.js";
+import { cinemasNear } from "./format/query/cinema-selection.js";
+import type { SnapshotLists } from "./format/read/snapshot.js";
+import type { ShowtimeSelection } from "./format/query/showtime-selection.js";
 import { parseInclude, type Embedded } from "./query-values.js";
 import type { ListRequest } from "./route.js";
 

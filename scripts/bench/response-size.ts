@@ -1,8 +1,8 @@
 /** The Vercel-fit figure "largest response": measured for stored bodies, bounded for composed ones. */
-import { FreshnessFold } from "../../api/_core/format/freshness.js";
-import { LIST_RESOURCES } from "../../api/_core/format/manifest.js";
-import { PageBuffer } from "../../api/_core/format/page-buffer.js";
-import { readManifest, Snapshot } from "../../api/_core/format/snapshot.js";
+import { FreshnessFold } from "../../api/_core/format/read/freshness.js";
+import { LIST_RESOURCES } from "../../api/_core/format/layout/manifest.js";
+import { PageBuffer } from "../../api/_core/format/primitives/page-buffer.js";
+import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
 import { MAX_LIMIT } from "../../api/_core/route.js";
 
 const MB = 2 ** 20;

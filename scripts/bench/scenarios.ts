@@ -5,7 +5,7 @@
  * URLs, so no cache hides the work of composing), "near me tonight" (a place, a film, a 4-hour
  * window) and cinemas near a point, and a request without a key.
  */
-import { readManifest, Snapshot } from "../../api/_core/format/snapshot.js";
+import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
 
 export interface Scenario {
   name: string;

@@ -2,8 +2,8 @@
  * Compares one resource of two snapshots: a merge-join of the two record packs by sort key (both
  * are in list order), then pairing of the unmatched by id. One pass over each pack, O(n) time.
  */
-import type { ListResource } from "../../api/_core/format/manifest.js";
-import type { SnapshotLists } from "../../api/_core/format/snapshot.js";
+import type { ListResource } from "../../api/_core/format/layout/manifest.js";
+import type { SnapshotLists } from "../../api/_core/format/read/snapshot.js";
 import { compareSortKeys } from "../../api/_core/text.js";
 import { diffFields, type FieldChange } from "./field-diff.js";
 import { ListCursor, readRecord } from "./snapshot-records.js";

@@ -5,9 +5,9 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SnapshotError } from "../../api/_core/format/errors.js";
-import { MANIFEST_FILE } from "../../api/_core/format/files.js";
-import { readManifest, Snapshot } from "../../api/_core/format/snapshot.js";
+import { SnapshotError } from "../../api/_core/format/primitives/errors.js";
+import { MANIFEST_FILE } from "../../api/_core/format/primitives/files.js";
+import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
 import { createDiskWriter } from "../../build/output-writer.js";
 import { sortProblems } from "../../build/problems.js";
 import { runBuild } from "../../build/run-build.js";

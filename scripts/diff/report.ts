@@ -1,5 +1,5 @@
 /** The diff's two outputs: lines for people, and one JSON document for pipelines. */
-import type { ListResource } from "../../api/_core/format/manifest.js";
+import type { ListResource } from "../../api/_core/format/layout/manifest.js";
 import type { ResourceDiff } from "./compare-resource.js";
 import type { FieldChange } from "./field-diff.js";
 

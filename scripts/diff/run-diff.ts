@@ -1,5 +1,5 @@
 /** Opens both sides and compares every resource; the CLI and the tests call this. */
-import { LIST_RESOURCES } from "../../api/_core/format/manifest.js";
+import { LIST_RESOURCES } from "../../api/_core/format/layout/manifest.js";
 import { compareResource } from "./compare-resource.js";
 import { openSide, type OpenedSnapshot } from "./open-side.js";
 import type { SnapshotDiff } from "./report.js";

@@ -3,11 +3,11 @@
  * (a cursor), or one at a position. Memory stays bounded by the format's caches whatever the
  * snapshot's size.
  */
-import { FreshnessFold } from "../../api/_core/format/freshness.js";
-import type { ListResource } from "../../api/_core/format/manifest.js";
-import { PageBuffer } from "../../api/_core/format/page-buffer.js";
-import type { RecordList } from "../../api/_core/format/record-list.js";
-import type { SnapshotLists } from "../../api/_core/format/snapshot.js";
+import { FreshnessFold } from "../../api/_core/format/read/freshness.js";
+import type { ListResource } from "../../api/_core/format/layout/manifest.js";
+import { PageBuffer } from "../../api/_core/format/primitives/page-buffer.js";
+import type { RecordList } from "../../api/_core/format/read/record-list.js";
+import type { SnapshotLists } from "../../api/_core/format/read/snapshot.js";
 import { compareSortKeys } from "../../api/_core/text.js";
 
 /** One record: its sort key (the last element is its id), canonical JSON and list position. */

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createDiskWriter } from "../../build/output-writer.js";
 import { runBuild } from "../../build/run-build.js";
-import type { BlockLayout } from "../../api/_core/format/encode-showtimes.js";
+import type { BlockLayout } from "../../api/_core/format/write/encode-showtimes.js";
 
 export interface Provenance {
   observedAt: string;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
 import { fileAccess } from "../../api/_core/access.js";
 import { createHandler, type CoreOptions } from "../../api/_core/handle-request.js";
-import { SnapshotSource } from "../../api/_core/format/snapshot-source.js";
+import { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
 import { startServer } from "../../scripts/local-server.js";
 import { makeTempDir, removeDir } from "./build-helpers.js";
 import { buildDataset, generateDataset, type Dataset, type DatasetOptions } from "./dataset.js";

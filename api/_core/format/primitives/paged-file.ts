@@ -8,7 +8,7 @@ import { BlockType, sealBlock, TRAILER_BYTES, unsealBlock } from "./checksum.js"
 import type { DiskFile } from "./disk-file.js";
 import { SnapshotError } from "./errors.js";
 import { encodeFooter, foldDigest, PAGED_MAGIC, readFooter } from "./footer.js";
-import type { LruCache } from "../lru.js";
+import type { LruCache } from "./lru.js";
 
 export const PAGE_BYTES = 4096;
 /** Sections start on this boundary: fixed-size entries of up to 64 bytes then never straddle a page. */

@@ -3,12 +3,12 @@
  * coordinates and country codes (88 kB at 5,500 cinemas), never by reading records. Near a point
  * they are ordered by distance, then id, and carry `distanceKm`; otherwise by id (list order).
  */
-import { escapeJson } from "./dictionary.js";
-import type { FreshnessFold } from "./freshness.js";
-import type { PageBuffer } from "./page-buffer.js";
-import type { PlainStore } from "./plain-store.js";
-import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
-import { lowerBound } from "./snapshot-dictionaries.js";
+import { escapeJson } from "../primitives/dictionary.js";
+import type { FreshnessFold } from "../read/freshness.js";
+import type { PageBuffer } from "../primitives/page-buffer.js";
+import type { PlainStore } from "../read/plain-store.js";
+import type { EscapedSortKey, RecordList, Seek } from "../read/record-list.js";
+import { lowerBound } from "../primitives/search.js";
 
 /** The mean Earth radius (IUGG), the sphere the API's distances are measured on. */
 export const EARTH_RADIUS_KM = 6371.0088;

@@ -4,9 +4,9 @@
  * cluster (contiguous records), the whole list, each film and each cinema+film pair (position lists
  * into the clusters), and an id index.
  */
-import type { BlockFile } from "./block-file.js";
-import { ByteReader, DecodeError } from "./bytes.js";
-import { SnapshotError } from "./errors.js";
+import type { BlockFile } from "../primitives/block-file.js";
+import { ByteReader, DecodeError } from "../primitives/bytes.js";
+import { SnapshotError } from "../primitives/errors.js";
 import {
   BLOCK_ENTRY_BYTES,
   CLUSTER_ENTRY_BYTES,
@@ -14,17 +14,19 @@ import {
   SHOWTIME_SECTIONS as S,
   SUMMARY_CHUNK,
   type Clustering,
-} from "./encode-showtimes.js";
-import { RECORDS_FILE } from "./files.js";
+} from "../layout/sections.js";
+import { RECORDS_FILE } from "../primitives/files.js";
 import type { FreshnessFold } from "./freshness.js";
-import { fingerprintOf, hashId } from "./id-hash.js";
-import { BlockCache } from "./block-cache.js";
-import { PACKED_HEADER, readPacked } from "./packed.js";
-import type { PageBuffer } from "./page-buffer.js";
-import type { PagedFile, Section } from "./paged-file.js";
+import { fingerprintOf, hashId } from "../primitives/id-hash.js";
+import { BlockCache } from "../primitives/block-cache.js";
+import { PACKED_HEADER, readPacked } from "../primitives/packed.js";
+import type { PageBuffer } from "../primitives/page-buffer.js";
+import type { PagedFile, Section } from "../primitives/paged-file.js";
 import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
-import { HAS_UPDATED, ShowtimeBlock, ShowtimeDecoder } from "./showtime-block.js";
-import { lowerBound, type SnapshotDictionaries } from "./snapshot-dictionaries.js";
+import { HAS_UPDATED } from "../layout/showtime-record.js";
+import { ShowtimeBlock, ShowtimeDecoder } from "./showtime-block.js";
+import { lowerBound } from "../primitives/search.js";
+import type { SnapshotDictionaries } from "./snapshot-dictionaries.js";
 
 /** Writes `,"film":{…}` and/or `,"cinema":{…}` into a record being rendered, folding their freshness. */
 export type Embed = (out: PageBuffer, fold: FreshnessFold, film: number, cinema: number) => void;

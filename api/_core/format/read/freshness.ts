@@ -7,7 +7,7 @@
 export interface TextTable {
   text(i: number): string;
 }
-import type { Freshness } from "./manifest.js";
+import type { Freshness } from "../layout/manifest.js";
 
 export interface TimeDictionary {
   dictionary: TextTable;

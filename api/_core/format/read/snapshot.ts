@@ -4,9 +4,9 @@
  * then checked when first read. Any failure is a SnapshotError, which the core answers with 503.
  */
 import { readFileSync } from "node:fs";
-import { BlockFile } from "./block-file.js";
-import { DiskFile } from "./disk-file.js";
-import { SnapshotError } from "./errors.js";
+import { BlockFile } from "../primitives/block-file.js";
+import { DiskFile } from "../primitives/disk-file.js";
+import { SnapshotError } from "../primitives/errors.js";
 import {
   BODIES_FILE,
   BODY_INDEX_FILE,
@@ -15,15 +15,15 @@ import {
   RECORDS_FILE,
   resolveInside,
   type DataFile,
-} from "./files.js";
-import { parseManifest, type DataFileFacts, type Manifest } from "./manifest.js";
-import { PagedFile } from "./paged-file.js";
+} from "../primitives/files.js";
+import { parseManifest, type DataFileFacts, type Manifest } from "../layout/manifest.js";
+import { PagedFile } from "../primitives/paged-file.js";
 import { PlainStore } from "./plain-store.js";
 import { EMPTY_LIST, type RecordList } from "./record-list.js";
 import { SnapshotDictionaries } from "./snapshot-dictionaries.js";
 import { ShowtimeStore } from "./showtime-store.js";
 import { StoredBodies } from "./stored-bodies.js";
-import { LruCache } from "../lru.js";
+import { LruCache } from "../primitives/lru.js";
 
 export interface CacheBudgets {
   /** Bytes of index pages kept verified in memory. */

@@ -5,8 +5,8 @@
  * before it replaces the old one, so reads never mix two snapshots.
  */
 import { statSync } from "node:fs";
-import { SnapshotError } from "./errors.js";
-import { MANIFEST_FILE, resolveInside } from "./files.js";
+import { SnapshotError } from "../primitives/errors.js";
+import { MANIFEST_FILE, resolveInside } from "../primitives/files.js";
 import { DEFAULT_BUDGETS, readManifest, Snapshot, type CacheBudgets } from "./snapshot.js";
 
 export interface SourceOptions {

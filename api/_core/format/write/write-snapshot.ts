@@ -2,15 +2,15 @@
  * The writing half of the format, for the build: lays out index.pages and records.blocks from the
  * snapshot's content, opens bodies.blocks for the stored bodies, and writes the manifest last.
  */
-import { BlockFileWriter } from "./block-file.js";
-import type { SnapshotContent } from "./content.js";
+import { BlockFileWriter } from "../primitives/block-file.js";
+import type { SnapshotContent } from "../layout/content.js";
 import { encodeDictionaries } from "./encode-dictionaries.js";
 import { encodePlain } from "./encode-plain.js";
 import { DEFAULT_BLOCK_LAYOUT, encodeShowtimes, type BlockLayout } from "./encode-showtimes.js";
-import { BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "./files.js";
-import { encodeManifest, type DataFileFacts, type Manifest } from "./manifest.js";
-import { PagedFileWriter } from "./paged-file.js";
-import { StoredBodyWriter } from "./stored-bodies.js";
+import { BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "../primitives/files.js";
+import { encodeManifest, type DataFileFacts, type Manifest } from "../layout/manifest.js";
+import { PagedFileWriter } from "../primitives/paged-file.js";
+import { StoredBodyWriter } from "./stored-body-writer.js";
 
 /** Where the files go: the build's output writer (staged, then swapped in whole). */
 export interface SnapshotOutput {

@@ -3,7 +3,7 @@
  * Every list of every resource and view implements this, so pages are composed one way.
  */
 import type { FreshnessFold } from "./freshness.js";
-import type { PageBuffer } from "./page-buffer.js";
+import type { PageBuffer } from "../primitives/page-buffer.js";
 
 /** Where a page starts: after a cursor's record, and/or after an instant (startsAfter). */
 export interface Seek {

@@ -5,9 +5,9 @@
  * end, then either one list is read in order, or the clusters of the cinemas near a point are
  * merged by (startsAt, id), whichever reads fewer records.
  */
-import type { Seek } from "./record-list.js";
-import type { ShowtimeList, ShowtimeStore } from "./showtime-store.js";
-import type { SnapshotDictionaries } from "./snapshot-dictionaries.js";
+import type { Seek } from "../read/record-list.js";
+import type { ShowtimeList, ShowtimeStore } from "../read/showtime-store.js";
+import type { SnapshotDictionaries } from "../read/snapshot-dictionaries.js";
 
 export interface ShowtimeSelection {
   /** Only these cinemas (indexes): near a point, and/or cinemaId. Undefined: every cinema. */

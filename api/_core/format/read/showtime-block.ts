@@ -1,155 +1,25 @@
 /**
- * Showtime records in compact blocks. A block holds consecutive records of one cluster (a cinema's
- * showtimes, or a film's) in list order; each record is a row of dictionary codes and three
- * strings coded against the previous
- * record's (shared prefix length, then the rest), as RocksDB codes keys. Every RESTART records
- * the coding starts over from the block's base strings, so any record is reached by decoding at
- * most RESTART - 1 others, and a restart's start time is stored whole for binary search.
- *
- * Block payload:
- *   varint count, varint restartInterval
- *   chunk baseId, chunk baseUrl, chunk baseExternalId        (escaped JSON text, UTF-8)
- *   varint n, n varints: the attribute-set codes present     (lets a filter skip the block)
- *   u16 × ceil(count / restartInterval): restart offsets, relative to the first record
- *   records
- * Record:
- *   u8 flags
- *   varint start-time code: zigzag delta from the previous record's, or whole after a restart
- *   id string; `other` code unless OTHER_SAME (the film in a cinema's block, the cinema in a
- *   film's block); url string if HAS_URL; attribute-set code unless
- *   ATTRS_SAME; screen code if HAS_SCREEN and not SCREEN_SAME; observedAt and provider codes
- *   unless OBSERVED_SAME; sourceUpdatedAt code if HAS_UPDATED and not UPDATED_SAME; externalId.
- * String: varint shared-prefix length, varint rest length, rest bytes.
+ * Reads showtime blocks (layout/showtime-record.ts): a block's header, and a decoder that walks its
+ * records and renders each as canonical JSON.
  */
-import { ByteReader, ByteWriter, DecodeError, unzigzag, zigzag } from "./bytes.js";
-import type { Fragments, WrappedTexts } from "./dictionary.js";
-import { copyWords, literal, PAD, PaddedBytes, type PageBuffer } from "./page-buffer.js";
+import {
+  ATTRS_SAME,
+  HAS_SCREEN,
+  HAS_UPDATED,
+  HAS_URL,
+  MAX_STRING_BYTES,
+  OBSERVED_SAME,
+  OTHER_SAME,
+  SCREEN_SAME,
+  UPDATED_SAME,
+} from "../layout/showtime-record.js";
+import { ByteReader, DecodeError, unzigzag } from "../primitives/bytes.js";
+import type { Fragments, WrappedTexts } from "../primitives/dictionary.js";
+import { copyWords, literal, PAD, PaddedBytes, type PageBuffer } from "../primitives/page-buffer.js";
 
-export const HAS_URL = 1;
-export const HAS_SCREEN = 2;
-export const HAS_UPDATED = 4;
-export const OTHER_SAME = 8;
-export const ATTRS_SAME = 16;
-export const SCREEN_SAME = 32;
-export const OBSERVED_SAME = 64;
-export const UPDATED_SAME = 128;
-
-/** A showtime as the encoder takes it: dictionary codes and escaped UTF-8 strings. */
-export interface ShowtimeRow {
-  startsAt: number;
-  /** The reference the cluster does not imply: the film in a cinema's cluster, the cinema in a film's. */
-  other: number;
-  attributes: number;
-  /** -1 when the showtime has no screenName. */
-  screen: number;
-  observed: number;
-  provider: number;
-  /** -1 when provenance has no sourceUpdatedAt. */
-  updated: number;
-  id: Uint8Array;
-  /** Empty when the showtime has no bookingUrl. */
-  url: Uint8Array;
-  externalId: Uint8Array;
-}
-
-/** The longest a record's three strings may be: every id, URL and externalId has a bounded length in the spec. */
-export const MAX_STRING_BYTES = 4096;
 const EMPTY = new Uint8Array(0);
 /** Bytes a decoded block costs beyond its data: its object, the payload's buffer, view and cache slot. */
 const BLOCK_OVERHEAD = 200;
-
-function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a[i] === b[i]) i++;
-  return i;
-}
-
-function writeString(out: ByteWriter, last: Uint8Array, value: Uint8Array): void {
-  const shared = sharedPrefix(last, value);
-  out.varint(shared);
-  out.chunk(value.subarray(shared));
-}
-
-/** Encodes one block of rows (consecutive records of one cinema, in list order). */
-export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterval: number): Uint8Array {
-  if (rows.length === 0) throw new Error("a block holds at least one record");
-  const baseId = rows[0]!.id;
-  const baseUrl = rows.find((r) => r.url.length > 0)?.url ?? EMPTY;
-  const baseExt = rows[0]!.externalId;
-  const records = new ByteWriter(rows.length * 24);
-  const restarts: number[] = [];
-  const fresh = () => ({
-    id: baseId,
-    url: baseUrl,
-    ext: baseExt,
-    st: 0,
-    other: -1,
-    attrs: -1,
-    screen: -1,
-    observed: -1,
-    provider: -1,
-    updated: -1,
-  });
-  let last = fresh();
-  rows.forEach((row, i) => {
-    if (i % restartInterval === 0) {
-      restarts.push(records.length);
-      last = fresh();
-    }
-    for (const s of [row.id, row.url, row.externalId])
-      if (s.length > MAX_STRING_BYTES) throw new Error("a showtime string is too long to encode");
-    const hasUrl = row.url.length > 0;
-    const hasScreen = row.screen >= 0;
-    const hasUpdated = row.updated >= 0;
-    let flags = (hasUrl ? HAS_URL : 0) | (hasScreen ? HAS_SCREEN : 0) | (hasUpdated ? HAS_UPDATED : 0);
-    if (row.other === last.other) flags |= OTHER_SAME;
-    if (row.attributes === last.attrs) flags |= ATTRS_SAME;
-    if (hasScreen && row.screen === last.screen) flags |= SCREEN_SAME;
-    if (row.observed === last.observed && row.provider === last.provider) flags |= OBSERVED_SAME;
-    if (hasUpdated && row.updated === last.updated) flags |= UPDATED_SAME;
-    records.u8(flags);
-    records.varint(zigzag(row.startsAt - last.st));
-    writeString(records, last.id, row.id);
-    if (!(flags & OTHER_SAME)) records.varint(row.other);
-    if (hasUrl) writeString(records, last.url, row.url);
-    if (!(flags & ATTRS_SAME)) records.varint(row.attributes);
-    if (hasScreen && !(flags & SCREEN_SAME)) records.varint(row.screen);
-    if (!(flags & OBSERVED_SAME)) {
-      records.varint(row.observed);
-      records.varint(row.provider);
-    }
-    if (hasUpdated && !(flags & UPDATED_SAME)) records.varint(row.updated);
-    writeString(records, last.ext, row.externalId);
-    last = {
-      id: row.id,
-      url: hasUrl ? row.url : last.url,
-      ext: row.externalId,
-      st: row.startsAt,
-      other: row.other,
-      attrs: row.attributes,
-      screen: hasScreen ? row.screen : last.screen,
-      observed: row.observed,
-      provider: row.provider,
-      updated: hasUpdated ? row.updated : last.updated,
-    };
-  });
-  const out = new ByteWriter(records.length + 256);
-  out.varint(rows.length);
-  out.varint(restartInterval);
-  out.chunk(baseId);
-  out.chunk(baseUrl);
-  out.chunk(baseExt);
-  const attributeSets = [...new Set(rows.map((r) => r.attributes))].sort((a, b) => a - b);
-  out.varint(attributeSets.length);
-  for (const code of attributeSets) out.varint(code);
-  for (const offset of restarts) {
-    if (offset > 0xffff) throw new Error("a showtime block's records exceed 64 KB");
-    out.u16(offset);
-  }
-  out.raw(records.finish());
-  return out.finish();
-}
 
 /**
  * A block's header, parsed once when the block is read; the records stay encoded. A decoded

@@ -4,23 +4,10 @@
  * code orders it in time and a list can be searched by code; provenance times keep a rank per
  * code (equal instants, equal ranks) for the freshness fold; the rest are most frequent first.
  */
-import { ByteWriter } from "./bytes.js";
-import type { PlainRecord, SnapshotContent, TimeText } from "./content.js";
-import { DictionaryBuilder, encodeDictionary, escapeJson } from "./dictionary.js";
-
-/** Section names of the dictionaries (index.pages). */
-export const DICTIONARY_SECTIONS = {
-  startsAt: "dict.startsAt",
-  startsAtKeys: "dict.startsAt.keys",
-  attributeSets: "dict.attributeSets",
-  attributeSetMembers: "dict.attributeSets.members",
-  screens: "dict.screens",
-  observed: "dict.observed",
-  observedRanks: "dict.observed.ranks",
-  updated: "dict.updated",
-  updatedRanks: "dict.updated.ranks",
-  providers: "dict.providers",
-} as const;
+import { ByteWriter } from "../primitives/bytes.js";
+import type { PlainRecord, SnapshotContent, TimeText } from "../layout/content.js";
+import { DICTIONARY_SECTIONS } from "../layout/sections.js";
+import { DictionaryBuilder, encodeDictionary, escapeJson } from "../primitives/dictionary.js";
 
 /** Codes of each showtime, by list position; -1 for an absent optional field. */
 export interface ShowtimeCodes {

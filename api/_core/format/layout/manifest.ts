@@ -4,9 +4,9 @@
  * complete snapshot; one type, one parser, one writer. The parser accepts nothing else: a
  * manifest of the wrong shape is a broken snapshot (503), never a crash.
  */
-import { checksumOf } from "./checksum.js";
-import { SnapshotError } from "./errors.js";
-import { DATA_FILES, MANIFEST_FILE, type DataFile } from "./files.js";
+import { checksumOf } from "../primitives/checksum.js";
+import { SnapshotError } from "../primitives/errors.js";
+import { DATA_FILES, MANIFEST_FILE, type DataFile } from "../primitives/files.js";
 
 export const SNAPSHOT_FORMAT = 3;
 export const LIST_RESOURCES = ["cinemas", "films", "showtimes", "attributes"] as const;

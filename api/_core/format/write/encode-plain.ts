@@ -3,20 +3,11 @@
  * order, with their raw ids (for lookups by id), their provenance codes (for freshness) and, for
  * cinemas, coordinates and country codes ("near me" and country lists read them).
  */
-import { ByteWriter } from "./bytes.js";
-import type { PlainRecord } from "./content.js";
-import { encodeDictionary } from "./dictionary.js";
+import { ByteWriter } from "../primitives/bytes.js";
+import type { PlainRecord } from "../layout/content.js";
+import { encodeDictionary } from "../primitives/dictionary.js";
+import { plainSections, type PlainResource } from "../layout/sections.js";
 import type { PlainCodes } from "./encode-dictionaries.js";
-
-export type PlainResource = "cinemas" | "films" | "attributes";
-
-export const plainSections = (resource: PlainResource) => ({
-  records: `${resource}.records`,
-  ids: `${resource}.ids`,
-  provenance: `${resource}.provenance`,
-  geo: `${resource}.geo`,
-  countries: `${resource}.countries`,
-});
 
 export function encodePlain(
   resource: PlainResource,

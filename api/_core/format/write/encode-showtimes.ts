@@ -1,56 +1,26 @@
 /**
  * Lays out the showtimes twice, clustered by cinema and by film, each cluster in list order, in
- * compact blocks (showtime-block.ts); then the position lists that serve the other orders (the
+ * compact blocks (layout/showtime-record.ts); then the position lists that serve the other orders (the
  * whole list, each cinema+film pair), an id index, and per-chunk summaries of attribute sets for
  * filters. Record numbers count records in the by-cinema clustering.
  */
 import { deflateRawSync } from "node:zlib";
-import type { BlockFileWriter } from "./block-file.js";
-import { ByteWriter } from "./bytes.js";
-import { BlockType } from "./checksum.js";
-import type { SnapshotContent } from "./content.js";
-import { escapeJson } from "./dictionary.js";
+import type { BlockFileWriter } from "../primitives/block-file.js";
+import { ByteWriter } from "../primitives/bytes.js";
+import { BlockType } from "../primitives/checksum.js";
+import type { SnapshotContent } from "../layout/content.js";
+import { escapeJson } from "../primitives/dictionary.js";
 import { resolve, type ShowtimeCodes } from "./encode-dictionaries.js";
-import { bucketCountFor, fingerprintOf, hashId } from "./id-hash.js";
-import { encodePacked } from "./packed.js";
-import { encodeShowtimeBlock, type ShowtimeRow } from "./showtime-block.js";
-
-export const SHOWTIME_SECTIONS = {
-  order: "showtimes.order",
-  orderSets: "showtimes.order.sets",
-  orderStarts: "showtimes.order.starts",
-  films: "showtimes.films",
-  filmPositions: "showtimes.films.positions",
-  filmSets: "showtimes.films.sets",
-  filmStarts: "showtimes.films.starts",
-  pairs: "showtimes.pairs",
-  pairEntries: "showtimes.pairs.entries",
-  pairPositions: "showtimes.pairs.positions",
-  idBuckets: "showtimes.ids.buckets",
-  idRecords: "showtimes.ids.records",
-  idFingerprints: "showtimes.ids.fingerprints",
-} as const;
-
-/**
- * How the showtime records are clustered: by cinema. (A second clustering by film was measured and
- * refused: consecutive records of a film come from different cinemas, so its strings do not
- * compress, and at 2M showtimes it added 75 MB where the whole function may carry 250.)
- */
-export const CLUSTERINGS = ["byCinema"] as const;
-export type Clustering = (typeof CLUSTERINGS)[number];
-
-/** Sections of one clustering: its block directory and its cluster directory. */
-export const clusteringSections = (clustering: Clustering) => ({
-  blocks: `showtimes.${clustering}.blocks`,
-  clusters: `showtimes.${clustering}.clusters`,
-});
-
-/** Bytes per entry of a block directory: f64 offset, u32 length, u32 first record, u32 count, u32 cluster, u32 first start-time code, u32 zero. */
-export const BLOCK_ENTRY_BYTES = 32;
-/** Bytes per cluster entry: u32 first record, u32 count, u32 first block, u32 block count. */
-export const CLUSTER_ENTRY_BYTES = 16;
-/** Positions per attribute-set summary of a position list. */
-export const SUMMARY_CHUNK = 64;
+import {
+  clusteringSections,
+  SHOWTIME_SECTIONS,
+  SUMMARY_CHUNK,
+  type Clustering,
+} from "../layout/sections.js";
+import { bucketCountFor, fingerprintOf, hashId } from "../primitives/id-hash.js";
+import { encodePacked } from "../primitives/packed.js";
+import type { ShowtimeRow } from "../layout/showtime-record.js";
+import { encodeShowtimeBlock } from "./encode-showtime-block.js";
 
 export interface BlockLayout {
   /** Encoded bytes a block aims at; records are never split. */

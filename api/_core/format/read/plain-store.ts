@@ -1,12 +1,12 @@
 /** Cinemas, films and attributes of an open snapshot (encode-plain.ts), resident: they are few. */
-import { Dictionary, escapeJson } from "./dictionary.js";
-import { plainSections, type PlainResource } from "./encode-plain.js";
+import { Dictionary, escapeJson } from "../primitives/dictionary.js";
+import { plainSections, type PlainResource } from "../layout/sections.js";
 import type { FreshnessFold } from "./freshness.js";
-import type { PageBuffer } from "./page-buffer.js";
-import { SnapshotError } from "./errors.js";
-import type { PagedFile } from "./paged-file.js";
+import type { PageBuffer } from "../primitives/page-buffer.js";
+import { SnapshotError } from "../primitives/errors.js";
+import type { PagedFile } from "../primitives/paged-file.js";
 import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
-import { lowerBound } from "./snapshot-dictionaries.js";
+import { lowerBound } from "../primitives/search.js";
 
 export class PlainStore implements RecordList {
   readonly length: number;

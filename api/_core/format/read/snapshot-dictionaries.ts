@@ -2,28 +2,17 @@
  * The dictionaries of an open snapshot, resident: rendering copies from them for every record.
  * Their fragment tables (dictionary.ts) wrap each entry in the JSON text around it.
  */
-import { ByteReader } from "./bytes.js";
-import { Dictionary, escapeJson, encodeDictionary, Fragments, WrappedTexts } from "./dictionary.js";
-import { DICTIONARY_SECTIONS as D } from "./encode-dictionaries.js";
+import { ByteReader } from "../primitives/bytes.js";
+import { lowerBound } from "../primitives/search.js";
+import { Dictionary, escapeJson, encodeDictionary, Fragments, WrappedTexts } from "../primitives/dictionary.js";
+import { DICTIONARY_SECTIONS as D } from "../layout/sections.js";
 import type { TimeDictionary } from "./freshness.js";
-import type { PagedFile } from "./paged-file.js";
+import type { PagedFile } from "../primitives/paged-file.js";
 import type { ShowtimeFragments } from "./showtime-block.js";
 
 function ranks(section: Uint8Array, count: number): Int32Array {
   if (section.byteLength !== count * 4) throw new RangeError("ranks do not match their dictionary");
   return new Int32Array(section.buffer, section.byteOffset, count);
-}
-
-/** First index in [0, n) for which `isPast` holds, given it is monotone. */
-export function lowerBound(n: number, isPast: (i: number) => boolean): number {
-  let low = 0;
-  let high = n;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (isPast(mid)) high = mid;
-    else low = mid + 1;
-  }
-  return low;
 }
 
 export class SnapshotDictionaries {

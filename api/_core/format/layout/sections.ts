@@ -1,0 +1,65 @@
+/**
+ * The names of index.pages' sections and the sizes of their fixed entries: what the writers lay
+ * out and the readers find, defined once for both.
+ */
+
+/** Section names of the dictionaries (index.pages). */
+export const DICTIONARY_SECTIONS = {
+  startsAt: "dict.startsAt",
+  startsAtKeys: "dict.startsAt.keys",
+  attributeSets: "dict.attributeSets",
+  attributeSetMembers: "dict.attributeSets.members",
+  screens: "dict.screens",
+  observed: "dict.observed",
+  observedRanks: "dict.observed.ranks",
+  updated: "dict.updated",
+  updatedRanks: "dict.updated.ranks",
+  providers: "dict.providers",
+} as const;
+
+export const SHOWTIME_SECTIONS = {
+  order: "showtimes.order",
+  orderSets: "showtimes.order.sets",
+  orderStarts: "showtimes.order.starts",
+  films: "showtimes.films",
+  filmPositions: "showtimes.films.positions",
+  filmSets: "showtimes.films.sets",
+  filmStarts: "showtimes.films.starts",
+  pairs: "showtimes.pairs",
+  pairEntries: "showtimes.pairs.entries",
+  pairPositions: "showtimes.pairs.positions",
+  idBuckets: "showtimes.ids.buckets",
+  idRecords: "showtimes.ids.records",
+  idFingerprints: "showtimes.ids.fingerprints",
+} as const;
+
+/**
+ * How the showtime records are clustered: by cinema. (A second clustering by film was measured and
+ * refused: consecutive records of a film come from different cinemas, so its strings do not
+ * compress, and at 2M showtimes it added 75 MB where the whole function may carry 250.)
+ */
+export const CLUSTERINGS = ["byCinema"] as const;
+export type Clustering = (typeof CLUSTERINGS)[number];
+
+/** Sections of one clustering: its block directory and its cluster directory. */
+export const clusteringSections = (clustering: Clustering) => ({
+  blocks: `showtimes.${clustering}.blocks`,
+  clusters: `showtimes.${clustering}.clusters`,
+});
+
+/** Bytes per entry of a block directory: f64 offset, u32 length, u32 first record, u32 count, u32 cluster, u32 first start-time code, u32 zero. */
+export const BLOCK_ENTRY_BYTES = 32;
+/** Bytes per cluster entry: u32 first record, u32 count, u32 first block, u32 block count. */
+export const CLUSTER_ENTRY_BYTES = 16;
+/** Positions per attribute-set summary of a position list. */
+export const SUMMARY_CHUNK = 64;
+
+export type PlainResource = "cinemas" | "films" | "attributes";
+
+export const plainSections = (resource: PlainResource) => ({
+  records: `${resource}.records`,
+  ids: `${resource}.ids`,
+  provenance: `${resource}.provenance`,
+  geo: `${resource}.geo`,
+  countries: `${resource}.countries`,
+});

@@ -1,0 +1,53 @@
+/**
+ * The layout of showtime records in compact blocks, shared by the encoder (write/) and the
+ * decoder (read/). A block holds consecutive records of one cluster (a cinema's
+ * showtimes, or a film's) in list order; each record is a row of dictionary codes and three
+ * strings coded against the previous
+ * record's (shared prefix length, then the rest), as RocksDB codes keys. Every RESTART records
+ * the coding starts over from the block's base strings, so any record is reached by decoding at
+ * most RESTART - 1 others, and a restart's start time is stored whole for binary search.
+ *
+ * Block payload:
+ *   varint count, varint restartInterval
+ *   chunk baseId, chunk baseUrl, chunk baseExternalId        (escaped JSON text, UTF-8)
+ *   varint n, n varints: the attribute-set codes present     (lets a filter skip the block)
+ *   u16 × ceil(count / restartInterval): restart offsets, relative to the first record
+ *   records
+ * Record:
+ *   u8 flags
+ *   varint start-time code: zigzag delta from the previous record's, or whole after a restart
+ *   id string; `other` code unless OTHER_SAME (the film in a cinema's block, the cinema in a
+ *   film's block); url string if HAS_URL; attribute-set code unless
+ *   ATTRS_SAME; screen code if HAS_SCREEN and not SCREEN_SAME; observedAt and provider codes
+ *   unless OBSERVED_SAME; sourceUpdatedAt code if HAS_UPDATED and not UPDATED_SAME; externalId.
+ * String: varint shared-prefix length, varint rest length, rest bytes.
+ */
+export const HAS_URL = 1;
+export const HAS_SCREEN = 2;
+export const HAS_UPDATED = 4;
+export const OTHER_SAME = 8;
+export const ATTRS_SAME = 16;
+export const SCREEN_SAME = 32;
+export const OBSERVED_SAME = 64;
+export const UPDATED_SAME = 128;
+
+/** A showtime as the encoder takes it: dictionary codes and escaped UTF-8 strings. */
+export interface ShowtimeRow {
+  startsAt: number;
+  /** The reference the cluster does not imply: the film in a cinema's cluster, the cinema in a film's. */
+  other: number;
+  attributes: number;
+  /** -1 when the showtime has no screenName. */
+  screen: number;
+  observed: number;
+  provider: number;
+  /** -1 when provenance has no sourceUpdatedAt. */
+  updated: number;
+  id: Uint8Array;
+  /** Empty when the showtime has no bookingUrl. */
+  url: Uint8Array;
+  externalId: Uint8Array;
+}
+
+/** The longest a record's three strings may be: every id, URL and externalId has a bounded length in the spec. */
+export const MAX_STRING_BYTES = 4096;

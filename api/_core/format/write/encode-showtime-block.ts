@@ -1,0 +1,109 @@
+/** Encodes showtime blocks in the layout of layout/showtime-record.ts. */
+import { ByteWriter, zigzag } from "../primitives/bytes.js";
+import {
+  ATTRS_SAME,
+  HAS_SCREEN,
+  HAS_UPDATED,
+  HAS_URL,
+  MAX_STRING_BYTES,
+  OBSERVED_SAME,
+  OTHER_SAME,
+  SCREEN_SAME,
+  UPDATED_SAME,
+  type ShowtimeRow,
+} from "../layout/showtime-record.js";
+
+const EMPTY = new Uint8Array(0);
+
+function sharedPrefix(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+function writeString(out: ByteWriter, last: Uint8Array, value: Uint8Array): void {
+  const shared = sharedPrefix(last, value);
+  out.varint(shared);
+  out.chunk(value.subarray(shared));
+}
+
+/** Encodes one block of rows (consecutive records of one cinema, in list order). */
+export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterval: number): Uint8Array {
+  if (rows.length === 0) throw new Error("a block holds at least one record");
+  const baseId = rows[0]!.id;
+  const baseUrl = rows.find((r) => r.url.length > 0)?.url ?? EMPTY;
+  const baseExt = rows[0]!.externalId;
+  const records = new ByteWriter(rows.length * 24);
+  const restarts: number[] = [];
+  const fresh = () => ({
+    id: baseId,
+    url: baseUrl,
+    ext: baseExt,
+    st: 0,
+    other: -1,
+    attrs: -1,
+    screen: -1,
+    observed: -1,
+    provider: -1,
+    updated: -1,
+  });
+  let last = fresh();
+  rows.forEach((row, i) => {
+    if (i % restartInterval === 0) {
+      restarts.push(records.length);
+      last = fresh();
+    }
+    for (const s of [row.id, row.url, row.externalId])
+      if (s.length > MAX_STRING_BYTES) throw new Error("a showtime string is too long to encode");
+    const hasUrl = row.url.length > 0;
+    const hasScreen = row.screen >= 0;
+    const hasUpdated = row.updated >= 0;
+    let flags = (hasUrl ? HAS_URL : 0) | (hasScreen ? HAS_SCREEN : 0) | (hasUpdated ? HAS_UPDATED : 0);
+    if (row.other === last.other) flags |= OTHER_SAME;
+    if (row.attributes === last.attrs) flags |= ATTRS_SAME;
+    if (hasScreen && row.screen === last.screen) flags |= SCREEN_SAME;
+    if (row.observed === last.observed && row.provider === last.provider) flags |= OBSERVED_SAME;
+    if (hasUpdated && row.updated === last.updated) flags |= UPDATED_SAME;
+    records.u8(flags);
+    records.varint(zigzag(row.startsAt - last.st));
+    writeString(records, last.id, row.id);
+    if (!(flags & OTHER_SAME)) records.varint(row.other);
+    if (hasUrl) writeString(records, last.url, row.url);
+    if (!(flags & ATTRS_SAME)) records.varint(row.attributes);
+    if (hasScreen && !(flags & SCREEN_SAME)) records.varint(row.screen);
+    if (!(flags & OBSERVED_SAME)) {
+      records.varint(row.observed);
+      records.varint(row.provider);
+    }
+    if (hasUpdated && !(flags & UPDATED_SAME)) records.varint(row.updated);
+    writeString(records, last.ext, row.externalId);
+    last = {
+      id: row.id,
+      url: hasUrl ? row.url : last.url,
+      ext: row.externalId,
+      st: row.startsAt,
+      other: row.other,
+      attrs: row.attributes,
+      screen: hasScreen ? row.screen : last.screen,
+      observed: row.observed,
+      provider: row.provider,
+      updated: hasUpdated ? row.updated : last.updated,
+    };
+  });
+  const out = new ByteWriter(records.length + 256);
+  out.varint(rows.length);
+  out.varint(restartInterval);
+  out.chunk(baseId);
+  out.chunk(baseUrl);
+  out.chunk(baseExt);
+  const attributeSets = [...new Set(rows.map((r) => r.attributes))].sort((a, b) => a - b);
+  out.varint(attributeSets.length);
+  for (const code of attributeSets) out.varint(code);
+  for (const offset of restarts) {
+    if (offset > 0xffff) throw new Error("a showtime block's records exceed 64 KB");
+    out.u16(offset);
+  }
+  out.raw(records.finish());
+  return out.finish();
+}
