@@ -1,4 +1,6 @@
 /** The tables the OpenAPI paths are rendered from: the seven operations, and each error status. */
+import type { ParameterTable } from "../api/_core/parameters/parameter.js";
+import { LIST_TABLES, ONE_TABLES } from "../api/_core/route.js";
 
 export type HeaderName =
   | "X-Request-Id"
@@ -89,7 +91,7 @@ export interface Operation {
   tag: string;
   summary: string;
   description: string;
-  /** Names in PARAMETERS (openapi-paths.ts). */
+  /** Names in PARAMETERS (openapi-paths.ts): the path parameter, then the endpoint's query parameters. */
   parameters: string[];
   /** The component schema of the 200 body. */
   result: string;
@@ -97,7 +99,15 @@ export interface Operation {
   getOne?: boolean;
 }
 
-const LIST = ["cursor", "limit"];
+/**
+ * The OpenAPI components of a parameter table's rows, as the reference lists them: what narrows or
+ * shapes the page first, then paging (cursor, limit).
+ */
+function documented(table: ParameterTable): string[] {
+  const paging = ["cursor", "limit"];
+  const components = table.flatMap((row) => row.openapi.map((o) => o.component));
+  return [...components.filter((c) => !paging.includes(c)), ...paging.filter((c) => components.includes(c))];
+}
 
 export const OPERATIONS: Operation[] = [
   {
@@ -106,17 +116,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Showtimes",
     summary: "List showtimes",
     result: "ShowtimePage",
-    parameters: [
-      "cinemaIdFilter",
-      "filmIdFilter",
-      "startsAfter",
-      "startsBefore",
-      "attributeIds",
-      "near",
-      "radiusKm",
-      "include",
-      ...LIST,
-    ],
+    parameters: documented(LIST_TABLES.showtimes),
     description:
       "Showtimes ordered by `startsAt` as an instant (offsets applied, every fractional digit kept), then by `id`. " +
       "Filters combine with AND; a filter that matches nothing gives 200 with an empty page. The cursor is bound " +
@@ -128,7 +128,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Showtimes",
     summary: "Get a showtime",
     result: "ShowtimeResult",
-    parameters: ["showtimeId", "include"],
+    parameters: ["showtimeId", ...documented(ONE_TABLES.showtimes)],
     getOne: true,
     description: "One showtime by id, with its film and/or cinema when `include` asks. Takes no other parameter.",
   },
@@ -138,7 +138,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Cinemas",
     summary: "List cinemas",
     result: "CinemaPage",
-    parameters: ["near", "radiusKm", "countryCode", ...LIST],
+    parameters: documented(LIST_TABLES.cinemas),
     description:
       "Cinemas ordered by `id` (plain string comparison); near a point, by distance then `id`, each with " +
       "`distanceKm` (rounded to 3 decimals).",
@@ -159,7 +159,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Films",
     summary: "List films",
     result: "FilmPage",
-    parameters: LIST,
+    parameters: documented(LIST_TABLES.films),
     description: "Films ordered by `id` (plain string comparison).",
   },
   {
@@ -178,7 +178,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Attributes",
     summary: "List showtime attributes",
     result: "AttributePage",
-    parameters: LIST,
+    parameters: documented(LIST_TABLES.attributes),
     description:
       "Showtime attributes ordered by `id`. The page's freshness is the snapshot's, as attributes carry no provenance.",
   },

@@ -2,9 +2,7 @@
  * The operations of the OpenAPI document: parameters, headers, responses per status (spec 4.8)
  * and the six paths, rendered from the tables in openapi-operations.ts.
  */
-import { MAX_CURSOR_LENGTH } from "../api/_core/cursor.js";
-import { DEFAULT_RADIUS_KM, MAX_ATTRIBUTE_FILTER, MAX_RADIUS_KM } from "../api/_core/query-values.js";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../api/_core/route.js";
+import { LIST_TABLES, ONE_TABLES } from "../api/_core/route.js";
 import { ERROR_STATUSES, OPERATIONS, type HeaderName } from "./openapi-operations.js";
 
 type Json = Record<string, unknown>;
@@ -12,94 +10,8 @@ type Json = Record<string, unknown>;
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const ID = { type: "string", minLength: 1, maxLength: 160 };
 
-export const PARAMETERS: Record<string, Json> = {
-  cursor: {
-    name: "cursor",
-    in: "query",
-    description:
-      "The `nextCursor` of the previous page, unchanged. Opaque and integrity-checked: an altered cursor, or one " +
-      "reused on another endpoint or with other filters, is a 400. `limit` may change between pages. A cursor " +
-      "names the last record it served, so it keeps working across data updates.",
-    schema: { type: "string", minLength: 1, maxLength: MAX_CURSOR_LENGTH },
-  },
-  limit: {
-    name: "limit",
-    in: "query",
-    description: `Page size: a whole number from 1 to ${MAX_LIMIT} in plain decimal digits (\`0\`, \`101\`, \`1.5\`, \`1e1\`, \`-1\` are 400s). Default ${DEFAULT_LIMIT}.`,
-    schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-  },
-  cinemaIdFilter: {
-    name: "cinemaId",
-    in: "query",
-    description: "Only showtimes at this cinema. An id that matches nothing gives an empty page, not a 404.",
-    schema: ID,
-  },
-  filmIdFilter: {
-    name: "filmId",
-    in: "query",
-    description: "Only showtimes of this film. An id that matches nothing gives an empty page, not a 404.",
-    schema: ID,
-  },
-  startsAfter: {
-    name: "startsAfter",
-    in: "query",
-    description:
-      "Only showtimes starting strictly after this instant (`startsAt > startsAfter`, exclusive, compared as " +
-      "instants so offsets are applied). The spec's date-time form: seconds optional, zone required.",
-    schema: ref("schemas", "DateTime"),
-    example: "2026-11-24T18:00Z",
-  },
-  startsBefore: {
-    name: "startsBefore",
-    in: "query",
-    description:
-      "Only showtimes starting strictly before this instant (`startsAt < startsBefore`, exclusive, compared as " +
-      "instants). With `startsAfter` it makes a window; a window nothing can fall in is a 200 with an empty page.",
-    schema: ref("schemas", "DateTime"),
-    example: "2026-11-24T23:00Z",
-  },
-  attributeIds: {
-    name: "attributeIds",
-    in: "query",
-    description:
-      `Only showtimes having **all** of these attributes: 1 to ${MAX_ATTRIBUTE_FILTER} attribute ids, comma-separated. ` +
-      "Ids are percent-decoded after splitting on literal commas (an id holding a comma is sent as `%2C`). " +
-      "A repeated id or an empty item is a 400; an unknown id matches nothing (200, empty page).",
-    schema: { type: "string", minLength: 1 },
-    example: "format-imax,lang-en",
-  },
-  near: {
-    name: "near",
-    in: "query",
-    description:
-      "`LATITUDE,LONGITUDE` in decimal degrees (latitude -90..90, longitude -180..180, plain decimal notation, at " +
-      "most 7 decimals). Only cinemas (or showtimes at cinemas) within `radiusKm` of the point, by great-circle " +
-      "distance on a sphere of radius 6371.0088 km; cinemas without coordinates never match. Cinemas near a point " +
-      "are ordered by distance, then id, and carry `distanceKm`; showtimes keep their list order.",
-    schema: { type: "string", pattern: "^-?\\d{1,3}(\\.\\d{1,7})?,-?\\d{1,3}(\\.\\d{1,7})?$" },
-    example: "52.5200,13.4050",
-  },
-  radiusKm: {
-    name: "radiusKm",
-    in: "query",
-    description: `The radius around \`near\` in km: greater than 0 and at most ${MAX_RADIUS_KM}, plain decimal notation. Default ${DEFAULT_RADIUS_KM} when \`near\` is given; without \`near\` it is a 400.`,
-    schema: { type: "number", exclusiveMinimum: 0, maximum: MAX_RADIUS_KM, default: DEFAULT_RADIUS_KM },
-  },
-  countryCode: {
-    name: "countryCode",
-    in: "query",
-    description: "Only cinemas whose `location.countryCode` is this ISO 3166-1 alpha-2 code (two upper-case letters).",
-    schema: { type: "string", pattern: "^[A-Z]{2}$" },
-    example: "DE",
-  },
-  include: {
-    name: "include",
-    in: "query",
-    description:
-      "Embeds each showtime's `film` and/or `cinema`: a comma-separated subset of `film,cinema`, each at most once. " +
-      "Each embedded record is the full record its get-one returns; the freshness covers them too.",
-    schema: { type: "string", enum: ["film", "cinema", "film,cinema", "cinema,film"] },
-  },
+/** Path parameters of the get-one endpoints. */
+const PATH_PARAMETERS: Record<string, Json> = {
   showtimeId: {
     name: "showtimeId",
     in: "path",
@@ -122,6 +34,24 @@ export const PARAMETERS: Record<string, Json> = {
     schema: ID,
   },
 };
+
+/**
+ * Every parameter the operations reference: the query parameters of every endpoint's parameter
+ * table (api/_core/parameters/), then the path parameters. A component two tables share is one
+ * definition (the place filter), so both must describe it alike.
+ */
+export const PARAMETERS: Record<string, Json> = (() => {
+  const components: Record<string, Json> = {};
+  for (const table of [...Object.values(LIST_TABLES), ...Object.values(ONE_TABLES)]) {
+    for (const { component, parameter } of table.flatMap((row) => row.openapi)) {
+      const known = components[component];
+      if (known && JSON.stringify(known) !== JSON.stringify(parameter))
+        throw new Error(`two tables describe the parameter ${component} differently`);
+      components[component] = parameter;
+    }
+  }
+  return { ...components, ...PATH_PARAMETERS };
+})();
 
 const header = (description: string, schema: Json = { type: "string" }) => ({ description, schema });
 

@@ -66,7 +66,7 @@ async function renderPages(
   fallback: Freshness,
 ): Promise<void> {
   const list = lists.list(resource);
-  const binding = bindingOf(resource, {});
+  const binding = bindingOf(resource);
   const out = new PageBuffer();
   let after: string[] | null = null;
   for (let start = 0; start < list.length || start === 0; start += DEFAULT_LIMIT) {

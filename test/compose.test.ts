@@ -54,7 +54,7 @@ describe("stored and composed pages", () => {
         const composed = composePage(
           snapshot.lists,
           list,
-          { after: after ?? undefined, limit: 25, binding: bindingOf(resource, {}) },
+          { after: after ?? undefined, limit: 25, binding: bindingOf(resource) },
           snapshot.manifest.freshness,
         );
         expect(composed.toString(), `${resource} after ${JSON.stringify(after)}`).toBe(identity.toString());

@@ -129,7 +129,7 @@ export function composeSelectedInto(
   fallback: Freshness,
   out: PageBuffer,
 ): void {
-  const page = selectShowtimes(lists.showtimes, lists.dictionaries, selection, query, query.limit);
+  const page = selectShowtimes(lists.showtimes, lists.dictionaries, selection, query.after, query.limit);
   const embed = embedderOf(lists, query.include);
   writeListEnvelope(lists, query.binding, fallback, out, (fold) => ({
     last: lists.showtimes.render("byCinema", page.records, out, fold, embed),

@@ -18,41 +18,27 @@ export interface CursorPayload {
   after: string[];
 }
 
-/** The filters a cursor is bound to (spec §4.2 and decision: query parameters). */
-export interface BoundFilters {
-  cinemaId?: string;
-  filmId?: string;
-  startsAfter?: string;
-  /** As an instant key: equal instants written differently bind the same. */
-  startsBefore?: string;
-  attributeIds?: readonly string[];
-  near?: { latitude: number; longitude: number; radiusKm: number };
-  countryCode?: string;
-}
+/** Filters the first cursors bound, by position: [resource, cinemaId, filmId, startsAfter], null when absent. */
+const POSITIONAL = ["cinemaId", "filmId", "startsAfter"];
+/**
+ * Filters the second generation bound as one object with every key (null when absent), present only
+ * when one of them is given, so that the first generation's bindings did not change.
+ */
+const GROUPED = ["startsBefore", "attributeIds", "near", "countryCode"];
 
 /**
- * Fingerprint of an endpoint and its filters, as carried in cursors. The filters of the first
- * version are hashed exactly as before, so cursors issued before the others existed still page.
+ * Fingerprint of an endpoint and its bound filters (parameters/parameter.ts boundFieldsOf: [key,
+ * JSON value] in table order), as carried in cursors. The first two generations are hashed exactly
+ * as they always were; every filter added since binds alone as [key, value], and only when given,
+ * so adding a parameter never changes the binding of a cursor already issued.
  */
-export function bindingOf(resource: string, filters: BoundFilters): string {
-  const first = [resource, filters.cinemaId ?? null, filters.filmId ?? null, filters.startsAfter ?? null];
-  const { startsBefore, attributeIds, near, countryCode } = filters;
-  const later =
-    startsBefore !== undefined || attributeIds !== undefined || near !== undefined || countryCode !== undefined
-      ? [
-          {
-            startsBefore: startsBefore ?? null,
-            // A set: the order they were listed in does not change the page.
-            attributeIds: attributeIds ? [...attributeIds].sort() : null,
-            near: near ? [near.latitude, near.longitude, near.radiusKm] : null,
-            countryCode: countryCode ?? null,
-          },
-        ]
-      : [];
-  return createHash("sha256")
-    .update(JSON.stringify([...first, ...later]))
-    .digest("base64url")
-    .slice(0, 16);
+export function bindingOf(resource: string, bound: ReadonlyArray<readonly [string, unknown]> = []): string {
+  const boundValue = (key: string) => bound.find(([k]) => k === key)?.[1] ?? null;
+  const parts: unknown[] = [resource, ...POSITIONAL.map(boundValue)];
+  if (bound.some(([key]) => GROUPED.includes(key)))
+    parts.push(Object.fromEntries(GROUPED.map((key) => [key, boundValue(key)])));
+  for (const [key, value] of bound) if (!POSITIONAL.includes(key) && !GROUPED.includes(key)) parts.push([key, value]);
+  return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 16);
 }
 
 // Imported once: a string key is imported again by every createHmac call.

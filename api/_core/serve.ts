@@ -4,9 +4,8 @@
  * here on: every read is a positioned read of a file in the page cache.
  */
 import { composedTag } from "./body-tag.js";
-import { composePageInto, composeSelectedInto, composeShowtimeInto } from "./compose-page.js";
-import { includeOf, selectionOf } from "./showtime-filters.js";
-import { CinemaSelectionList, selectCinemas } from "./format/query/cinema-selection.js";
+import { composeListInto } from "./compose-list.js";
+import { composeShowtimeInto } from "./compose-page.js";
 import { ApiError, requireReadMethod, unknownEndpoint } from "./errors.js";
 import type { PageBuffer, PagePool } from "./format/primitives/page-buffer.js";
 import type { Snapshot } from "./format/read/snapshot.js";
@@ -17,13 +16,14 @@ import { sendBody, type Conditions, type Outgoing } from "./respond.js";
 import { clipText } from "./text.js";
 import {
   decodeId,
-  isPlainList,
+  isStoredPageRequest,
   matchRoute,
-  ONE_PARAMETERS,
+  ONE_TABLES,
   parseListRequest,
-  parseQuery,
+  parseTableQuery,
   type ListRequest,
 } from "./route.js";
+import type { Embedded } from "./query-values.js";
 
 /** An unknown id echoed in a 404: whole up to the spec's 160, so the message stays within 300. */
 const MAX_ID_ECHO = 160;
@@ -103,24 +103,10 @@ function composeList(
   conditions: Conditions,
 ): Outgoing {
   const { lists, manifest } = snapshot;
+  const include = list.resource === "showtimes" ? list.query.include : undefined;
   // The page's identity in this snapshot: its endpoint and filters (binding), start, size and embeds.
-  const identity = `${list.binding}|${JSON.stringify(list.after ?? null)}|${list.limit}|${list.include ?? ""}`;
-  const write = (out: PageBuffer) => {
-    if (list.resource === "showtimes" && !isPlainList(list)) {
-      composeSelectedInto(lists, selectionOf(lists, list), list, manifest.freshness, out);
-    } else if (list.resource === "cinemas" && (list.near || list.countryCode !== undefined)) {
-      const matches = selectCinemas(lists.cinemas, { near: list.near, countryCode: list.countryCode });
-      composePageInto(
-        lists,
-        new CinemaSelectionList(lists.cinemas, matches, list.near !== undefined),
-        list,
-        manifest.freshness,
-        out,
-      );
-    } else {
-      composePageInto(lists, lists.list(list.resource, list.filters), list, manifest.freshness, out);
-    }
-  };
+  const identity = `${list.binding}|${JSON.stringify(list.after ?? null)}|${list.limit}|${include ?? ""}`;
+  const write = (out: PageBuffer) => composeListInto(lists, list, manifest.freshness, out);
   return sendComposed(snapshot, cache, url, identity, write, pages, conditions);
 }
 
@@ -129,12 +115,11 @@ function composeShowtime(
   snapshot: Snapshot,
   cache: ResponseCache,
   url: string,
-  params: Map<string, string>,
+  include: Embedded[] | undefined,
   id: string,
   pages: PagePool,
   conditions: Conditions,
 ): Outgoing {
-  const include = includeOf(params);
   const { lists, manifest } = snapshot;
   const record = lists.showtimes.findById(id);
   if (record === undefined) throw notFound("showtime", id);
@@ -168,23 +153,17 @@ export function serve(request: ServeRequest, source: SnapshotSource, cache: Resp
   if (route.kind === "one") {
     if (route.resource === "showtimes") {
       // Parameters first (a 400 before a 404), then the id.
-      const params = parseQuery(rawQuery, ONE_PARAMETERS.showtimes);
-      return composeShowtime(snapshot, cache, url, params, decodeId(route), pages, conditions);
+      const { include } = parseTableQuery<{ include?: Embedded[] }>(ONE_TABLES.showtimes, rawQuery).query;
+      return composeShowtime(snapshot, cache, url, include, decodeId(route), pages, conditions);
     }
-    parseQuery(rawQuery, ONE_PARAMETERS[route.resource]);
+    parseTableQuery(ONE_TABLES[route.resource], rawQuery);
     const id = decodeId(route);
     const found = tryStored(snapshot, cache, url, { kind: "one", resource: route.resource, id });
     if (!found) throw notFound(route.resource === "cinemas" ? "cinema" : "film", id);
     return sendStored(cache, found.key, found.body, conditions);
   }
   const list = parseListRequest(route.resource, rawQuery);
-  const unfiltered = list.filters.cinemaId === undefined && list.filters.filmId === undefined;
-  if (
-    unfiltered &&
-    isPlainList(list) &&
-    list.startsAfter === undefined &&
-    list.limit === snapshot.manifest.defaultLimit
-  ) {
+  if (isStoredPageRequest(list, snapshot.manifest.defaultLimit)) {
     const found = tryStored(snapshot, cache, url, { kind: "page", resource: list.resource, after: list.after ?? null });
     if (found) return sendStored(cache, found.key, found.body, conditions);
   }

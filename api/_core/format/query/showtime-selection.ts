@@ -10,14 +10,26 @@ import type { ShowtimeList, ShowtimeStore } from "../read/showtime-store.js";
 import type { SnapshotDictionaries } from "../read/snapshot-dictionaries.js";
 
 export interface ShowtimeSelection {
-  /** Only these cinemas (indexes): near a point, and/or cinemaId. Undefined: every cinema. */
+  /** Only these cinemas (indexes, ascending): near a point, and/or cinemaId. Undefined: every cinema. */
   cinemas?: ArrayLike<number>;
   /** Only this film (index). */
   film?: number;
   /** Per attribute-set code: 1 when the set holds every asked attribute. Undefined: any. */
   sets?: Uint8Array;
+  /** Instant key of startsAfter: only showtimes starting strictly later. */
+  startsAfterKey?: string;
   /** Instant key of startsBefore: only showtimes starting strictly earlier. */
   startsBeforeKey?: string;
+}
+
+/**
+ * Narrows a selection to `cinemas` (ascending indexes; -1, an unknown cinema, matches nothing),
+ * intersected with any narrowing before, so filters combine with AND whatever their order.
+ */
+export function narrowCinemas(selection: ShowtimeSelection, cinemas: ArrayLike<number>): void {
+  const wanted = Array.from(cinemas).filter((c) => c >= 0);
+  const before = selection.cinemas;
+  selection.cinemas = before === undefined ? wanted : wanted.filter((c) => Array.prototype.includes.call(before, c));
 }
 
 export interface SelectedPage {
@@ -49,7 +61,14 @@ function runOf(list: ShowtimeList, seek: Seek, endCode: number | undefined): Run
  * Reads one list in order, keeping the records every filter accepts, until `want` are found. With
  * an attribute filter, chunks whose summary holds none of the matching sets are skipped unread.
  */
-function readInOrder(run: Run, want: number, accept: (record: number) => boolean, sets?: Uint8Array): number[] {
+function readInOrder(
+  run: Run,
+  want: number,
+  accept: ((record: number) => boolean) | undefined,
+  sets?: Uint8Array,
+): number[] {
+  // Nothing to filter: the page is the next `want` positions, read at once.
+  if (!accept) return Array.from(run.list.recordsIn(run.next, Math.min(run.end, run.next + want)));
   const found: number[] = [];
   while (run.next < run.end && found.length < want) {
     if (sets) {
@@ -130,10 +149,11 @@ export function selectShowtimes(
   store: ShowtimeStore,
   dictionaries: SnapshotDictionaries,
   selection: ShowtimeSelection,
-  seek: Seek,
+  after: readonly string[] | undefined,
   limit: number,
 ): SelectedPage {
   const { cinemas, film, sets } = selection;
+  const seek: Seek = { after, startsAfterKey: selection.startsAfterKey };
   const endCode =
     selection.startsBeforeKey === undefined ? undefined : dictionaries.firstCodeAtOrAfter(selection.startsBeforeKey);
   const want = limit + 1;
@@ -141,7 +161,7 @@ export function selectShowtimes(
   let found: number[];
   if (cinemas === undefined) {
     const run = runOf(film === undefined ? store.all() : store.ofFilm(film), seek, endCode);
-    found = readInOrder(run, want, bySets ?? (() => true), sets);
+    found = readInOrder(run, want, bySets, sets);
   } else if (cinemas.length === 0) {
     found = [];
   } else {
@@ -177,5 +197,7 @@ function selectAtCinemas(
   const runs = Array.from(cinemas, (c) =>
     runOf(film === undefined ? store.ofCinema(c) : store.ofPair(c, film), seek, endCode),
   );
+  // One run is read in order; several are merged by list order.
+  if (runs.length === 1) return readInOrder(runs[0]!, want, bySets, sets);
   return merge(store, runs, want, bySets ?? (() => true));
 }

@@ -29,5 +29,3 @@ export interface RecordList {
    */
   render(start: number, end: number, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined;
 }
-
-export const EMPTY_LIST: RecordList = { length: 0, seek: () => 0, render: () => undefined };

@@ -19,7 +19,7 @@ import {
 import { parseManifest, type DataFileFacts, type Manifest } from "../layout/manifest.js";
 import { PagedFile } from "../primitives/paged-file.js";
 import { PlainStore } from "./plain-store.js";
-import { EMPTY_LIST, type RecordList } from "./record-list.js";
+import type { RecordList } from "./record-list.js";
 import { SnapshotDictionaries } from "./snapshot-dictionaries.js";
 import { ShowtimeStore } from "./showtime-store.js";
 import { StoredBodies } from "./stored-bodies.js";
@@ -36,12 +36,6 @@ export interface CacheBudgets {
 const BODY_INDEX_CACHE_BYTES = 2 ** 20;
 
 export const DEFAULT_BUDGETS: CacheBudgets = { pageBytes: 4 * 2 ** 20, blockBytes: 56 * 2 ** 20 };
-
-/** Showtime list filters (spec §4.2): a cinema, a film, or both. */
-export interface ShowtimeFilters {
-  cinemaId?: string;
-  filmId?: string;
-}
 
 /** The readers of the index and record files, without the stored bodies (the build renders those from these). */
 export class SnapshotLists {
@@ -79,16 +73,9 @@ export class SnapshotLists {
     return sets;
   }
 
-  /** A list of a resource; for showtimes, of the view its filters select (an unknown id: an empty list). */
-  list(resource: "cinemas" | "films" | "attributes" | "showtimes", filters: ShowtimeFilters = {}): RecordList {
-    if (resource !== "showtimes") return this[resource];
-    const cinema = filters.cinemaId === undefined ? undefined : this.cinemas.indexOf(filters.cinemaId);
-    const film = filters.filmId === undefined ? undefined : this.films.indexOf(filters.filmId);
-    if (cinema === -1 || film === -1) return EMPTY_LIST;
-    if (cinema !== undefined && film !== undefined) return this.showtimes.ofPair(cinema, film);
-    if (cinema !== undefined) return this.showtimes.ofCinema(cinema);
-    if (film !== undefined) return this.showtimes.ofFilm(film);
-    return this.showtimes.all();
+  /** A resource's whole list, in list order (filtered lists are selections: query/). */
+  list(resource: "cinemas" | "films" | "attributes" | "showtimes"): RecordList {
+    return resource === "showtimes" ? this.showtimes.all() : this[resource];
   }
 }
 

@@ -11,12 +11,7 @@ import { BlockType } from "../primitives/checksum.js";
 import type { SnapshotContent } from "../layout/content.js";
 import { escapeJson } from "../primitives/dictionary.js";
 import { resolve, type ShowtimeCodes } from "./encode-dictionaries.js";
-import {
-  clusteringSections,
-  SHOWTIME_SECTIONS,
-  SUMMARY_CHUNK,
-  type Clustering,
-} from "../layout/sections.js";
+import { clusteringSections, SHOWTIME_SECTIONS, SUMMARY_CHUNK, type Clustering } from "../layout/sections.js";
 import { bucketCountFor, fingerprintOf, hashId } from "../primitives/id-hash.js";
 import { encodePacked } from "../primitives/packed.js";
 import type { ShowtimeRow } from "../layout/showtime-record.js";

@@ -1,0 +1,113 @@
+/**
+ * Cursors keep paging across releases (decision: pagination). Pinned cursors issued by the server
+ * of 2026-11-24 over a fixed dataset, for every filter alone and a few combinations, resume with
+ * the same records; and a parameter added to a table changes no binding of a request without it.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { staticAccess } from "../api/_core/access.js";
+import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
+import { createHandler } from "../api/_core/handle-request.js";
+import type { Parameter } from "../api/_core/parameters/parameter.js";
+import { LIST_TABLES, parseListRequestWith } from "../api/_core/route.js";
+import { createDiskWriter } from "../build/output-writer.js";
+import { runBuild } from "../build/run-build.js";
+import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+
+interface Pinned {
+  url: string;
+  cursor: string;
+  lastId: string;
+  next: string[];
+}
+
+const FIXTURE = path.join(ROOT, "test/fixtures/demo-2026-11");
+const PINNED: Pinned[] = JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/pinned-cursors.json"), "utf8")).cursors;
+const DEMO_KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
+
+let work: string;
+let handle: ReturnType<typeof createHandler>;
+
+beforeAll(async () => {
+  work = makeTempDir("cursor-compat-");
+  const result = await runBuild({ dataDir: FIXTURE, output: createDiskWriter(work), gzipWorkers: 0 });
+  expect(result.ok).toBe(true);
+  const access = staticAccess(readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"), "demo");
+  handle = createHandler({ snapshots: new SnapshotSource(work), access, now: () => new Date("2026-11-24T12:00:00Z") });
+});
+
+afterAll(() => removeDir(work));
+
+async function get(url: string): Promise<{ data: Array<{ id: string }>; pagination: { nextCursor: string | null } }> {
+  const response = await handle({ method: "GET", url, headers: { authorization: `Bearer ${DEMO_KEY}` } });
+  expect(response.status, `${url}: ${Buffer.from(response.body).toString()}`).toBe(200);
+  return JSON.parse(Buffer.from(response.body).toString());
+}
+
+describe("cursors issued by the server of 2026-11-24", () => {
+  test("cover every filter of every list", () => {
+    const given = new Set(PINNED.flatMap((p) => [...new URL(p.url, "http://x").searchParams.keys()]));
+    for (const table of Object.values(LIST_TABLES))
+      for (const name of table.flatMap((row) => row.names)) if (name !== "cursor") expect(given).toContain(name);
+  });
+
+  test.each(PINNED.map((p) => [p.url, p] as const))("%s resumes with the same records", async (url, pinned) => {
+    const first = await get(url);
+    expect(first.data.at(-1)!.id).toBe(pinned.lastId);
+    const resumed = await get(`${url}&cursor=${pinned.cursor}`);
+    expect(resumed.data.map((r) => r.id)).toEqual(pinned.next);
+    // Today's cursor for the same page is the same token: the binding did not move.
+    expect(first.pagination.nextCursor).toBe(pinned.cursor);
+  });
+});
+
+/** A parameter no release has had: bound alone, like any parameter added from now on. */
+const NEWCOMER: Parameter = {
+  key: "newcomer",
+  names: ["newcomer"],
+  parse: (values) => values.get("newcomer"),
+  bind: (value: string) => value,
+  openapi: [],
+  client: "newcomer",
+  select: null,
+};
+
+describe("adding a parameter", () => {
+  const queries = PINNED.map((p) => new URL(p.url, "http://x"));
+
+  test.each(queries.map((u) => [u.pathname + u.search, u] as const))(
+    "%s: a table with one more row binds it exactly as before",
+    (_, url) => {
+      const resource = url.pathname.split("/")[2] as keyof typeof LIST_TABLES;
+      const table = LIST_TABLES[resource];
+      const before = parseListRequestWith(table, resource, url.search.slice(1));
+      const after = parseListRequestWith([...table, NEWCOMER], resource, url.search.slice(1));
+      expect(after.binding).toBe(before.binding);
+      // Given, the newcomer is bound: a cursor from the first page does not fit a page with it.
+      const withIt = parseListRequestWith([...table, NEWCOMER], resource, `${url.search.slice(1)}&newcomer=x`);
+      expect(withIt.binding).not.toBe(before.binding);
+    },
+  );
+
+  test("two values of a later parameter bind apart, and its binding keeps every earlier one's", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 1, maxLength: 8 }), (a, b) => {
+        const base: Array<[string, unknown]> = [
+          ["cinemaId", "c-1"],
+          ["near", [1, 2, 25]],
+        ];
+        const withA = bindingOf("showtimes", [...base, ["newcomer", a]]);
+        const withB = bindingOf("showtimes", [...base, ["newcomer", b]]);
+        expect(withA === withB).toBe(a === b);
+        expect(bindingOf("showtimes", base)).not.toBe(withA);
+      }),
+    );
+  });
+
+  test("each pinned cursor still decodes to its binding and sort key", () => {
+    for (const p of PINNED) expect(decodeCursor(p.cursor), p.url).toBeDefined();
+  });
+});

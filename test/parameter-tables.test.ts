@@ -1,0 +1,245 @@
+/**
+ * One definition per query parameter (decision: query parameters): every layer that names a list
+ * parameter is derived from, or checked against, its endpoint's table (api/_core/parameters/) —
+ * the route's strict parsing, the OpenAPI document, the typed client's query types and the query
+ * strings it sends — and a stored page answers a request only when its query is exactly a stored
+ * page's (decision: stored and composed pages).
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { staticAccess } from "../api/_core/access.js";
+import { composeListInto } from "../api/_core/compose-list.js";
+import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
+import { Snapshot, readManifest } from "../api/_core/format/read/snapshot.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
+import { createHandler } from "../api/_core/handle-request.js";
+import { namesOf, type Parameter } from "../api/_core/parameters/parameter.js";
+import {
+  isStoredPageRequest,
+  LIST_TABLES,
+  ONE_TABLES,
+  parseListRequest,
+  parseListRequestWith,
+} from "../api/_core/route.js";
+import { createOpenApiDocument } from "../build/openapi.js";
+import { createDiskWriter } from "../build/output-writer.js";
+import { runBuild } from "../build/run-build.js";
+import { createClient } from "../client/index.js";
+import type { CinemaFilters, ListParams, ShowtimeFilters } from "../client/types.js";
+import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+
+/** The client's query fields, listed so that a field the client gains or loses fails tsc until it is listed here. */
+const CLIENT_FIELDS = {
+  showtimes: {
+    cinemaId: true,
+    filmId: true,
+    startsAfter: true,
+    startsBefore: true,
+    attributeIds: true,
+    near: true,
+    include: true,
+    limit: true,
+    cursor: true,
+  } satisfies Record<keyof (ShowtimeFilters & ListParams), true>,
+  cinemas: { near: true, countryCode: true, limit: true, cursor: true } satisfies Record<
+    keyof (CinemaFilters & ListParams),
+    true
+  >,
+  films: { limit: true, cursor: true } satisfies Record<keyof ListParams, true>,
+  attributes: { limit: true, cursor: true } satisfies Record<keyof ListParams, true>,
+};
+
+const OPERATION_PATHS = {
+  showtimes: "/v1/showtimes",
+  cinemas: "/v1/cinemas",
+  films: "/v1/films",
+  attributes: "/v1/attributes",
+} as const;
+
+const resources = Object.keys(LIST_TABLES) as Array<keyof typeof LIST_TABLES>;
+
+describe("every row of every table", () => {
+  const rows = [...resources.flatMap((r) => LIST_TABLES[r].map((row) => [r, row] as const))];
+
+  test.each(rows.map(([r, row]) => [r, row.key, row] as const))(
+    "%s %s: one OpenAPI parameter per name",
+    (_, __, row) => {
+      expect(row.openapi.map((o) => o.parameter.name)).toEqual(row.names);
+    },
+  );
+
+  test.each(resources)("%s: the OpenAPI operation lists exactly the table's parameters", (resource) => {
+    const document = createOpenApiDocument() as any;
+    const operation = document.paths[OPERATION_PATHS[resource]].get;
+    const names = operation.parameters.map((p: { $ref: string }) => {
+      const component = p.$ref.split("/").at(-1)!;
+      return document.components.parameters[component].name;
+    });
+    expect([...names].sort()).toEqual(namesOf(LIST_TABLES[resource]).sort());
+  });
+
+  test("the showtime get-one's OpenAPI parameters are its table's, with the path id", () => {
+    const document = createOpenApiDocument() as any;
+    const operation = document.paths["/v1/showtimes/{showtimeId}"].get;
+    const names = operation.parameters.map((p: { $ref: string }) => p.$ref.split("/").at(-1));
+    expect(names).toEqual([
+      "showtimeId",
+      ...ONE_TABLES.showtimes.flatMap((row) => row.openapi.map((o) => o.component)),
+    ]);
+  });
+
+  test.each(resources)("%s: the client's query fields are the table's", (resource) => {
+    expect(Object.keys(CLIENT_FIELDS[resource]).sort()).toEqual(LIST_TABLES[resource].map((row) => row.client).sort());
+  });
+});
+
+/** A value of every client field that a fresh demo snapshot accepts. */
+const FULL_SHOWTIME_QUERY: ShowtimeFilters & ListParams = {
+  cinemaId: "gb-lon-odeon-leicester-sq",
+  filmId: "film-orbit-of-ash",
+  startsAfter: "2026-11-24T00:00Z",
+  startsBefore: "2026-11-30T00:00Z",
+  attributeIds: ["lang-en"],
+  near: { latitude: 51.5101, longitude: -0.134, radiusKm: 5 },
+  include: ["film", "cinema"],
+  limit: 5,
+};
+
+describe("the typed client sends what the tables name", () => {
+  /** The query of every request the client makes for a call. */
+  async function queriesOf(call: (client: ReturnType<typeof createClient>) => Promise<unknown>) {
+    const seen: URL[] = [];
+    const client = createClient({
+      baseUrl: "http://api.test",
+      apiKey: "k",
+      fetch: async (url) => {
+        seen.push(new URL(String(url)));
+        return new Response(
+          JSON.stringify({ data: [], pagination: { nextCursor: null, hasMore: false }, freshness: {} }),
+        );
+      },
+    });
+    await call(client);
+    return seen.map((u) => u.searchParams);
+  }
+
+  test("every showtime filter goes out under its table's names, and nothing else", async () => {
+    const [query] = await queriesOf((c) => c.listShowtimes({ ...FULL_SHOWTIME_QUERY, cursor: "c" }));
+    expect([...query!.keys()].sort()).toEqual(namesOf(LIST_TABLES.showtimes).sort());
+  });
+
+  test("every cinema filter goes out under its table's names", async () => {
+    const [query] = await queriesOf((c) =>
+      c.listCinemas({ near: { latitude: 1, longitude: 2, radiusKm: 3 }, countryCode: "DE", limit: 2, cursor: "c" }),
+    );
+    expect([...query!.keys()].sort()).toEqual(namesOf(LIST_TABLES.cinemas).sort());
+  });
+});
+
+describe("stored pages are chosen by allow-list", () => {
+  const NEWCOMER: Parameter = {
+    key: "newcomer",
+    names: ["newcomer"],
+    parse: (values) => values.get("newcomer"),
+    bind: (value: string) => value,
+    openapi: [],
+    client: "newcomer",
+    select: null,
+  };
+
+  test("random queries, with a parameter the stored-page choice has never heard of, are stored only when paging alone at the default limit", () => {
+    const showtimeNames = namesOf(LIST_TABLES.showtimes).filter((n) => n !== "cursor");
+    const values: Record<string, string> = {
+      cinemaId: "c",
+      filmId: "f",
+      limit: "25",
+      startsAfter: "2026-11-24T00:00Z",
+      startsBefore: "2026-11-25T00:00Z",
+      attributeIds: "a",
+      near: "1,2",
+      radiusKm: "3",
+      include: "film",
+      newcomer: "x",
+    };
+    fc.assert(
+      fc.property(fc.subarray([...showtimeNames, "newcomer"]), fc.constantFrom("25", "24"), (drawn, limit) => {
+        // A radius is only taken with a point.
+        const names = drawn.includes("radiusKm") && !drawn.includes("near") ? [...drawn, "near"] : drawn;
+        const query = names.map((n) => `${n}=${n === "limit" ? limit : values[n]}`).join("&");
+        const table = [...LIST_TABLES.showtimes, NEWCOMER];
+        const request = parseListRequestWith(table, "showtimes", query);
+        const pagingAlone = names.every((n) => n === "limit");
+        const atDefault = !names.includes("limit") || limit === "25";
+        expect(isStoredPageRequest(request, 25)).toBe(pagingAlone && atDefault);
+      }),
+    );
+  });
+});
+
+describe("a served page is the page its query composes (never a stored one it does not ask for)", () => {
+  let work: string;
+  let snapshot: Snapshot;
+  let handle: ReturnType<typeof createHandler>;
+  const KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
+
+  beforeAll(async () => {
+    work = makeTempDir("tables-");
+    const result = await runBuild({
+      dataDir: path.join(ROOT, "test/fixtures/demo-2026-11"),
+      output: createDiskWriter(work),
+      gzipWorkers: 0,
+    });
+    expect(result.ok).toBe(true);
+    snapshot = new Snapshot(readManifest(work), work, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
+    const access = staticAccess(readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"), "demo");
+    handle = createHandler({ snapshots: new SnapshotSource(work), access, now: () => new Date("2026-11-24T12:00Z") });
+  });
+  afterAll(() => {
+    snapshot.close();
+    removeDir(work);
+  });
+
+  const PARAMETER_VALUES: Record<string, fc.Arbitrary<string>> = {
+    cinemaId: fc.constantFrom("gb-lon-odeon-leicester-sq", "de-ber-cinemaxx-potsdamer-platz", "nope"),
+    filmId: fc.constantFrom("film-orbit-of-ash", "film-paper-lanterns", "nope"),
+    limit: fc.constantFrom("1", "7", "25", "100"),
+    startsAfter: fc.constantFrom("2026-11-24T00:00Z", "2026-11-26T18:00%2B01:00"),
+    startsBefore: fc.constantFrom("2026-11-27T00:00Z", "2026-12-24T00:00Z"),
+    attributeIds: fc.constantFrom("lang-en", "format-2d,lang-en", "format-imax"),
+    near: fc.constantFrom("51.5101,-0.1340", "52.52,13.405"),
+    radiusKm: fc.constantFrom("5", "500"),
+    include: fc.constantFrom("film", "cinema,film"),
+    countryCode: fc.constantFrom("DE", "GB"),
+  };
+
+  test.each(["showtimes", "cinemas", "films", "attributes"] as const)(
+    "%s: random parameter sets, page 1 and the page its cursor names",
+    async (resource) => {
+      const names = namesOf(LIST_TABLES[resource]).filter((n) => n !== "cursor" && !(n === "radiusKm"));
+      await fc.assert(
+        fc.asyncProperty(fc.subarray(names), fc.record(PARAMETER_VALUES), async (chosen, value) => {
+          const given = chosen.includes("near") && resource !== "films" ? [...chosen, "radiusKm"] : chosen;
+          let query = given.map((n) => `${n}=${value[n]}`).join("&");
+          for (let page = 0; page < 2; page++) {
+            const response = await handle({
+              method: "GET",
+              url: `/v1/${resource}${query ? `?${query}` : ""}`,
+              headers: { authorization: `Bearer ${KEY}` },
+            });
+            expect(response.status).toBe(200);
+            const out = new PageBuffer();
+            composeListInto(snapshot.lists, parseListRequest(resource, query), snapshot.manifest.freshness, out);
+            const served = Buffer.from(response.body).toString();
+            expect(served).toBe(out.finish().toString());
+            const next = JSON.parse(served).pagination.nextCursor;
+            if (!next) break;
+            query = `${query}${query ? "&" : ""}cursor=${next}`;
+          }
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
+});
