@@ -4,12 +4,17 @@
  */
 import { z } from "zod";
 import { checkDate, DateTimeMemo } from "../api/_core/date-time.js";
+import {
+  type FieldShape,
+  ID_LENGTH,
+  PROVENANCE_FIELDS,
+  SHOWTIME_FIELDS,
+} from "../api/_core/format/layout/showtime-fields.js";
 import { codePointLength } from "../api/_core/text.js";
 
 /** Feeds repeat the same times millions of times: validated once per text (bounded in bytes). */
 const dateTimes = new DateTimeMemo();
 
-export const MAX_ATTRIBUTE_IDS = 32;
 export const MAX_DURATION_MINUTES = 1000;
 export const ATTRIBUTE_KINDS = ["accessibility", "event", "format", "language"] as const;
 
@@ -75,28 +80,61 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const id = text(1, 160);
+const id = text(ID_LENGTH.min, ID_LENGTH.max);
 
-export const provenanceSchema = z.strictObject({
-  observedAt: dateTime,
-  sourceUpdatedAt: dateTime.optional(),
-  provider: text(1, 80),
-  externalId: text(1, 240),
-});
-
-export const showtimeSchema = z.strictObject({
-  id,
-  filmId: id,
-  cinemaId: id,
-  startsAt: dateTime,
-  bookingUrl: httpUrl.optional(),
-  attributeIds: z
+/** Ids listed at most once each, at most `max` of them (attributeIds). */
+function idList(max: number) {
+  return z
     .array(id)
-    .max(MAX_ATTRIBUTE_IDS, { message: `must have at most ${MAX_ATTRIBUTE_IDS} items` })
-    .refine((ids) => new Set(ids).size === ids.length, { message: "must not list the same attribute twice" }),
-  screenName: text(1, 120).optional(),
-  provenance: provenanceSchema,
-});
+    .max(max, { message: `must have at most ${max} items` })
+    .refine((ids) => new Set(ids).size === ids.length, { message: "must not list the same attribute twice" });
+}
+
+/** The zod schema of each field type of a record's shape table. */
+type SchemaOf<F extends FieldShape> = {
+  id: typeof id;
+  dateTime: typeof dateTime;
+  url: typeof httpUrl;
+  idList: ReturnType<typeof idList>;
+  text: ReturnType<typeof text>;
+  provenance: typeof provenanceSchema;
+}[F["type"]];
+
+type ShapeOf<Fields extends readonly FieldShape[]> = {
+  [F in Fields[number] as F["name"]]: F["optional"] extends true ? z.ZodOptional<SchemaOf<F>> : SchemaOf<F>;
+};
+
+/** A strict object schema made from a shape table: its fields in the table's order, so JSON.stringify writes them so. */
+function objectOf<const Fields extends readonly FieldShape[]>(fields: Fields) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of fields as readonly FieldShape[]) {
+    const schema = schemaOf(field);
+    shape[field.name] = field.optional ? schema.optional() : schema;
+  }
+  return z.strictObject(shape as ShapeOf<Fields>);
+}
+
+function schemaOf(field: FieldShape): z.ZodType {
+  switch (field.type) {
+    case "id":
+      return id;
+    case "dateTime":
+      return dateTime;
+    case "url":
+      return httpUrl;
+    case "idList":
+      return idList(field.max!);
+    case "text":
+      return text(field.min!, field.max!);
+    case "provenance":
+      return provenanceSchema;
+  }
+}
+
+export const provenanceSchema = objectOf(PROVENANCE_FIELDS);
+
+/** Showtimes: derived from their shape table (format/layout/showtime-fields.ts), which the snapshot stores and renders by. */
+export const showtimeSchema = objectOf(SHOWTIME_FIELDS);
 
 export const locationSchema = z.strictObject({
   // Spec leaves the format open; ISO 3166-1 alpha-2 is what every listings feed uses (README).

@@ -8,10 +8,10 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { DecodeError } from "../api/_core/format/primitives/bytes.js";
 import {
-  HAS_SCREEN,
-  HAS_UPDATED,
+  EXTENDED,
   HAS_URL,
   MAX_STRING_BYTES,
+  RESERVED,
   type ShowtimeRow,
 } from "../api/_core/format/layout/showtime-record.js";
 import { ShowtimeBlock, ShowtimeDecoder, type ShowtimeFragments } from "../api/_core/format/read/showtime-block.js";
@@ -55,8 +55,8 @@ function decoded(d: ShowtimeDecoder) {
     attributes: d.attributes,
     observed: d.observed,
     provider: d.provider,
-    screen: d.flags & HAS_SCREEN ? d.screen : -1,
-    updated: d.flags & HAS_UPDATED ? d.updated : -1,
+    screen: d.screen,
+    updated: d.updated,
     id: text(d.idBytes()),
     url: d.flags & HAS_URL ? text(d.url.bytes.subarray(0, d.urlLength)) : "",
     externalId: text(d.ext.bytes.subarray(0, d.extLength)),
@@ -194,5 +194,45 @@ describe("bytes that are not a block", () => {
       fc.property(fc.uint8Array({ maxLength: 200 }), (payload) => onlyDecodeErrors(payload)),
       { numRuns: 2000, seed: 7 },
     );
+  });
+});
+
+describe("room for more fields", () => {
+  const row: ShowtimeRow = {
+    startsAt: 5,
+    other: 0,
+    attributes: 0,
+    screen: -1,
+    observed: 0,
+    provider: 0,
+    updated: -1,
+    id: utf8("st-1"),
+    url: new Uint8Array(0),
+    externalId: utf8("e1"),
+  };
+
+  /** The block's only record with its flags byte or-ed with `bits` and, when given, an extension mask after it. */
+  function withFlags(bits: number, mask?: number): Uint8Array {
+    const block = encodeShowtimeBlock([row], 1);
+    const flagsAt = new ShowtimeBlock(block).restart(0);
+    const out = Buffer.from(block);
+    out[flagsAt] = out[flagsAt]! | bits;
+    return mask === undefined ? out : Buffer.concat([out, Buffer.from([mask])]);
+  }
+
+  test("a record without extensions reads as it always did", () => {
+    const decoder = new ShowtimeDecoder(NO_FRAGMENTS);
+    decoder.seek(new ShowtimeBlock(encodeShowtimeBlock([row], 1)), 0);
+    decoder.next();
+    expect(decoded(decoder)).toEqual(expected(row));
+  });
+
+  test.each([
+    ["an extension field this reader does not know", EXTENDED, 1],
+    ["the reserved bit", RESERVED, undefined],
+  ])("%s is a DecodeError (a snapshot this server cannot read, never a wrong record)", (_, bits, mask) => {
+    const decoder = new ShowtimeDecoder(NO_FRAGMENTS);
+    decoder.seek(new ShowtimeBlock(withFlags(bits, mask)), 0);
+    expect(() => decoder.next()).toThrow(DecodeError);
   });
 });

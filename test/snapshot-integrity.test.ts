@@ -186,7 +186,8 @@ describe("manifest.json", () => {
 
   test.each<[string, () => string, RegExp]>([
     ["format 2 (an older build)", () => encoded((m) => (m.format = 2)), /format 2.*rebuild the snapshot/],
-    ["format 4 (a newer build)", () => encoded((m) => (m.format = 4)), /format 4.*rebuild/],
+    ["format 3 (the previous format)", () => encoded((m) => (m.format = 3)), /format 3.*rebuild the snapshot/],
+    ["format 5 (a newer build)", () => encoded((m) => (m.format = 5)), /format 5.*rebuild/],
     ["format as a string", () => encoded((m) => (m.format = "3")), /format "3"/],
     ["no format", () => encoded((m) => delete m.format), /format undefined/],
     [
@@ -235,21 +236,26 @@ describe("manifest.json", () => {
     expect(String(errors[0])).toMatch(/records\.blocks: has \d+ bytes, manifest\.json says \d+/);
   });
 
-  test("a format-2 snapshot is a 503 for every request, and the error logged says to rebuild", async () => {
-    const dir = path.join(root, "format-2");
-    cpSync(intact, dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, MANIFEST_FILE),
-      encoded((m) => (m.format = 2)),
-    );
-    const errors: unknown[] = [];
-    const ask = open(dir, errors);
-    for (const url of ["/v1/showtimes", "/v1/cinemas/cin-0", "/v1/showtimes?limit=3"])
-      expect((await ask(url, false)).status).toBe(503);
-    expect(errors).toHaveLength(3);
-    for (const error of errors)
-      expect(String(error)).toMatch(
-        /manifest\.json: is snapshot format 2, this server reads format 3: rebuild the snapshot \(npm run build\)/,
+  test.each([2, 3])(
+    "a format-%i snapshot is a 503 for every request, and the error logged says to rebuild",
+    async (format) => {
+      const dir = path.join(root, `format-${format}`);
+      cpSync(intact, dir, { recursive: true });
+      writeFileSync(
+        path.join(dir, MANIFEST_FILE),
+        encoded((m) => (m.format = format)),
       );
-  });
+      const errors: unknown[] = [];
+      const ask = open(dir, errors);
+      for (const url of ["/v1/showtimes", "/v1/cinemas/cin-0", "/v1/showtimes?limit=3"])
+        expect((await ask(url, false)).status).toBe(503);
+      expect(errors).toHaveLength(3);
+      for (const error of errors)
+        expect(String(error)).toMatch(
+          new RegExp(
+            `manifest\\.json: is snapshot format ${format}, this server reads format 4: rebuild the snapshot \\(npm run build\\)`,
+          ),
+        );
+    },
+  );
 });

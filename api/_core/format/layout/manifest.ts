@@ -8,7 +8,7 @@ import { checksumOf } from "../primitives/checksum.js";
 import { SnapshotError } from "../primitives/errors.js";
 import { DATA_FILES, MANIFEST_FILE, type DataFile } from "../primitives/files.js";
 
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 export const LIST_RESOURCES = ["cinemas", "films", "showtimes", "attributes"] as const;
 export type ListResource = (typeof LIST_RESOURCES)[number];
 

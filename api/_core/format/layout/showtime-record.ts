@@ -13,23 +13,32 @@
  *   varint n, n varints: the attribute-set codes present     (lets a filter skip the block)
  *   u16 × ceil(count / restartInterval): restart offsets, relative to the first record
  *   records
- * Record:
+ * Record (the fields of layout/showtime-fields.ts, in that order):
  *   u8 flags
  *   varint start-time code: zigzag delta from the previous record's, or whole after a restart
- *   id string; `other` code unless OTHER_SAME (the film in a cinema's block, the cinema in a
- *   film's block); url string if HAS_URL; attribute-set code unless
- *   ATTRS_SAME; screen code if HAS_SCREEN and not SCREEN_SAME; observedAt and provider codes
- *   unless OBSERVED_SAME; sourceUpdatedAt code if HAS_UPDATED and not UPDATED_SAME; externalId.
- * String: varint shared-prefix length, varint rest length, rest bytes.
+ *   id string; film code unless OTHER_SAME; url string if HAS_URL; attribute-set code unless
+ *   ATTRS_SAME; if SCREEN_CHANGED, screen code + 1 (0: no screenName); observedAt and provider
+ *   codes unless OBSERVED_SAME; if UPDATED_CHANGED, sourceUpdatedAt code + 1 (0: none);
+ *   externalId string; if EXTENDED, a varint mask of the extension fields that follow.
+ * String: varint shared-prefix length, varint rest length, rest bytes. "Previous" after a restart
+ * is the block's base strings, code -1 (no screen, no sourceUpdatedAt) and start-time code 0.
+ *
+ * Room for more optional fields: a field added later is an extension field, bit i of the mask
+ * (EXTENSION_FIELDS[i]), written after externalId only by records that have it. Records without
+ * any leave EXTENDED unset, so snapshots written before the field existed read as they are.
  */
 export const HAS_URL = 1;
-export const HAS_SCREEN = 2;
-export const HAS_UPDATED = 4;
-export const OTHER_SAME = 8;
-export const ATTRS_SAME = 16;
-export const SCREEN_SAME = 32;
-export const OBSERVED_SAME = 64;
-export const UPDATED_SAME = 128;
+export const OTHER_SAME = 2;
+export const ATTRS_SAME = 4;
+export const SCREEN_CHANGED = 8;
+export const OBSERVED_SAME = 16;
+export const UPDATED_CHANGED = 32;
+/** Not used yet: the last bit but one stays free for a change of the record itself. */
+export const RESERVED = 64;
+export const EXTENDED = 128;
+
+/** Optional showtime fields stored as extensions, by mask bit (none yet: every field has a place above). */
+export const EXTENSION_FIELDS: readonly string[] = [];
 
 /** A showtime as the encoder takes it: dictionary codes and escaped UTF-8 strings. */
 export interface ShowtimeRow {

@@ -4,18 +4,20 @@
  */
 import {
   ATTRS_SAME,
-  HAS_SCREEN,
-  HAS_UPDATED,
+  EXTENDED,
+  EXTENSION_FIELDS,
   HAS_URL,
   MAX_STRING_BYTES,
   OBSERVED_SAME,
   OTHER_SAME,
-  SCREEN_SAME,
-  UPDATED_SAME,
+  RESERVED,
+  SCREEN_CHANGED,
+  UPDATED_CHANGED,
 } from "../layout/showtime-record.js";
 import { ByteReader, DecodeError, unzigzag } from "../primitives/bytes.js";
 import type { Fragments, WrappedTexts } from "../primitives/dictionary.js";
 import { copyWords, literal, PAD, PaddedBytes, type PageBuffer } from "../primitives/page-buffer.js";
+import { SHOWTIME_TEXTS } from "./showtime-texts.js";
 
 const EMPTY = new Uint8Array(0);
 /** Bytes a decoded block costs beyond its data: its object, the payload's buffer, view and cache slot. */
@@ -118,10 +120,13 @@ export interface ShowtimeFragments {
   providers: Fragments;
 }
 
-const ID_OPEN = literal('{"id":"');
-const URL_OPEN = literal(',"bookingUrl":"');
-const URL_CLOSE = literal('"');
-const CLOSE = literal('"}}');
+const ID_OPEN = literal(SHOWTIME_TEXTS.idOpen);
+const URL_OPEN = literal(SHOWTIME_TEXTS.urlOpen);
+const URL_CLOSE = literal(SHOWTIME_TEXTS.urlClose);
+const CLOSE = literal(SHOWTIME_TEXTS.close);
+const [ID_OPEN_END, URL_OPEN_END, URL_CLOSE_END, CLOSE_END] = [ID_OPEN, URL_OPEN, URL_CLOSE, CLOSE].map(
+  (text) => text.bytes.length - PAD,
+) as [number, number, number, number];
 /** Room a record needs beyond its fragments and strings: the fixed text above. */
 const RECORD_SLACK = 32;
 
@@ -220,14 +225,22 @@ export class ShowtimeDecoder {
     if (!(flags & OTHER_SAME)) this.other = this.varint();
     if (flags & HAS_URL) this.urlLength = this.string(this.url, this.urlLength);
     if (!(flags & ATTRS_SAME)) this.attributes = this.varint();
-    if (flags & HAS_SCREEN && !(flags & SCREEN_SAME)) this.screen = this.varint();
+    if (flags & SCREEN_CHANGED) this.screen = this.varint() - 1;
     if (!(flags & OBSERVED_SAME)) {
       this.observed = this.varint();
       this.provider = this.varint();
     }
-    if (flags & HAS_UPDATED && !(flags & UPDATED_SAME)) this.updated = this.varint();
+    if (flags & UPDATED_CHANGED) this.updated = this.varint() - 1;
     this.extLength = this.string(this.ext, this.extLength);
+    if (flags & (EXTENDED | RESERVED)) this.extensions(flags);
     if (this.at > this.payloadEnd) throw new DecodeError("showtime block ends early");
+  }
+
+  /** Extension fields (layout/showtime-record.ts): this reader knows none, so any is a snapshot it cannot read. */
+  private extensions(flags: number): void {
+    const mask = flags & EXTENDED ? this.varint() : 0;
+    if (flags & RESERVED || mask >= 2 ** EXTENSION_FIELDS.length)
+      throw new DecodeError("a showtime record holds a field this server does not know");
   }
 
   /** The current record's id bytes (escaped JSON text). */
@@ -245,8 +258,10 @@ export class ShowtimeDecoder {
     const cinema = f.cinemas;
     const flags = this.flags;
     const { startsAt, attributes, observed, provider } = this;
-    const screen = flags & HAS_SCREEN ? this.screen : 0;
-    const updated = flags & HAS_UPDATED ? this.updated : 0;
+    const hasScreen = this.screen >= 0;
+    const hasUpdated = this.updated >= 0;
+    const screen = hasScreen ? this.screen : 0;
+    const updated = hasUpdated ? this.updated : 0;
     // A code past its dictionary can only come from a corrupt block; the checksum makes this rare, not impossible.
     if (
       !(film >= 0 && film < f.films.start.length) ||
@@ -254,8 +269,8 @@ export class ShowtimeDecoder {
       !(attributes >= 0 && attributes < f.attributes.start.length) ||
       !(observed >= 0 && observed < f.observed.count) ||
       !(provider >= 0 && provider < f.providers.start.length) ||
-      !(screen >= 0 && screen < (flags & HAS_SCREEN ? f.screens.start.length : 1)) ||
-      !(updated >= 0 && updated < (flags & HAS_UPDATED ? f.updated.count : 1)) ||
+      !(screen >= 0 && screen < (hasScreen ? f.screens.start.length : 1)) ||
+      !(updated >= 0 && updated < (hasUpdated ? f.updated.count : 1)) ||
       !(cinemaIndex >= 0 && cinemaIndex < cinema.start.length)
     ) {
       throw new DecodeError("a showtime refers to a dictionary entry that does not exist");
@@ -287,32 +302,32 @@ export class ShowtimeDecoder {
       ob.length(observed) +
       pe[provider]! -
       ps[provider]!;
-    if (flags & HAS_SCREEN) length += f.screens.end[screen]! - f.screens.start[screen]!;
-    if (flags & HAS_UPDATED) length += up.length(updated);
+    if (hasScreen) length += f.screens.end[screen]! - f.screens.start[screen]!;
+    if (hasUpdated) length += up.length(updated);
     out.ensure(length);
     const o = out.view;
-    let w = copyWords(o, out.length, ID_OPEN.view, 0, 7);
+    let w = copyWords(o, out.length, ID_OPEN.view, 0, ID_OPEN_END);
     w = copyWords(o, w, this.id.view, 0, this.idLength);
     w = copyWords(o, w, f.films.view, fs[film]!, fe[film]!);
     w = copyWords(o, w, cinema.view, cinema.start[cinemaIndex]!, cinema.end[cinemaIndex]!);
     w = copyWords(o, w, f.startsAt.view, ss[startsAt]!, se[startsAt]!);
     if (flags & HAS_URL) {
-      w = copyWords(o, w, URL_OPEN.view, 0, 15);
+      w = copyWords(o, w, URL_OPEN.view, 0, URL_OPEN_END);
       w = copyWords(o, w, this.url.view, 0, this.urlLength);
-      w = copyWords(o, w, URL_CLOSE.view, 0, 1);
+      w = copyWords(o, w, URL_CLOSE.view, 0, URL_CLOSE_END);
     }
     w = copyWords(o, w, f.attributes.view, as[attributes]!, ae[attributes]!);
-    if (flags & HAS_SCREEN) w = copyWords(o, w, f.screens.view, f.screens.start[screen]!, f.screens.end[screen]!);
+    if (hasScreen) w = copyWords(o, w, f.screens.view, f.screens.start[screen]!, f.screens.end[screen]!);
     w = copyWords(o, w, ob.head.view, 0, ob.head.bytes.length - PAD);
     w = copyWords(o, w, ob.data.view, ob.offsets[observed]!, ob.offsets[observed + 1]!);
     w = copyWords(o, w, ob.tail.view, 0, ob.tail.bytes.length - PAD);
-    if (flags & HAS_UPDATED) {
+    if (hasUpdated) {
       w = copyWords(o, w, up.head.view, 0, up.head.bytes.length - PAD);
       w = copyWords(o, w, up.data.view, up.offsets[updated]!, up.offsets[updated + 1]!);
       w = copyWords(o, w, up.tail.view, 0, up.tail.bytes.length - PAD);
     }
     w = copyWords(o, w, f.providers.view, ps[provider]!, pe[provider]!);
     w = copyWords(o, w, this.ext.view, 0, this.extLength);
-    out.length = copyWords(o, w, CLOSE.view, 0, 3);
+    out.length = copyWords(o, w, CLOSE.view, 0, CLOSE_END);
   }
 }

@@ -23,7 +23,6 @@ import { PACKED_HEADER, readPacked } from "../primitives/packed.js";
 import type { PageBuffer } from "../primitives/page-buffer.js";
 import type { PagedFile, Section } from "../primitives/paged-file.js";
 import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
-import { HAS_UPDATED } from "../layout/showtime-record.js";
 import { ShowtimeBlock, ShowtimeDecoder } from "./showtime-block.js";
 import { lowerBound } from "../primitives/search.js";
 import type { SnapshotDictionaries } from "./snapshot-dictionaries.js";
@@ -337,7 +336,7 @@ export class ShowtimeStore {
         this.decode(clustering, records[i]!);
         const cluster = clusters[this.current]!;
         d.render(out, byCinema ? d.other : cluster, byCinema ? cluster : d.other);
-        fold.add(d.observed, d.flags & HAS_UPDATED ? d.updated : -1);
+        fold.add(d.observed, d.updated);
         if (embed) {
           out.length--; // the record's closing brace: the embedded members go before it
           embed(out, fold, byCinema ? d.other : cluster, byCinema ? cluster : d.other);

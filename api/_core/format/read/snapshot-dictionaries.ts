@@ -9,6 +9,7 @@ import { DICTIONARY_SECTIONS as D } from "../layout/sections.js";
 import type { TimeDictionary } from "./freshness.js";
 import type { PagedFile } from "../primitives/paged-file.js";
 import type { ShowtimeFragments } from "./showtime-block.js";
+import { SHOWTIME_TEXTS } from "./showtime-texts.js";
 
 function ranks(section: Uint8Array, count: number): Int32Array {
   if (section.byteLength !== count * 4) throw new RangeError("ranks do not match their dictionary");
@@ -37,21 +38,22 @@ export class SnapshotDictionaries {
     this.attributeSets = load(D.attributeSets);
     this.memberSection = index.readSection(D.attributeSetMembers);
     // Provenance times are many (70,000 at 2M showtimes): kept once, rendered between fixed texts.
-    const observed = new WrappedTexts(load(D.observed), ',"provenance":{"observedAt":"', '"');
-    const updated = new WrappedTexts(load(D.updated), ',"sourceUpdatedAt":"', '"');
+    const T = SHOWTIME_TEXTS;
+    const observed = new WrappedTexts(load(D.observed), T.observedOpen, T.observedClose);
+    const updated = new WrappedTexts(load(D.updated), T.updatedOpen, T.updatedClose);
     this.observed = { dictionary: observed, ranks: ranks(index.readSection(D.observedRanks), observed.count) };
     this.updated = { dictionary: updated, ranks: ranks(index.readSection(D.updatedRanks), updated.count) };
     const escaped = (ids: Dictionary) =>
       new Dictionary(encodeDictionary(Array.from({ length: ids.count }, (_, i) => escapeJson(ids.text(i)))));
     this.fragments = {
-      films: new Fragments(escaped(filmIds), '","filmId":"'),
-      cinemas: new Fragments(escaped(cinemaIds), '","cinemaId":"', '","startsAt":"'),
-      startsAt: new Fragments(this.startsAt, "", '"'),
-      attributes: new Fragments(this.attributeSets, ',"attributeIds":'),
-      screens: new Fragments(load(D.screens), ',"screenName":"', '"'),
+      films: new Fragments(escaped(filmIds), T.film),
+      cinemas: new Fragments(escaped(cinemaIds), T.cinemaOpen, T.cinemaClose),
+      startsAt: new Fragments(this.startsAt, "", T.startsAtClose),
+      attributes: new Fragments(this.attributeSets, T.attributes),
+      screens: new Fragments(load(D.screens), T.screenOpen, T.screenClose),
       observed,
       updated,
-      providers: new Fragments(load(D.providers), ',"provider":"', '","externalId":"'),
+      providers: new Fragments(load(D.providers), T.providerOpen, T.providerClose),
     };
   }
 

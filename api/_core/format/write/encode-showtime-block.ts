@@ -2,14 +2,12 @@
 import { ByteWriter, zigzag } from "../primitives/bytes.js";
 import {
   ATTRS_SAME,
-  HAS_SCREEN,
-  HAS_UPDATED,
   HAS_URL,
   MAX_STRING_BYTES,
   OBSERVED_SAME,
   OTHER_SAME,
-  SCREEN_SAME,
-  UPDATED_SAME,
+  SCREEN_CHANGED,
+  UPDATED_CHANGED,
   type ShowtimeRow,
 } from "../layout/showtime-record.js";
 
@@ -57,26 +55,24 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
     for (const s of [row.id, row.url, row.externalId])
       if (s.length > MAX_STRING_BYTES) throw new Error("a showtime string is too long to encode");
     const hasUrl = row.url.length > 0;
-    const hasScreen = row.screen >= 0;
-    const hasUpdated = row.updated >= 0;
-    let flags = (hasUrl ? HAS_URL : 0) | (hasScreen ? HAS_SCREEN : 0) | (hasUpdated ? HAS_UPDATED : 0);
+    let flags = hasUrl ? HAS_URL : 0;
     if (row.other === last.other) flags |= OTHER_SAME;
     if (row.attributes === last.attrs) flags |= ATTRS_SAME;
-    if (hasScreen && row.screen === last.screen) flags |= SCREEN_SAME;
+    if (row.screen !== last.screen) flags |= SCREEN_CHANGED;
     if (row.observed === last.observed && row.provider === last.provider) flags |= OBSERVED_SAME;
-    if (hasUpdated && row.updated === last.updated) flags |= UPDATED_SAME;
+    if (row.updated !== last.updated) flags |= UPDATED_CHANGED;
     records.u8(flags);
     records.varint(zigzag(row.startsAt - last.st));
     writeString(records, last.id, row.id);
     if (!(flags & OTHER_SAME)) records.varint(row.other);
     if (hasUrl) writeString(records, last.url, row.url);
     if (!(flags & ATTRS_SAME)) records.varint(row.attributes);
-    if (hasScreen && !(flags & SCREEN_SAME)) records.varint(row.screen);
+    if (flags & SCREEN_CHANGED) records.varint(row.screen + 1);
     if (!(flags & OBSERVED_SAME)) {
       records.varint(row.observed);
       records.varint(row.provider);
     }
-    if (hasUpdated && !(flags & UPDATED_SAME)) records.varint(row.updated);
+    if (flags & UPDATED_CHANGED) records.varint(row.updated + 1);
     writeString(records, last.ext, row.externalId);
     last = {
       id: row.id,
@@ -85,10 +81,10 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
       st: row.startsAt,
       other: row.other,
       attrs: row.attributes,
-      screen: hasScreen ? row.screen : last.screen,
+      screen: row.screen,
       observed: row.observed,
       provider: row.provider,
-      updated: hasUpdated ? row.updated : last.updated,
+      updated: row.updated,
     };
   });
   const out = new ByteWriter(records.length + 256);
