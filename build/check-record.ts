@@ -22,6 +22,7 @@ export interface PlainFacts {
   latitude?: number;
   longitude?: number;
   countryCode?: string;
+  timeZone?: string;
 }
 
 /** A showtime's fields, every one of them: the snapshot stores showtimes field by field. */
@@ -153,6 +154,7 @@ function factsOf(source: SourceRecord, record: Record<string, unknown>, json: st
     latitude: location?.latitude,
     longitude: location?.longitude,
     countryCode: location?.countryCode,
+    timeZone: location?.timeZone,
   };
 }
 

@@ -4,7 +4,7 @@
  * garbage collection, so repeated values (ids of cinemas and films, date-times, attribute lists,
  * screens, providers) are one shared copy each, from the run's Interner.
  */
-import { checkDateTime } from "../api/_core/date-time.js";
+import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
 import type { PlainRecord, ShowtimeRecord, TimeText } from "../api/_core/format/layout/content.js";
 import type { PlainFacts, RecordIdentity, ShowtimeFacts } from "./check-record.js";
 import type { Location } from "./read-source-file.js";
@@ -75,6 +75,7 @@ export function plainEntryOf(facts: PlainFacts, where: Location, interner: Inter
     latitude: facts.latitude,
     longitude: facts.longitude,
     countryCode: facts.countryCode,
+    timeZone: facts.timeZone,
     file: where.file,
     line: where.line,
     index: where.index,

@@ -61,8 +61,9 @@ function oneOf<T extends z.ZodType>(record: T) {
   return z.strictObject({ data: record, freshness: freshnessSchema });
 }
 
-/** A showtime as lists and its get-one serve it: with its film and cinema when `include` asks. */
+/** A showtime as lists and its get-one serve it: near a point with its cinema's distance, with its film and cinema when `include` asks. */
 export const servedShowtimeSchema = showtimeSchema.extend({
+  distanceKm: z.number().min(0).optional(),
   film: filmSchema.optional(),
   cinema: cinemaSchema.optional(),
 });
@@ -107,7 +108,8 @@ const COMPONENTS: [z.ZodType, string, string][] = [
   [
     servedShowtimeSchema,
     "ServedShowtime",
-    "A showtime as served: with `film` and/or `cinema` (their full records) when `include` asks for them.",
+    "A showtime as served: listed near a point, with its cinema's `distanceKm` (rounded to 3 decimals); with " +
+      "`film` and/or `cinema` (their full records) when `include` asks for them.",
   ],
   [servedCinemaSchema, "ServedCinema", "A cinema as listed: with `distanceKm` (rounded to 3 decimals) near a point."],
   [showtimePageSchema, "ShowtimePage", "A page of showtimes."],

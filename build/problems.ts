@@ -16,7 +16,11 @@ export const PROBLEM_CODES = {
   dangling_reference: "a showtime refers to a cinema, film or attribute that does not exist",
   record_too_large: "a record is too large to keep every page under the response size limit",
   no_sources: "the data folder has no source files",
+  offset_mismatch: "a warning: a showtime's written UTC offset is not its cinema's time zone's at that instant",
 } as const;
+
+/** Codes that are warnings: reported, never stopping the build. */
+export const WARNING_CODES: ReadonlySet<ProblemCode> = new Set(["offset_mismatch"]);
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
 
@@ -74,5 +78,26 @@ export function formatReport(problems: Problem[]): string {
   const summary = [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, n]) => `${code} ${n}`);
   const noun = problems.length === 1 ? "problem" : "problems";
   lines.push("", `${problems.length} ${noun} (${summary.join(", ")}); nothing was written.`);
+  return lines.join("\n");
+}
+
+/** Warnings printed per code before the rest are counted: a feed wrong in one way is wrong thousands of times. */
+const MAX_WARNINGS_SHOWN = 20;
+
+/** Warnings after a successful build: each (up to MAX_WARNINGS_SHOWN per code) as a problem is, then a count per code. */
+export function formatWarnings(warnings: Problem[]): string {
+  const shown = new Map<string, number>();
+  const lines: string[] = [];
+  for (const warning of sortProblems(warnings)) {
+    const n = (shown.get(warning.code) ?? 0) + 1;
+    shown.set(warning.code, n);
+    if (n <= MAX_WARNINGS_SHOWN) lines.push(formatProblem(warning).replace(/^✖/, "⚠"));
+  }
+  for (const [code, n] of shown)
+    if (n > MAX_WARNINGS_SHOWN) lines.push(`  … and ${n - MAX_WARNINGS_SHOWN} more ${code}`);
+  const summary = [...shown].map(([code, n]) => `${code} ${n}`).join(", ");
+  lines.push(
+    `${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"} (${summary}); the snapshot was written.`,
+  );
   return lines.join("\n");
 }

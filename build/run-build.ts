@@ -1,25 +1,29 @@
 /**
  * The build: each stage a function from the previous stage's output to its own, so the types
- * enforce the order (load → validate → link → index → render → write). Problems are data,
+ * enforce the order (load → validate → link → drop → localize → index → render → write). Problems are data,
  * collected from every stage that can find them and printed once by the caller.
  */
 import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js";
 import type { Manifest } from "../api/_core/format/layout/manifest.js";
 import { Interner } from "./entries.js";
+import { type DropBefore, dropPastShowtimes } from "./drop-before.js";
 import { indexRecords } from "./index-records.js";
 import { linkRecords } from "./link-records.js";
 import { loadSources } from "./load-sources.js";
+import { localizeRecords, type ZoneCounts } from "./localize.js";
 import type { OutputWriter } from "./output-writer.js";
 import type { Problem } from "./problems.js";
 import { renderSnapshot } from "./render-snapshot.js";
 import { validateRecords } from "./validate-records.js";
 import { writeSnapshot } from "./write-snapshot.js";
 
-export const STAGES = ["load", "validate", "link", "index", "render", "write"] as const;
+export const STAGES = ["load", "validate", "link", "drop", "localize", "index", "render", "write"] as const;
 export type StageName = (typeof STAGES)[number];
 
 export interface BuildOptions {
   dataDir: string;
+  /** Leave out showtimes that start before this instant (decision: upcoming showtimes). */
+  dropBefore?: DropBefore;
   output: OutputWriter;
   gzipLevel?: number;
   gzipWorkers?: number;
@@ -32,7 +36,15 @@ export interface BuildOptions {
   onProgress?: (stage: StageName, done: number, total?: number, estimated?: boolean) => void;
 }
 
-export type BuildResult = { ok: true; manifest: Manifest } | { ok: false; problems: Problem[] };
+/** What a successful build tells the operator beside its manifest. */
+export interface BuildReport {
+  zoneCounts: ZoneCounts;
+  dropped?: { before: DropBefore; showtimes: number };
+  /** Problems that do not stop the build (problems.ts WARNING_CODES). */
+  warnings: Problem[];
+}
+
+export type BuildResult = { ok: true; manifest: Manifest; report: BuildReport } | { ok: false; problems: Problem[] };
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const problems: Problem[] = [];
@@ -61,7 +73,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       await options.output.abort();
       return { ok: false, problems };
     }
-    const content = stage("index", () => indexRecords(linked));
+    const scheduled = stage("drop", () => dropPastShowtimes(linked, options.dropBefore));
+    const warnings: Problem[] = [];
+    const localized = stage("localize", () => localizeRecords(scheduled, warnings));
+    const content = stage("index", () => indexRecords(localized));
     const rendered = await stage("render", () =>
       renderSnapshot(content, options.output, {
         gzipLevel: options.gzipLevel ?? 6,
@@ -70,8 +85,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         onProgress: (done, total) => options.onProgress?.("render", done, total),
       }),
     );
-    const manifest = await stage("write", () => writeSnapshot(rendered, options.output));
-    return { ok: true, manifest };
+    const manifest = await stage("write", () => writeSnapshot(rendered, options.output, options.dropBefore));
+    return { ok: true, manifest, report: { zoneCounts: localized.zoneCounts, dropped: localized.dropped, warnings } };
   } catch (error) {
     await options.output.abort();
     throw error;

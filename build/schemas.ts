@@ -3,7 +3,7 @@
  * They validate the data at build time and are the source of the OpenAPI document.
  */
 import { z } from "zod";
-import { checkDate, DateTimeMemo } from "../api/_core/date-time.js";
+import { checkDate, DateTimeMemo } from "../api/_core/format/primitives/date-time.js";
 import {
   type FieldShape,
   ID_LENGTH,
@@ -11,6 +11,7 @@ import {
   SHOWTIME_FIELDS,
 } from "../api/_core/format/layout/showtime-fields.js";
 import { codePointLength } from "../api/_core/text.js";
+import { isKnownTimeZone } from "./zone-offsets.js";
 
 /** Feeds repeat the same times millions of times: validated once per text (bounded in bytes). */
 const dateTimes = new DateTimeMemo();
@@ -53,6 +54,26 @@ export const calendarDate = z
     if (reason) ctx.issues.push({ code: "custom", input: ctx.value, message: `is not a valid date (${reason})` });
   })
   .meta({ format: "date" });
+
+/**
+ * An IANA time zone the runtime's database knows (decision: time zones). A cinema without one gets
+ * one derived from its coordinates or its country when the build can.
+ */
+export const timeZone = z
+  .string()
+  .check((ctx) => {
+    if (!isKnownTimeZone(ctx.value)) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: "is not a time zone of the IANA database (an Area/Location name such as Europe/Berlin)",
+      });
+    }
+  })
+  .meta({
+    description:
+      "The cinema's IANA time zone (e.g. `Europe/Berlin`): given by the source, or derived from its coordinates or its country; absent when neither tells.",
+  });
 
 /** Absolute http(s) URL: what a client can actually open. */
 export const httpUrl = z
@@ -155,6 +176,7 @@ export const locationSchema = z.strictObject({
     .min(-180, { message: "must be between -180 and 180" })
     .max(180, { message: "must be between -180 and 180" })
     .optional(),
+  timeZone: timeZone.optional(),
 });
 
 export const cinemaSchema = z.strictObject({

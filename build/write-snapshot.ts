@@ -2,10 +2,15 @@
 import { SNAPSHOT_FORMAT, type Manifest } from "../api/_core/format/layout/manifest.js";
 import { writeManifest } from "../api/_core/format/write/write-snapshot.js";
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
+import type { DropBefore } from "./drop-before.js";
 import type { OutputWriter } from "./output-writer.js";
 import type { RenderedSnapshot } from "./render-snapshot.js";
 
-export async function writeSnapshot(rendered: RenderedSnapshot, output: OutputWriter): Promise<Manifest> {
+export async function writeSnapshot(
+  rendered: RenderedSnapshot,
+  output: OutputWriter,
+  dropBefore?: DropBefore,
+): Promise<Manifest> {
   const manifest: Manifest = {
     format: SNAPSHOT_FORMAT,
     // A digest of every byte written: equal ids, equal snapshots (cursors and tags stay valid).
@@ -15,6 +20,8 @@ export async function writeSnapshot(rendered: RenderedSnapshot, output: OutputWr
     freshness: rendered.freshness,
     files: rendered.files,
   };
+  // Showtimes before it were left out on purpose (decision: upcoming showtimes); mirrors drop them too.
+  if (dropBefore) manifest.dropBefore = dropBefore.text;
   writeManifest(output, manifest);
   await output.commit();
   return manifest;

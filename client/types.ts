@@ -26,6 +26,8 @@ export interface Showtime {
 
 /** A showtime as served: with its film and/or cinema when `include` asks for them. */
 export interface ServedShowtime extends Showtime {
+  /** Listed near a point: its cinema's distance in km, rounded to 3 decimals. */
+  distanceKm?: number;
   film?: Film;
   cinema?: Cinema;
 }
@@ -38,6 +40,8 @@ export interface Location {
   address?: string;
   latitude?: number;
   longitude?: number;
+  /** The cinema's IANA time zone, e.g. "Europe/Berlin": show its showtimes in this zone's wall-clock time. */
+  timeZone?: string;
 }
 
 export interface Cinema {
@@ -133,6 +137,10 @@ export interface ShowtimeFilters {
   startsAfter?: DateTime;
   /** Exclusive: only showtimes starting strictly before this instant. */
   startsBefore?: DateTime;
+  /** Only showtimes starting on this calendar date (YYYY-MM-DD) at their cinema, in its time zone. */
+  date?: string;
+  /** With `date`: when the cinema day starts, "HH:MM" from "00:00" to "05:59" (a 01:00 show then counts for the evening before). */
+  dayStartsAt?: string;
   /** Only showtimes having all of these attributes (1..32 ids). */
   attributeIds?: string[];
   /** Only showtimes at cinemas near a point. */

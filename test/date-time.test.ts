@@ -5,7 +5,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { checkDate, checkDateTime, DateTimeMemo, instantKeyOf, instantKeyOfEpochMs } from "../api/_core/date-time.js";
+import {
+  checkDate,
+  checkDateTime,
+  DateTimeMemo,
+  instantKeyOf,
+  instantKeyOfEpochMs,
+} from "../api/_core/format/primitives/date-time.js";
 
 describe("checkDateTime accepts the spec's form", () => {
   test.each([

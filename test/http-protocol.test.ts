@@ -8,7 +8,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
-import { expectedList, foldFreshness, snapshotFreshness, type Cinema, type Film } from "./helpers/dataset.js";
+import {
+  expectedList,
+  foldFreshness,
+  servedCinema,
+  snapshotFreshness,
+  type Cinema,
+  type Film,
+} from "./helpers/dataset.js";
 import { auth, describeMatrix, KEYS, useClient, useHttpFixture, type TestResponse } from "./helpers/http-setup.js";
 
 const fixture = useHttpFixture();
@@ -163,7 +170,7 @@ describeMatrix("protocol", (runtime) => {
       ];
       for (const [resource, record] of records) {
         const body = (await get(`/v1/${resource}/${enc(record.id)}`)).json();
-        expect(body.data).toEqual(record);
+        expect(body.data).toEqual(servedCinema(record));
         const { observedAt, sourceUpdatedAt } = record.provenance;
         expect(body.freshness, record.id).toEqual(sourceUpdatedAt ? { observedAt, sourceUpdatedAt } : { observedAt });
       }

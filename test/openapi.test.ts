@@ -8,7 +8,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { checkDateTime } from "../api/_core/date-time.js";
+import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
 import { staticAccess } from "../api/_core/access.js";
 import { createHandler } from "../api/_core/handle-request.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
@@ -185,6 +185,8 @@ describe("the document matches the core's parameters", () => {
     radiusKm: "25",
     countryCode: "GB",
     include: "film,cinema",
+    date: "2026-11-27",
+    dayStartsAt: "03:00",
   };
   const listOperations = OPERATIONS.filter((op) => !op.getOne);
 

@@ -37,6 +37,8 @@ const CLIENT_FIELDS = {
     filmId: true,
     startsAfter: true,
     startsBefore: true,
+    date: true,
+    dayStartsAt: true,
     attributeIds: true,
     near: true,
     include: true,
@@ -101,6 +103,8 @@ const FULL_SHOWTIME_QUERY: ShowtimeFilters & ListParams = {
   filmId: "film-orbit-of-ash",
   startsAfter: "2026-11-24T00:00Z",
   startsBefore: "2026-11-30T00:00Z",
+  date: "2026-11-25",
+  dayStartsAt: "03:00",
   attributeIds: ["lang-en"],
   near: { latitude: 51.5101, longitude: -0.134, radiusKm: 5 },
   include: ["film", "cinema"],
@@ -138,6 +142,13 @@ describe("the typed client sends what the tables name", () => {
   });
 });
 
+/** Parameters taken only with another (a 400 alone). */
+const REQUIRES: Record<string, string> = { radiusKm: "near", dayStartsAt: "date" };
+const withRequired = (names: string[]) => [
+  ...names,
+  ...names.flatMap((n) => (REQUIRES[n] && !names.includes(REQUIRES[n]) ? [REQUIRES[n]] : [])),
+];
+
 describe("stored pages are chosen by allow-list", () => {
   const NEWCOMER: Parameter = {
     key: "newcomer",
@@ -161,12 +172,13 @@ describe("stored pages are chosen by allow-list", () => {
       near: "1,2",
       radiusKm: "3",
       include: "film",
+      date: "2026-11-25",
+      dayStartsAt: "03:00",
       newcomer: "x",
     };
     fc.assert(
       fc.property(fc.subarray([...showtimeNames, "newcomer"]), fc.constantFrom("25", "24"), (drawn, limit) => {
-        // A radius is only taken with a point.
-        const names = drawn.includes("radiusKm") && !drawn.includes("near") ? [...drawn, "near"] : drawn;
+        const names = withRequired(drawn);
         const query = names.map((n) => `${n}=${n === "limit" ? limit : values[n]}`).join("&");
         const table = [...LIST_TABLES.showtimes, NEWCOMER];
         const request = parseListRequestWith(table, "showtimes", query);
@@ -212,15 +224,17 @@ describe("a served page is the page its query composes (never a stored one it do
     radiusKm: fc.constantFrom("5", "500"),
     include: fc.constantFrom("film", "cinema,film"),
     countryCode: fc.constantFrom("DE", "GB"),
+    date: fc.constantFrom("2026-11-24", "2026-11-26", "2027-01-01"),
+    dayStartsAt: fc.constantFrom("00:00", "03:00", "05:59"),
   };
 
   test.each(["showtimes", "cinemas", "films", "attributes"] as const)(
     "%s: random parameter sets, page 1 and the page its cursor names",
     async (resource) => {
-      const names = namesOf(LIST_TABLES[resource]).filter((n) => n !== "cursor" && !(n === "radiusKm"));
+      const names = namesOf(LIST_TABLES[resource]).filter((n) => n !== "cursor");
       await fc.assert(
         fc.asyncProperty(fc.subarray(names), fc.record(PARAMETER_VALUES), async (chosen, value) => {
-          const given = chosen.includes("near") && resource !== "films" ? [...chosen, "radiusKm"] : chosen;
+          const given = withRequired(chosen);
           let query = given.map((n) => `${n}=${value[n]}`).join("&");
           for (let page = 0; page < 2; page++) {
             const response = await handle({

@@ -159,6 +159,7 @@ describe("the catalog", () => {
       "dangling_reference",
       "record_too_large",
       "no_sources",
+      "offset_mismatch",
     ]);
   });
 

@@ -25,6 +25,7 @@ import {
   formatInstant,
   generateDataset,
   SHOWS_FROM,
+  servedCinema,
   type Showtime,
   snapshotFreshness,
 } from "./helpers/dataset.js";
@@ -82,7 +83,7 @@ function distanceTo(cinema: Cinema, near: Place): number | undefined {
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function expectedShowtimes(dataset: Dataset, f: Filters): Array<Record<string, unknown>> {
-  const cinemas = new Map(dataset.cinemas.map((c) => [c.id, c]));
+  const cinemas = new Map(dataset.cinemas.map((c) => [c.id, servedCinema(c)]));
   const films = new Map(dataset.films.map((x) => [x.id, x]));
   const matching = dataset.showtimes.filter((s) => {
     const cinema = cinemas.get(s.cinemaId)!;
@@ -99,6 +100,8 @@ function expectedShowtimes(dataset: Dataset, f: Filters): Array<Record<string, u
   matching.sort((a, b) => compareInstants(a.startsAt, b.startsAt) || byId(a, b));
   return matching.map((s) => ({
     ...s,
+    // Near a point a showtime carries its cinema's distance, before any embedded record.
+    ...(f.near ? { distanceKm: Math.round(distanceTo(cinemas.get(s.cinemaId)!, f.near)! * 1000) / 1000 } : {}),
     ...(f.include?.includes("film") ? { film: films.get(s.filmId) } : {}),
     ...(f.include?.includes("cinema") ? { cinema: cinemas.get(s.cinemaId) } : {}),
   }));
@@ -106,6 +109,7 @@ function expectedShowtimes(dataset: Dataset, f: Filters): Array<Record<string, u
 
 function expectedCinemas(dataset: Dataset, f: Filters): Array<Record<string, unknown>> {
   const chosen = dataset.cinemas
+    .map(servedCinema)
     .filter(
       (c) => f.countryCode === undefined || (c.location as { countryCode?: string }).countryCode === f.countryCode,
     )

@@ -3,7 +3,7 @@
  * SHA-256 hashes. Validated by hand rather than with zod to keep the function's cold start
  * small (importing zod alone costs more than the function's 30 ms import budget, docs/performance.md).
  */
-import { checkDateTime } from "./date-time.js";
+import { checkDateTime } from "./format/primitives/date-time.js";
 
 export interface Entitlement {
   plan: string;

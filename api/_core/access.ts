@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { parseAccessFile, type AccessFile, type KeyRecord, type Organization } from "./access-file.js";
-import { instantKeyOf, instantKeyOfEpochMs } from "./date-time.js";
+import { instantKeyOf, instantKeyOfEpochMs } from "./format/primitives/date-time.js";
 
 export type KeyCheck = { ok: true; key: KeyRecord; organization: Organization } | { ok: false };
 

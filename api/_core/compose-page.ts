@@ -9,6 +9,7 @@ import type { Freshness } from "./format/layout/manifest.js";
 import { PageBuffer } from "./format/primitives/page-buffer.js";
 import type { EscapedSortKey, RecordList, Seek } from "./format/read/record-list.js";
 import type { SnapshotLists } from "./format/read/snapshot.js";
+import { roundedKm } from "./format/query/cinema-selection.js";
 import { selectShowtimes, type ShowtimeSelection } from "./format/query/showtime-selection.js";
 import type { Embed } from "./format/read/showtime-store.js";
 import type { Embedded } from "./query-values.js";
@@ -101,13 +102,19 @@ export function composePage(lists: SnapshotLists, list: RecordList, query: PageQ
 }
 
 /**
- * Writes each showtime's film and/or cinema into it, as their get-one returns them, and folds their
- * freshness in after the showtime's (decision: query parameters, include).
+ * Writes into each showtime what the request adds to it: near a point, its cinema's `distanceKm`;
+ * with include, its film and/or cinema as their get-one returns them, their freshness folded in
+ * after the showtime's (decision: query parameters).
  */
-function embedderOf(lists: SnapshotLists, include: readonly Embedded[] | undefined): Embed | undefined {
-  if (!include?.length) return undefined;
-  const [film, cinema] = [include.includes("film"), include.includes("cinema")];
+function embedderOf(
+  lists: SnapshotLists,
+  include: readonly Embedded[] | undefined,
+  distances?: ReadonlyMap<number, number>,
+): Embed | undefined {
+  if (!include?.length && !distances) return undefined;
+  const [film, cinema] = [include?.includes("film"), include?.includes("cinema")];
   return (out, fold, f, c) => {
+    if (distances) out.ascii(`,"distanceKm":${roundedKm(distances.get(c)!)}`);
     if (film) {
       out.text(',"film":');
       out.raw(lists.films.records.entry(f));
@@ -129,8 +136,8 @@ export function composeSelectedInto(
   fallback: Freshness,
   out: PageBuffer,
 ): void {
-  const page = selectShowtimes(lists.showtimes, lists.dictionaries, selection, query.after, query.limit);
-  const embed = embedderOf(lists, query.include);
+  const page = selectShowtimes(lists, selection, query.after, query.limit);
+  const embed = embedderOf(lists, query.include, selection.distances);
   writeListEnvelope(lists, query.binding, fallback, out, (fold) => ({
     last: lists.showtimes.render("byCinema", page.records, out, fold, embed),
     hasMore: page.hasMore,

@@ -1,6 +1,6 @@
 /** Arguments of `npm run keys`: one command, each option checked before the access file is touched. */
 import { parseArgs } from "node:util";
-import { checkDate, checkDateTime } from "../../api/_core/date-time.js";
+import { checkDate, checkDateTime } from "../../api/_core/format/primitives/date-time.js";
 
 export const USAGE = `usage: npm run keys -- (--access FILE | --demo) [--push] <command>
   create --org ID [--expires DATE] [--id KEY_ID]   new key, printed once as the last line

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { AccessFile, Entitlement, Organization } from "../../api/_core/access-file.js";
-import { instantKeyOf } from "../../api/_core/date-time.js";
+import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import type { KeysCommand } from "./args.js";
 import { formatList } from "./list.js";
 

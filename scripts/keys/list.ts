@@ -1,7 +1,7 @@
 /** `keys list`: organizations and keys as aligned columns; keys appear only as id and a hash prefix. */
 import type { AccessFile, Entitlement, KeyRecord } from "../../api/_core/access-file.js";
 import { isEntitled } from "../../api/_core/access.js";
-import { instantKeyOf } from "../../api/_core/date-time.js";
+import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import { DEFAULT_RATE_LIMIT } from "../../api/_core/rate-limit.js";
 
 /** Enough of the hash to tell keys apart and match one against a leaked key's hash; too little to matter. */

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { find as zonesAtPoint } from "geo-tz/all";
 import { createDiskWriter } from "../../build/output-writer.js";
 import { runBuild } from "../../build/run-build.js";
 import type { BlockLayout } from "../../api/_core/format/write/encode-showtimes.js";
@@ -279,8 +280,33 @@ export interface ListFilters {
   startsAfter?: string;
 }
 
+/** The zone a cinema without one gets (decision: time zones): by its coordinates, else its country's only zone. */
+function derivedZone(location: Record<string, unknown>): string | undefined {
+  if (typeof location.latitude === "number" && typeof location.longitude === "number") {
+    const zones = zonesAtPoint(location.latitude, location.longitude).filter((z) => !z.startsWith("Etc/"));
+    if (zones.length === 1) return zones[0];
+  }
+  const locale = new Intl.Locale(`und-${location.countryCode}`) as Intl.Locale & {
+    timeZones?: string[];
+    getTimeZones?: () => string[];
+  };
+  const zones = locale.getTimeZones?.() ?? locale.timeZones ?? [];
+  return zones.length === 1 ? zones[0] : undefined;
+}
+
+/** A cinema as the API serves it: its location's timeZone as given, or derived, last in location. */
+export function servedCinema<T extends AnyRecord>(record: T): T {
+  const cinema = record as Cinema;
+  if (!("location" in record) || cinema.location.timeZone !== undefined) return record;
+  const zone = derivedZone(cinema.location);
+  return zone === undefined
+    ? record
+    : ({ ...cinema, location: { ...cinema.location, timeZone: zone } } as unknown as T);
+}
+
 /** Filter-then-sort: every record a list request must page through, in order. */
 export function expectedList(dataset: Dataset, resource: Resource, filters: ListFilters = {}): AnyRecord[] {
+  if (resource === "cinemas") return sortRecords(resource, dataset.cinemas.map(servedCinema));
   const records = (dataset[resource] as AnyRecord[]).filter((r) => {
     const s = r as Showtime;
     return (

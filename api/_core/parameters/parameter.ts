@@ -34,7 +34,8 @@ export interface Parameter<S = never> {
   parse(values: Values): unknown;
   /**
    * What a present value contributes to the cursor binding (decision: pagination), as JSON; null:
-   * not bound (paging and embeds do not change which records a page holds).
+   * not bound (paging and embeds do not change which records a page holds). A bind that returns
+   * undefined binds nothing for that value (a value equal to the default).
    */
   readonly bind: ((value: never) => unknown) | null;
   /** Its OpenAPI parameter objects, one per name. */
@@ -81,7 +82,8 @@ export function boundFieldsOf(table: ParameterTable, query: object): Array<[stri
   const bound: Array<[string, unknown]> = [];
   for (const row of table) {
     const value = (query as Query)[row.key];
-    if (row.bind && value !== undefined) bound.push([row.key, (row.bind as (v: unknown) => unknown)(value)]);
+    const binding = row.bind && value !== undefined ? (row.bind as (v: unknown) => unknown)(value) : undefined;
+    if (binding !== undefined) bound.push([row.key, binding]);
   }
   return bound;
 }

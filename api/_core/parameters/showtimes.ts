@@ -3,7 +3,7 @@
  * they are checked. Each row says how it parses, binds cursors, is documented, is carried by the
  * typed client and what it selects.
  */
-import { checkDateTime } from "../date-time.js";
+import { checkDateTime } from "../format/primitives/date-time.js";
 import { badParameter } from "../errors.js";
 import { cinemasNear, type Near } from "../format/query/cinema-selection.js";
 import { narrowCinemas, type ShowtimeSelection } from "../format/query/showtime-selection.js";
@@ -17,6 +17,7 @@ import {
 import { clipText, codePointLength } from "../text.js";
 import { cursorParameter, DEFAULT_LIMIT, limitParameter, MAX_LIMIT, type Paging } from "./paging.js";
 import type { OpenApiParameter, Parameter, Values } from "./parameter.js";
+import { dateParameter, dayStartsAtParameter } from "./local-day.js";
 import { placeParameter } from "./place.js";
 
 /** A date-time bound as sent (what startsAfter binds) and as an instant key (what the search compares). */
@@ -31,6 +32,9 @@ export interface ShowtimeQuery extends Paging {
   filmId?: string;
   startsAfter?: TimeBound;
   startsBefore?: TimeBound;
+  date?: string;
+  /** Minutes after midnight. */
+  dayStartsAt?: number;
   attributeIds?: string[];
   near?: Near;
   include?: Embedded[];
@@ -173,6 +177,8 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
       selection.startsBeforeKey = bound.key;
     },
   ),
+  dateParameter,
+  dayStartsAtParameter,
   {
     key: "attributeIds",
     names: ["attributeIds"],
@@ -203,9 +209,14 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
       selection.sets = lists.setsHolding(ids);
     },
   },
-  placeParameter<ShowtimeSelection>((near, selection, lists) =>
-    narrowCinemas(selection, cinemasNear(lists.cinemas, near)),
-  ),
+  placeParameter<ShowtimeSelection>((near, selection, lists) => {
+    const matches = cinemasNear(lists.cinemas, near);
+    narrowCinemas(
+      selection,
+      matches.map((m) => m.index),
+    );
+    selection.distances = new Map(matches.map((m) => [m.index, m.distanceKm]));
+  }),
   includeParameter,
   cursorParameter,
 ];

@@ -20,6 +20,8 @@ export interface PlainRecord {
   latitude?: number;
   longitude?: number;
   countryCode?: string;
+  /** Cinemas: the IANA zone (as given, or derived by the build), or undefined. */
+  timeZone?: string;
 }
 
 /** A showtime, field by field, as the source gave it; its references all resolve (the build's link stage). */
@@ -37,6 +39,18 @@ export interface ShowtimeRecord {
   externalId: string;
 }
 
+/**
+ * The time zones of the snapshot's cinemas (decision: time zones), with each zone's UTC offsets
+ * over the epoch seconds [from, to] the showtimes span (with a margin): the offset in force at
+ * `from`, then every change. The server computes local days from these alone.
+ */
+export interface ZoneTable {
+  from: number;
+  to: number;
+  /** Ascending by name. */
+  zones: Array<{ name: string; initial: number; changes: Array<[at: number, offset: number]> }>;
+}
+
 /** Every record, each list in list order. */
 export interface SnapshotContent {
   cinemas: readonly PlainRecord[];
@@ -44,4 +58,5 @@ export interface SnapshotContent {
   attributes: readonly PlainRecord[];
   /** In list order. */
   showtimes: readonly ShowtimeRecord[];
+  zones: ZoneTable;
 }

@@ -4,6 +4,7 @@
  * complete snapshot; one type, one parser, one writer. The parser accepts nothing else: a
  * manifest of the wrong shape is a broken snapshot (503), never a crash.
  */
+import { checkDateTime } from "../primitives/date-time.js";
 import { checksumOf } from "../primitives/checksum.js";
 import { SnapshotError } from "../primitives/errors.js";
 import { DATA_FILES, MANIFEST_FILE, type DataFile } from "../primitives/files.js";
@@ -32,6 +33,8 @@ export interface Manifest {
   /** Freshness over every cinema, film and showtime: what responses without provenance carry. */
   freshness: Freshness;
   files: Record<DataFile, DataFileFacts>;
+  /** The --drop-before instant as written, when the build left out earlier showtimes (decision: upcoming showtimes). */
+  dropBefore?: string;
 }
 
 /** The manifest's text: pretty JSON with a checksum of everything else in it. */
@@ -78,7 +81,8 @@ export function parseManifest(text: string): Manifest {
     LIST_RESOURCES.every((r) => isCount(counts[r])) &&
     checkFreshness(rest.freshness) &&
     isObject(files) &&
-    DATA_FILES.every((f) => isObject(files[f]) && isCount(files[f].bytes) && isCount(files[f].digest));
+    DATA_FILES.every((f) => isObject(files[f]) && isCount(files[f].bytes) && isCount(files[f].digest)) &&
+    (rest.dropBefore === undefined || (typeof rest.dropBefore === "string" && checkDateTime(rest.dropBefore).ok));
   if (!wellFormed) throw new SnapshotError(MANIFEST_FILE, "has the wrong shape");
   return rest as unknown as Manifest;
 }

@@ -63,3 +63,10 @@ export const plainSections = (resource: PlainResource) => ({
   geo: `${resource}.geo`,
   countries: `${resource}.countries`,
 });
+
+/**
+ * The snapshot's time zones (decision: time zones): `zones` is JSON, {from, to, zones: [{name,
+ * initial, changes: [[epoch second, offset]]}]} as content.ts ZoneTable; `cinemas.zones` a u16 per
+ * cinema, its zone's index in that list plus one (0: none).
+ */
+export const ZONE_SECTIONS = { zones: "zones", cinemaZones: "cinemas.zones" } as const;

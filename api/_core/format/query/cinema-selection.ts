@@ -25,6 +25,11 @@ export interface CinemaFilters {
   countryCode?: string;
 }
 
+/** A distance as responses show it: km rounded to 3 decimals (decision: query parameters). */
+export function roundedKm(distanceKm: number): number {
+  return Math.round(distanceKm * 1000) / 1000;
+}
+
 /** Great-circle distance by the haversine formula, in km. */
 export function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const dLat = (lat2 - lat1) * RADIANS;
@@ -109,10 +114,11 @@ function geoIndexOf(cinemas: PlainStore): GeoIndex {
   return index;
 }
 
-/** Indexes of the cinemas within `near.radiusKm` of the point, ascending. */
-export function cinemasNear(cinemas: PlainStore, near: Near): Uint32Array {
-  const matches = geoIndexOf(cinemas).within(near);
-  return Uint32Array.from(matches, (m) => m.index).sort();
+/** The cinemas within `near.radiusKm` of the point, with their distances, ascending by index. */
+export function cinemasNear(cinemas: PlainStore, near: Near): CinemaMatch[] {
+  return geoIndexOf(cinemas)
+    .within(near)
+    .sort((a, b) => a.index - b.index);
 }
 
 /** The cinemas matching `filters`, in the order their list serves them. */
@@ -166,7 +172,7 @@ export class CinemaSelectionList implements RecordList {
       out.raw(this.cinemas.records.entry(index));
       if (this.byDistance) {
         out.length--; // before the record's closing brace
-        out.ascii(`,"distanceKm":${Math.round(distanceKm * 1000) / 1000}}`);
+        out.ascii(`,"distanceKm":${roundedKm(distanceKm)}}`);
       }
       this.cinemas.foldInto(index, fold);
     }

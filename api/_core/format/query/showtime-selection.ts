@@ -7,7 +7,8 @@
  */
 import type { Seek } from "../read/record-list.js";
 import type { ShowtimeList, ShowtimeStore } from "../read/showtime-store.js";
-import type { SnapshotDictionaries } from "../read/snapshot-dictionaries.js";
+import type { SnapshotLists } from "../read/snapshot.js";
+import { type DaySelection, LocalDay } from "./local-day.js";
 
 export interface ShowtimeSelection {
   /** Only these cinemas (indexes, ascending): near a point, and/or cinemaId. Undefined: every cinema. */
@@ -20,6 +21,10 @@ export interface ShowtimeSelection {
   startsAfterKey?: string;
   /** Instant key of startsBefore: only showtimes starting strictly earlier. */
   startsBeforeKey?: string;
+  /** Only showtimes on this local day at their cinema (date, dayStartsAt). */
+  day?: DaySelection;
+  /** Near a point: each selected cinema's distance in km, which its showtimes carry. */
+  distances?: Map<number, number>;
 }
 
 /**
@@ -51,10 +56,33 @@ const BATCH = 64;
 /** Decodes that seeking one list costs, roughly: what merging k lists pays up front. */
 const SEEK_COST = 12;
 
-function runOf(list: ShowtimeList, seek: Seek, endCode: number | undefined): Run {
-  const next = list.seek(seek);
-  const end = endCode === undefined ? list.length : Math.max(next, list.firstAtOrAfter(endCode));
+/** Start-time code bounds of a run: from `from` (inclusive) to `to` (exclusive), either open. */
+interface Bounds {
+  from?: number;
+  to?: number;
+}
+
+function runOf(list: ShowtimeList, seek: Seek, bounds: Bounds): Run {
+  let next = list.seek(seek);
+  if (bounds.from !== undefined) next = Math.max(next, list.firstAtOrAfter(bounds.from));
+  const end = bounds.to === undefined ? list.length : Math.max(next, list.firstAtOrAfter(bounds.to));
   return { list, next, end };
+}
+
+/** Both bounds at once: the later start, the earlier end. */
+function narrowed(bounds: Bounds, [from, to]: [number, number]): Bounds {
+  return {
+    from: bounds.from === undefined ? from : Math.max(bounds.from, from),
+    to: bounds.to === undefined ? to : Math.min(bounds.to, to),
+  };
+}
+
+/** Joins record filters: undefined keeps every record. */
+function both(
+  a: ((record: number) => boolean) | undefined,
+  b: ((record: number) => boolean) | undefined,
+): ((record: number) => boolean) | undefined {
+  return a && b ? (record) => a(record) && b(record) : (a ?? b);
 }
 
 /**
@@ -141,63 +169,89 @@ function merge(store: ShowtimeStore, runs: Run[], want: number, accept: (record:
   return found;
 }
 
+/** What one request's page is chosen by: the filters that hold for every run. */
+interface Plan {
+  store: ShowtimeStore;
+  seek: Seek;
+  /** The window every run keeps to (startsBefore). */
+  bounds: Bounds;
+  want: number;
+  sets?: Uint8Array;
+  bySets?: (record: number) => boolean;
+  day?: LocalDay;
+  film?: number;
+}
+
 /**
- * The page of `limit` showtimes past `seek` that match `selection`, and whether more follow:
+ * The page of `limit` showtimes past `after` that match `selection`, and whether more follow:
  * `limit + 1` matches are looked for, never the whole list.
  */
 export function selectShowtimes(
-  store: ShowtimeStore,
-  dictionaries: SnapshotDictionaries,
+  lists: SnapshotLists,
   selection: ShowtimeSelection,
   after: readonly string[] | undefined,
   limit: number,
 ): SelectedPage {
-  const { cinemas, film, sets } = selection;
-  const seek: Seek = { after, startsAfterKey: selection.startsAfterKey };
-  const endCode =
-    selection.startsBeforeKey === undefined ? undefined : dictionaries.firstCodeAtOrAfter(selection.startsBeforeKey);
-  const want = limit + 1;
-  const bySets = sets && ((record: number) => sets[store.attributeSetOf(record)] === 1);
+  const { showtimes: store, dictionaries } = lists;
+  const { cinemas, sets } = selection;
+  const plan: Plan = {
+    store,
+    seek: { after, startsAfterKey: selection.startsAfterKey },
+    bounds:
+      selection.startsBeforeKey === undefined ? {} : { to: dictionaries.firstCodeAtOrAfter(selection.startsBeforeKey) },
+    want: limit + 1,
+    sets,
+    bySets: sets && ((record: number) => sets[store.attributeSetOf(record)] === 1),
+    day: selection.day && new LocalDay(lists.zones, dictionaries, selection.day),
+    film: selection.film,
+  };
   let found: number[];
-  if (cinemas === undefined) {
-    const run = runOf(film === undefined ? store.all() : store.ofFilm(film), seek, endCode);
-    found = readInOrder(run, want, bySets, sets);
-  } else if (cinemas.length === 0) {
-    found = [];
-  } else {
-    found = selectAtCinemas(store, cinemas, film, seek, endCode, want, bySets, sets);
-  }
+  if (cinemas === undefined) found = readWide(plan, undefined);
+  else if (cinemas.length === 0) found = [];
+  else found = selectAtCinemas(plan, cinemas);
   return { records: found.slice(0, limit), hasMore: found.length > limit };
 }
 
-/** Showtimes at a set of cinemas: their clusters (or cinema+film pairs) merged, or one wider list read and filtered. */
-function selectAtCinemas(
-  store: ShowtimeStore,
-  cinemas: ArrayLike<number>,
-  film: number | undefined,
-  seek: Seek,
-  endCode: number | undefined,
-  want: number,
-  bySets: ((record: number) => boolean) | undefined,
-  sets: Uint8Array | undefined,
+/** The film's (or every) list read in order, kept to the day and to `atCinema` when given. */
+function readWide(
+  plan: Plan,
+  cinemas: ArrayLike<number> | undefined,
+  atCinema?: (record: number) => boolean,
 ): number[] {
-  const wanted = new Set(Array.from(cinemas));
-  const atCinema = (record: number) => wanted.has(store.cinemaOf(record));
-  const accept = bySets ? (record: number) => atCinema(record) && bySets(record) : atCinema;
+  const { store, day } = plan;
+  const list = plan.film === undefined ? store.all() : store.ofFilm(plan.film);
+  const bounds = day ? narrowed(plan.bounds, day.codesAtAny(cinemas)) : plan.bounds;
+  const onDay = day && ((record: number) => day.holds(store.cinemaOf(record), store.startsAtOf("byCinema", record)));
+  const accept = both(both(atCinema, onDay), plan.bySets);
+  return readInOrder(runOf(list, plan.seek, bounds), plan.want, accept, plan.sets);
+}
+
+/** Showtimes at a set of cinemas: their clusters (or cinema+film pairs) merged, or one wider list read and filtered. */
+function selectAtCinemas(plan: Plan, cinemas: ArrayLike<number>): number[] {
+  const { store, day, film } = plan;
   if (cinemas.length > 1) {
     // Reading the film's (or every) list in order costs about `want / share` records, where share is
     // the part of the list at these cinemas; merging their clusters costs a seek per cinema.
-    const wide = runOf(film === undefined ? store.all() : store.ofFilm(film), seek, endCode);
+    const wanted = new Set(Array.from(cinemas));
     let atThese = 0;
     for (let i = 0; i < cinemas.length; i++) atThese += store.clusterSize(cinemas[i]!);
     const share = atThese / Math.max(1, store.count);
-    const readCost = Math.min(wide.end - wide.next, want / Math.max(share, 1e-9));
-    if (readCost <= cinemas.length * SEEK_COST) return readInOrder(wide, want, accept, sets);
+    const wide = runOf(film === undefined ? store.all() : store.ofFilm(film), plan.seek, plan.bounds);
+    const readCost = Math.min(wide.end - wide.next, plan.want / Math.max(share, 1e-9));
+    if (readCost <= cinemas.length * SEEK_COST)
+      return readWide(plan, cinemas, (record) => wanted.has(store.cinemaOf(record)));
   }
-  const runs = Array.from(cinemas, (c) =>
-    runOf(film === undefined ? store.ofCinema(c) : store.ofPair(c, film), seek, endCode),
-  );
+  const runs = Array.from(cinemas, (c) => {
+    const list = film === undefined ? store.ofCinema(c) : store.ofPair(c, film);
+    return runOf(list, plan.seek, day ? narrowed(plan.bounds, day.codesAt(c)) : plan.bounds);
+  });
+  // A cinema with a zone has its day exactly in its window; one without has its records checked.
+  const allExact = !day || Array.from(cinemas).every((c) => day.isExactAt(c));
+  const onDay = allExact
+    ? undefined
+    : (record: number) => day!.holds(store.cinemaOf(record), store.startsAtOf("byCinema", record));
+  const accept = both(onDay, plan.bySets);
   // One run is read in order; several are merged by list order.
-  if (runs.length === 1) return readInOrder(runs[0]!, want, bySets, sets);
-  return merge(store, runs, want, bySets ?? (() => true));
+  if (runs.length === 1) return readInOrder(runs[0]!, plan.want, accept, plan.sets);
+  return merge(store, runs, plan.want, accept ?? (() => true));
 }

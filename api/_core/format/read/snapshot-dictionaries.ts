@@ -3,6 +3,7 @@
  * Their fragment tables (dictionary.ts) wrap each entry in the JSON text around it.
  */
 import { ByteReader } from "../primitives/bytes.js";
+import { writtenWallMinutesOf } from "../primitives/date-time.js";
 import { lowerBound } from "../primitives/search.js";
 import { Dictionary, escapeJson, encodeDictionary, Fragments, WrappedTexts } from "../primitives/dictionary.js";
 import { DICTIONARY_SECTIONS as D } from "../layout/sections.js";
@@ -23,6 +24,7 @@ export class SnapshotDictionaries {
   readonly attributeSets: Dictionary;
   private readonly memberSection: Uint8Array;
   private members: number[][] | undefined;
+  private wallMinutes: Int32Array | undefined;
   readonly observed: TimeDictionary;
   readonly updated: TimeDictionary;
   readonly fragments: ShowtimeFragments;
@@ -70,6 +72,18 @@ export class SnapshotDictionaries {
   /** The first start-time code whose instant is at or after `key`. */
   firstCodeAtOrAfter(key: string): number {
     return lowerBound(this.startsAtKeys.length, (i) => this.startsAtKeys[i]! >= key);
+  }
+
+  /**
+   * The wall-clock minutes (since 1970-01-01 00:00) a start time's text shows in its own written
+   * offset, by start-time code: the local day of a showtime at a cinema without a time zone.
+   * Computed on first use.
+   */
+  writtenWallMinutes(code: number): number {
+    this.wallMinutes ??= Int32Array.from({ length: this.startsAt.count }, (_, i) =>
+      writtenWallMinutesOf(this.startsAt.text(i)),
+    );
+    return this.wallMinutes[code]!;
   }
 
   /** The attribute indexes (attribute list order) of each attribute-set code. */

@@ -21,6 +21,7 @@ import { PagedFile } from "../primitives/paged-file.js";
 import { PlainStore } from "./plain-store.js";
 import type { RecordList } from "./record-list.js";
 import { SnapshotDictionaries } from "./snapshot-dictionaries.js";
+import { SnapshotZones } from "./snapshot-zones.js";
 import { ShowtimeStore } from "./showtime-store.js";
 import { StoredBodies } from "./stored-bodies.js";
 import { LruCache } from "../primitives/lru.js";
@@ -45,13 +46,31 @@ export class SnapshotLists {
   readonly showtimes: ShowtimeStore;
   readonly dictionaries: SnapshotDictionaries;
 
-  constructor(index: PagedFile, records: BlockFile, showtimeCount: number, budgets: CacheBudgets) {
+  private zonesRead: SnapshotZones | undefined;
+
+  constructor(
+    private readonly index: PagedFile,
+    records: BlockFile,
+    showtimeCount: number,
+    budgets: CacheBudgets,
+  ) {
     try {
       this.cinemas = new PlainStore(index, "cinemas");
       this.films = new PlainStore(index, "films");
       this.attributes = new PlainStore(index, "attributes");
       this.dictionaries = new SnapshotDictionaries(index, this.cinemas.ids, this.films.ids);
       this.showtimes = new ShowtimeStore(index, records, this.dictionaries, budgets.blockBytes, showtimeCount);
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error;
+      throw new SnapshotError(INDEX_FILE, (error as Error).message);
+    }
+  }
+
+  /** The cinemas' time zones, read on first use (only a local-day filter needs them). */
+  get zones(): SnapshotZones {
+    if (this.zonesRead) return this.zonesRead;
+    try {
+      return (this.zonesRead = new SnapshotZones(this.index, this.cinemas.length));
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(INDEX_FILE, (error as Error).message);

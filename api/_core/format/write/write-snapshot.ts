@@ -6,6 +6,7 @@ import { BlockFileWriter } from "../primitives/block-file.js";
 import type { SnapshotContent } from "../layout/content.js";
 import { encodeDictionaries } from "./encode-dictionaries.js";
 import { encodePlain } from "./encode-plain.js";
+import { encodeZones } from "./encode-zones.js";
 import { DEFAULT_BLOCK_LAYOUT, encodeShowtimes, type BlockLayout } from "./encode-showtimes.js";
 import { BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE } from "../primitives/files.js";
 import { encodeManifest, type DataFileFacts, type Manifest } from "../layout/manifest.js";
@@ -34,6 +35,7 @@ export function writeLists(
   for (const [name, bytes] of encodePlain("cinemas", content.cinemas, dictionaries.cinemas)) index.add(name, bytes);
   for (const [name, bytes] of encodePlain("films", content.films, dictionaries.films)) index.add(name, bytes);
   for (const [name, bytes] of encodePlain("attributes", content.attributes)) index.add(name, bytes);
+  for (const [name, bytes] of encodeZones(content)) index.add(name, bytes);
   const indexFacts = index.finish();
   return { [INDEX_FILE]: indexFacts, [RECORDS_FILE]: recordsFacts } as Record<
     typeof INDEX_FILE | typeof RECORDS_FILE,

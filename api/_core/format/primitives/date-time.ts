@@ -21,7 +21,7 @@ function daysInMonth(year: number, month: number): number {
 }
 
 /** Days from 1970-01-01 to a civil date (proleptic Gregorian), Hinnant's algorithm: no Date quirks for years < 100. */
-function daysFromCivil(year: number, month: number, day: number): number {
+export function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -148,4 +148,35 @@ export function instantKeyOfEpochMs(ms: number): string {
     .padStart(3, "0")
     .replace(/0+$/, "");
   return String(seconds + KEY_BIAS).padStart(13, "0") + fraction;
+}
+
+/** Epoch seconds of an instant key (its fraction dropped): what offsets and local days are computed from. */
+export function epochSecondsOfKey(key: string): number {
+  return Number(key.slice(0, 13)) - KEY_BIAS;
+}
+
+/** The offset written in a date-time, in seconds east of UTC; undefined for "Z" (the time is given in UTC). */
+export function writtenOffsetOf(value: string): number | undefined {
+  if (value.endsWith("Z")) return undefined;
+  const sign = value[value.length - 6] === "-" ? -1 : 1;
+  return sign * (Number(value.slice(-5, -3)) * 3600 + Number(value.slice(-2)) * 60);
+}
+
+/** Days from 1970-01-01 to a valid YYYY-MM-DD date. */
+export function epochDayOf(date: string): number {
+  return daysFromCivil(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
+}
+
+/** The instant key of an epoch second (no fraction). */
+export function instantKeyOfEpochSeconds(seconds: number): string {
+  return String(seconds + KEY_BIAS).padStart(13, "0");
+}
+
+/**
+ * The wall-clock minutes since 1970-01-01 00:00 that a valid date-time's text shows (its own
+ * offset's local time): what a local day is read from when a cinema has no time zone.
+ */
+export function writtenWallMinutesOf(value: string): number {
+  const days = daysFromCivil(digitsAt(value, 0, 4), digitsAt(value, 5, 2), digitsAt(value, 8, 2));
+  return days * 1440 + digitsAt(value, 11, 2) * 60 + digitsAt(value, 14, 2);
 }

@@ -1,0 +1,81 @@
+/**
+ * The snapshot's time zones (layout/sections.ts ZONE_SECTIONS), resident: each cinema's zone, and
+ * when a zone's local day begins and ends (decision: time zones). Computed from the offsets the
+ * build stored, never from the runtime's own time-zone data, so every server answers alike.
+ */
+import { ZONE_SECTIONS } from "../layout/sections.js";
+import { SnapshotError } from "../primitives/errors.js";
+import type { PagedFile } from "../primitives/paged-file.js";
+
+/** One zone's offsets: `offsets[i]` is in force from `from[i]` (epoch seconds; from[0] = -Infinity). */
+interface ZonePieces {
+  from: number[];
+  offsets: number[];
+}
+
+const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
+
+export class SnapshotZones {
+  readonly names: string[];
+  private readonly pieces: ZonePieces[];
+  private readonly cinemaZones: Uint16Array;
+
+  constructor(index: PagedFile, cinemaCount: number) {
+    const fail = (why: string) => new SnapshotError(index.file.name, `its time zones ${why}`);
+    let table: { zones?: unknown };
+    try {
+      table = JSON.parse(Buffer.from(index.readSection(ZONE_SECTIONS.zones)).toString("utf8"));
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error;
+      throw fail("are not JSON");
+    }
+    if (!Array.isArray(table?.zones)) throw fail("have the wrong shape");
+    this.names = [];
+    this.pieces = table.zones.map((zone: { name?: unknown; initial?: unknown; changes?: unknown }) => {
+      const changes = zone?.changes;
+      if (typeof zone?.name !== "string" || !isInteger(zone.initial) || !Array.isArray(changes))
+        throw fail("have the wrong shape");
+      const pieces: ZonePieces = { from: [-Infinity], offsets: [zone.initial] };
+      for (const change of changes) {
+        if (
+          !Array.isArray(change) ||
+          !isInteger(change[0]) ||
+          !isInteger(change[1]) ||
+          change[0] <= pieces.from.at(-1)!
+        )
+          throw fail("have an offset change out of order");
+        pieces.from.push(change[0]);
+        pieces.offsets.push(change[1]);
+      }
+      this.names.push(zone.name);
+      return pieces;
+    });
+    const bytes = index.readSection(ZONE_SECTIONS.cinemaZones);
+    if (bytes.byteLength !== 2 * cinemaCount) throw fail("do not match the cinemas");
+    this.cinemaZones = new Uint16Array(bytes.slice().buffer);
+    for (const zone of this.cinemaZones) if (zone > this.names.length) throw fail("name a zone that is not listed");
+    this.hasCinemaWithoutZone = this.cinemaZones.includes(0);
+  }
+
+  /** Whether some cinema has no zone (its showtimes' days are read from their written offsets). */
+  readonly hasCinemaWithoutZone: boolean;
+
+  /** The zone of cinema c (an index into `names`), or -1 when it has none. */
+  zoneOf(c: number): number {
+    return this.cinemaZones[c]! - 1;
+  }
+
+  /**
+   * The instant (epoch seconds) a local day begins in zone z: the first instant whose wall-clock
+   * time is at least `localSeconds` (the day's start as if it were UTC). In a spring-forward gap
+   * that is the instant the clocks jump; days are therefore contiguous instant windows.
+   */
+  startOf(z: number, localSeconds: number): number {
+    const { from, offsets } = this.pieces[z]!;
+    for (let i = 0; i < from.length; i++) {
+      const candidate = Math.max(from[i]!, localSeconds - offsets[i]!);
+      if (i + 1 === from.length || candidate < from[i + 1]!) return candidate;
+    }
+    throw new Error("unreachable: the last piece has no end");
+  }
+}

@@ -1,0 +1,18 @@
+/** The snapshot's time zones and each cinema's (layout/sections.ts ZONE_SECTIONS). */
+import type { SnapshotContent } from "../layout/content.js";
+import { ZONE_SECTIONS } from "../layout/sections.js";
+
+export function encodeZones(content: SnapshotContent): Map<string, Uint8Array> {
+  const index = new Map(content.zones.zones.map((zone, i) => [zone.name, i]));
+  const cinemaZones = new Uint16Array(content.cinemas.length);
+  content.cinemas.forEach((cinema, i) => {
+    if (cinema.timeZone === undefined) return;
+    const zone = index.get(cinema.timeZone);
+    if (zone === undefined) throw new Error(`cinema ${cinema.id} has a zone the zone table lacks`);
+    cinemaZones[i] = zone + 1;
+  });
+  return new Map([
+    [ZONE_SECTIONS.zones, new Uint8Array(Buffer.from(JSON.stringify(content.zones)))],
+    [ZONE_SECTIONS.cinemaZones, new Uint8Array(cinemaZones.buffer)],
+  ]);
+}
