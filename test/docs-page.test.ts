@@ -13,9 +13,9 @@ import { OPERATIONS } from "../build/openapi-operations.js";
 import { startServer } from "../scripts/local-server.js";
 import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { writeAccessFile } from "./helpers/http-setup.js";
+import { findTool, whenInstalled } from "./helpers/system-tools.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const HAS_CHROMIUM = existsSync(CHROMIUM);
+const CHROMIUM = findTool("chromium");
 const ARTIFACTS = path.join(ROOT, "test/artifacts");
 const DEMO_KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
 // Quiet and offline: no first-run UI, no background fetches, no updates; no sandbox as CI runs as root.
@@ -26,13 +26,7 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable
 ]);
 const REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
 
-if (!HAS_CHROMIUM) {
-  process.stderr.write(
-    `docs-page.test.ts skipped: ${CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)\n`,
-  );
-}
-
-describe.skipIf(!HAS_CHROMIUM)("the documentation page in headless Chromium", () => {
+describe("the documentation page in headless Chromium", whenInstalled("chromium"), () => {
   let root: string;
   let server: Server;
   let origin: string;
