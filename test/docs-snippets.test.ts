@@ -14,7 +14,7 @@ const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '
 /** The code block after the page's "TypeScript client" heading, as the browser shows it (tags gone, entities decoded). */
 function pageSnippet(): string {
   const html = readFileSync(path.join(ROOT, "public/index.html"), "utf8");
-  const section = html.slice(html.indexOf("<h2>TypeScript client</h2>"));
+  const section = html.slice(html.search(/<h2[^>]*>TypeScript client<\/h2>/));
   const code = /<pre><code>([\s\S]*?)<\/code><\/pre>/.exec(section)?.[1];
   if (code === undefined) throw new Error("public/index.html has no code block after its TypeScript client heading");
   return code.replace(/<[^>]+>/g, "").replace(/&(lt|gt|quot|#39|amp);/g, (entity) => ENTITIES[entity]!);
