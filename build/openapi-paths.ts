@@ -4,6 +4,7 @@
  */
 import { LIST_TABLES, ONE_TABLES } from "../api/_core/route.js";
 import { ERROR_STATUSES, OPERATIONS, type HeaderName } from "./openapi-operations.js";
+import { codeSamples } from "./openapi-samples.js";
 
 type Json = Record<string, unknown>;
 
@@ -141,6 +142,8 @@ export function renderPaths(): Json {
         description: op.description,
         parameters: op.parameters.map((name) => ref("parameters", name)),
         responses,
+        // Redoc's request samples, one per operation.
+        "x-codeSamples": codeSamples(op),
       },
     };
   }

@@ -49,7 +49,11 @@ unless the organization's contract says otherwise). Authenticated responses carr
 **Other methods.** \`HEAD\` is answered like \`GET\` without a body; any other method is a 405 with
 \`Allow: GET, HEAD\` and code \`bad_request\`.
 
-**Versioning.** Everything is under \`/v1\`.`;
+**Versioning.** Everything is under \`/v1\`.
+
+**Request samples** use two shell variables: \`KEY\`, your API key, and \`API\`, this deployment's
+address followed by \`/v1\` (\`KEY=cl_demo_3f9a1c7e5b2d4086a1e7c9b3 API=http://localhost:3000/v1\` for
+\`npm start\`).`;
 
 /** The whole OpenAPI document as a plain object. */
 export function createOpenApiDocument(): Record<string, unknown> {

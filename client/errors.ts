@@ -1,16 +1,45 @@
-/** The error every failed call throws: the API's error envelope, typed. */
+/** The error every failed call throws: the API's error envelope, an answer that is not it, or no answer at all. */
 import type { ErrorCode } from "./types.js";
 
-/** `invalid_response`: the answer was not the API's JSON (a proxy's error page, a cut connection). */
-export type ClientErrorCode = ErrorCode | "invalid_response";
+/**
+ * `invalid_response`: the answer was not the API's JSON (a proxy's error page, a cut connection);
+ * `network_error`: no answer came (refused, reset, timed out, DNS, TLS).
+ */
+export type ClientErrorCode = ErrorCode | "invalid_response" | "network_error";
+
+/** Who failed: the API (its error envelope), something answering in its place, or the network. */
+export type ErrorKind = "api" | "invalid_response" | "network";
+
+/** Causes of a network failure worth trying again: the server restarting, a dropped connection, a DNS hiccup. */
+const TRANSIENT_NETWORK_CODES: readonly string[] = [
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETDOWN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+];
+
+/** Statuses that say "not now" rather than "not this": the API's own, and a gateway's in front of it. */
+const TRANSIENT_STATUSES: readonly number[] = [429, 502, 503, 504];
 
 export class ApiError extends Error {
   override readonly name = "ApiError";
+  /** Who failed; `network` has status 0 and fetch's own error as `cause`. */
+  readonly kind: ErrorKind;
 
   constructor(
-    /** The HTTP status. */
+    /** The HTTP status; 0 when no answer came (kind `network`). */
     readonly status: number,
-    /** The spec's error code, or invalid_response when the body was not the error envelope. */
+    /** The spec's error code, or invalid_response / network_error when the API's envelope never came. */
     readonly code: ClientErrorCode,
     message: string,
     /** The id to quote when reporting a problem: error.requestId, else the X-Request-Id header. */
@@ -19,8 +48,11 @@ export class ApiError extends Error {
     readonly details?: Record<string, unknown>,
     /** Seconds to wait before retrying, from Retry-After (429, 503). */
     readonly retryAfter?: number,
+    /** `cause`: the error underneath (fetch's, for a network failure). */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
+    this.kind = code === "network_error" ? "network" : code === "invalid_response" ? "invalid_response" : "api";
   }
 
   /**
@@ -28,6 +60,44 @@ export class ApiError extends Error {
    * page). Pass it as `cursor` to the same iterator, with the same filters, to resume there.
    */
   cursor?: string;
+
+  /** True when the same request may succeed later (iterators retry these): 429, 502–504, a dropped connection. */
+  get transient(): boolean {
+    if (this.kind === "network") return TRANSIENT_NETWORK_CODES.includes(causeCode(this.cause) ?? "");
+    return TRANSIENT_STATUSES.includes(this.status);
+  }
+}
+
+/** The innermost error's code (Node's fetch wraps the socket's error, which may wrap more). */
+function causeCode(error: unknown): string | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
+    const code = (at as Error & { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}
+
+/** The innermost message: "connect ECONNREFUSED 127.0.0.1:3000" says more than fetch's "fetch failed". */
+function causeMessage(error: unknown): string {
+  let message = error instanceof Error ? error.message : String(error);
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
+    if (at.message) message = at.message;
+  }
+  return message;
+}
+
+/** fetch failed, or the body stopped arriving: an ApiError of kind network, with the cause kept. */
+export function networkError(method: string, url: string, error: unknown, status = 0): ApiError {
+  const where = url.split("?")[0];
+  return new ApiError(
+    status,
+    "network_error",
+    `${method} ${where}: no answer (${causeMessage(error)}); is the server running and baseUrl right?`,
+    undefined,
+    undefined,
+    undefined,
+    { cause: error },
+  );
 }
 
 const CODES: readonly string[] = [

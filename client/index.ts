@@ -1,11 +1,13 @@
 /**
  * A typed client of the Cinema Listings API for TypeScript users: one method per operation of
- * the OpenAPI document, async iterators over every page, and ApiError for every failure.
+ * the OpenAPI document, async iterators over every page, and ApiError for every failure of a
+ * request, a network failure included (decision: the typed client's failures).
  *
- *     const client = createClient({ baseUrl: "http://localhost:3000", apiKey: process.env.API_KEY! });
+ *     const client = createClient({ baseUrl: "http://localhost:3000", apiKey: process.env.API_KEY });
  *     for await (const showtime of client.showtimes({ cinemaId: "gb-lon-odeon-leicester-sq" })) { … }
  */
-import { ApiError, toApiError } from "./errors.js";
+import { ApiError, networkError, toApiError } from "./errors.js";
+import { authorizationOf, baseOf } from "./options.js";
 import type {
   Attribute,
   Cinema,
@@ -21,18 +23,23 @@ import type {
   ShowtimeFilters,
 } from "./types.js";
 
-export { ApiError, type ClientErrorCode } from "./errors.js";
+export { ApiError, type ClientErrorCode, type ErrorKind } from "./errors.js";
 export type * from "./types.js";
 
 export interface ClientOptions {
-  /** Where the API is served, without /v1: e.g. https://listings.example.com. */
+  /** Where the API is served: e.g. https://listings.example.com (a trailing /v1 is accepted too). */
   baseUrl: string;
-  apiKey: string;
+  /**
+   * The key issued to your organization. `process.env.API_KEY` may be passed as it is: a missing or
+   * empty key throws a TypeError here, before any request.
+   */
+  apiKey: string | undefined;
   /** A fetch implementation (tests, proxies); the global fetch by default. */
   fetch?: typeof globalThis.fetch;
   /**
-   * How many times an iterator retries a page the API answered 429 or 503, waiting Retry-After
-   * each time (default 5); then it throws, the ApiError carrying the cursor to resume from.
+   * How many times an iterator retries a page that failed transiently (ApiError.transient: 429,
+   * 502–504, a refused or dropped connection), waiting Retry-After when given, else 1 s, 2 s, 4 s…
+   * (at most 30 s); default 5. Then it throws, the ApiError carrying the cursor to resume from.
    */
   maxRetries?: number;
   /** How an iterator waits before a retry (tests pass a fake clock); setTimeout by default. */
@@ -94,15 +101,30 @@ function nearQuery(near: NearFilter | undefined): Query {
   };
 }
 
+/** Retry-After when the server gave one, else 1 s, 2 s, 4 s… up to 30 s. */
+function retryDelayMs(error: ApiError, attempt: number): number {
+  if (error.retryAfter !== undefined) return 1000 * Math.max(1, error.retryAfter);
+  return Math.min(30_000, 1000 * 2 ** attempt);
+}
+
 export function createClient(options: ClientOptions): Client {
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const base = options.baseUrl.replace(/\/+$/, "");
+  const base = baseOf(options.baseUrl);
+  const authorization = authorizationOf(options.apiKey);
+
+  /** The answer's status, headers and text; a failure before the whole body arrived is a network ApiError. */
+  async function send(url: string): Promise<{ response: Response; text: string }> {
+    let response: Response | undefined;
+    try {
+      response = await fetchImpl(url, { headers: { authorization, accept: "application/json" } });
+      return { response, text: await response.text() };
+    } catch (error) {
+      throw networkError("GET", url, error, response?.status);
+    }
+  }
 
   async function get<T>(path: string, query?: Query): Promise<T> {
-    const response = await fetchImpl(`${base}${path}${toQueryString(query)}`, {
-      headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json" },
-    });
-    const text = await response.text();
+    const { response, text } = await send(`${base}${path}${toQueryString(query)}`);
     if (response.status !== 200) throw toApiError(response.status, response.headers, text);
     try {
       return JSON.parse(text) as T;
@@ -119,19 +141,18 @@ export function createClient(options: ClientOptions): Client {
   const maxRetries = options.maxRetries ?? 5;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  /** One page, retried after Retry-After on 429 and 503; a failure carries the page's cursor. */
+  /** One page, retried while it fails transiently (maxRetries); a failure carries the page's cursor. */
   async function pageAt<T>(path: string, query: Query, cursor: string | undefined): Promise<Page<T>> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await get<Page<T>>(path, { ...query, cursor });
       } catch (error) {
-        const retryable = error instanceof ApiError && (error.status === 429 || error.status === 503);
-        if (error instanceof ApiError && (!retryable || attempt >= maxRetries)) {
+        if (!(error instanceof ApiError)) throw error;
+        if (!error.transient || attempt >= maxRetries) {
           error.cursor = cursor;
           throw error;
         }
-        if (!retryable) throw error;
-        await sleep(1000 * Math.max(1, (error as ApiError).retryAfter ?? 1));
+        await sleep(retryDelayMs(error, attempt));
       }
     }
   }

@@ -4,7 +4,7 @@
  * Exit 0 done, 1 written but not pushed, 2 bad arguments or an access file that cannot be used.
  * A running local server picks the change up within a second; see docs/operations.md for Vercel.
  */
-import { parseKeysArgs, USAGE, UsageError, type KeysInvocation } from "./keys/args.js";
+import { parseKeysArgs, PUSH_IN_FORCE, USAGE, UsageError, type KeysInvocation } from "./keys/args.js";
 import { readAccess, writeAccess } from "./keys/access-store.js";
 import { applyCommand } from "./keys/commands.js";
 import { pushAccess, pushTargetFromEnvironment } from "./keys/edge-config-push.js";
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     fail(`${accessFile} was written, but not pushed: ${(error as Error).message}; run the push again`, false, 1);
   }
   // On stderr: a created key stays the last line of stdout (scripts take it with tail -n 1).
-  process.stderr.write(`keys: pushed ${accessFile} to Edge Config ${target.edgeConfigId}: in force within 10 s\n`);
+  process.stderr.write(`keys: pushed ${accessFile} to Edge Config ${target.edgeConfigId}: in force ${PUSH_IN_FORCE}\n`);
 }
 
 main().catch((error: unknown) => fail((error as Error).message));

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { parseCorsOrigins } from "../api/_core/cors.js";
 import { limiterFromEnvironment } from "../api/_adapters/environment.js";
+import { listenFailure, parsePort } from "./listen-port.js";
 import { startServer } from "./local-server.js";
 import { requestLogger } from "./request-log.js";
 
@@ -10,16 +11,6 @@ const USAGE = "usage: npm run serve -- --snapshot DIR --access FILE --port N [--
 function fail(message: string, usage = true): never {
   process.stderr.write(`serve: ${message}\n${usage ? `${USAGE}\n` : ""}`);
   process.exit(2);
-}
-
-/** Why the server could not start, in one line: a port in use is not a usage mistake. */
-function failToStart(error: unknown, port: number, host: string): never {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE")
-    fail(`port ${port} on ${host} is already in use (another server?): choose another with --port`, false);
-  if (code === "EACCES")
-    fail(`port ${port} on ${host} needs privileges this user does not have: choose one above 1023`, false);
-  fail((error as Error).message, false);
 }
 
 function readOptions() {
@@ -42,8 +33,9 @@ function readOptions() {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  if (!/^\d{1,5}$/.test(values.port!) || Number(values.port) > 65535) fail("--port must be a number from 0 to 65535");
-  return { snapshotDir: values.snapshot!, accessFile: values.access!, port: Number(values.port), host: values.host! };
+  const port = parsePort(values.port!);
+  if (port === undefined) fail("--port must be a number from 0 to 65535");
+  return { snapshotDir: values.snapshot!, accessFile: values.access!, port, host: values.host! };
 }
 
 const options = readOptions();
@@ -64,4 +56,4 @@ Promise.resolve()
     }),
   )
   .then(({ url }) => process.stdout.write(`listening on ${url}\n`))
-  .catch((error: unknown) => failToStart(error, options.port, options.host));
+  .catch((error: unknown) => fail(listenFailure(error, options.port, options.host, "--port"), false));

@@ -4,35 +4,50 @@ import { limiterFromEnvironment } from "../api/_adapters/environment.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { formatReport } from "../build/problems.js";
 import { runBuild } from "../build/run-build.js";
+import { holdPort, listenFailure, parsePort, type PortHold } from "./listen-port.js";
 import { startServer } from "./local-server.js";
 import { requestLogger } from "./request-log.js";
 
+function fail(message: string): never {
+  process.stderr.write(`start: ${message}\n`);
+  process.exit(1);
+}
+
+/** The port first: on a taken port, nothing is built (decision: stopping the local server). */
+async function holdPortOrFail(host: string): Promise<PortHold> {
+  const port = parsePort(process.env.PORT ?? "3000");
+  if (port === undefined) fail("PORT must be a number from 0 to 65535");
+  try {
+    return await holdPort(port, host);
+  } catch (error) {
+    fail(listenFailure(error, port, host, "PORT=N"));
+  }
+}
+
 async function main(): Promise<void> {
+  const host = process.env.HOST ?? "127.0.0.1";
+  const hold = await holdPortOrFail(host);
   const result = await runBuild({ dataDir: "data", output: createDiskWriter("snapshot") });
   if (!result.ok) {
     process.stderr.write(`${formatReport(result.problems)}\n`);
     process.exit(1);
   }
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? "127.0.0.1";
   const log = requestLogger();
   const limiter = limiterFromEnvironment(process.env, log.warn);
+  await hold.release();
   const { url } = await startServer({
     snapshotDir: "snapshot",
     accessFile: "data/demo-access.json",
-    port,
+    port: hold.port,
     host,
     limiter,
     corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
     onLog: log.request,
     onError: log.error,
-  });
+  }).catch((error: unknown) => fail(listenFailure(error, hold.port, host, "PORT=N")));
   process.stdout.write(
     `listening on ${url.replace("127.0.0.1", "localhost")} (demo key: cl_demo_3f9a1c7e5b2d4086a1e7c9b3)\n`,
   );
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`start: ${(error as Error).message}\n`);
-  process.exit(1);
-});
+main().catch((error: unknown) => fail((error as Error).message));

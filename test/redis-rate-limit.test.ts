@@ -17,10 +17,8 @@ import { rateKey, redisRateLimiter, type RedisRateLimiter } from "../api/_core/r
 import { startServer } from "../scripts/local-server.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
-import { redisSkipReason, startRedis, type RedisProcess } from "./helpers/redis.js";
-
-const skipReason = redisSkipReason();
-if (skipReason) console.warn(`skipping the Redis rate limiter tests: ${skipReason}`);
+import { startRedis, type RedisProcess } from "./helpers/redis.js";
+import { whenInstalled } from "./helpers/system-tools.js";
 
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 /** A window so long (~31.7 years) that no test run can straddle two of them. */
@@ -124,7 +122,7 @@ describe("the Redis rate limiter without a reachable Redis", () => {
   });
 });
 
-describe.skipIf(skipReason !== undefined)("the Redis rate limiter", () => {
+describe("the Redis rate limiter", whenInstalled("redis-server"), () => {
   let root: string;
   let snapshotDir: string;
   let accessFile: string;

@@ -1,6 +1,13 @@
 /** Arguments of `npm run keys`: one command, each option checked before the access file is touched. */
 import { parseArgs } from "node:util";
+import { MAX_AGE_MS } from "../../api/_adapters/edge-config-access.js";
 import { checkDate, checkDateTime } from "../../api/_core/format/primitives/date-time.js";
+
+/**
+ * How soon a push is in force on every instance: none uses a copy older than MAX_AGE_MS
+ * (decision: revocation in seconds). The help, the push's confirmation and the docs say this figure.
+ */
+export const PUSH_IN_FORCE = `within ${MAX_AGE_MS / 1000} s`;
 
 export const USAGE = `usage: npm run keys -- (--access FILE | --demo) [--push] <command>
   create --org ID [--expires DATE] [--id KEY_ID]   new key, printed once as the last line
@@ -11,8 +18,8 @@ export const USAGE = `usage: npm run keys -- (--access FILE | --demo) [--push] <
 DATE is YYYY-MM-DD (midnight UTC) or a date-time such as 2027-01-01T00:00:00Z.
 --access FILE is the access file to read and change (created, with its folder, if it does not exist);
 --demo uses the committed demo file, data/demo-access.json, instead.
---push also writes the access file (changed or not) to the deployment's Edge Config, in force within
-10 s without a redeploy; it needs EDGE_CONFIG (or EDGE_CONFIG_ID) and VERCEL_API_TOKEN.`;
+--push also writes the access file (changed or not) to the deployment's Edge Config, in force
+${PUSH_IN_FORCE} without a redeploy; it needs EDGE_CONFIG (or EDGE_CONFIG_ID) and VERCEL_API_TOKEN.`;
 
 export const DEFAULT_ACCESS_FILE = "data/demo-access.json";
 

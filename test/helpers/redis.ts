@@ -1,21 +1,13 @@
 /**
  * A real redis-server for tests: started on a free loopback port with persistence off, in a
- * temp folder, stopped (and restartable) by the test. Without the binary the tests skip with a
- * printed reason (.ci/run installs Debian's redis-server when missing).
+ * temp folder, stopped (and restartable) by the test. Without the binary the tests skip, named at
+ * the end of the run (test/helpers/system-tools.ts; .ci/run installs Debian's redis-server).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { makeTempDir, removeDir } from "./build-helpers.js";
 
 const BINARY = "redis-server";
-
-/** Why Redis tests cannot run here, or undefined when they can. */
-export function redisSkipReason(): string | undefined {
-  const probe = spawnSync(BINARY, ["--version"], { encoding: "utf8" });
-  if (probe.error || probe.status !== 0)
-    return `${BINARY} is not installed (apt-get install -y redis-server; .ci/run does this)`;
-  return undefined;
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,89 @@
+/**
+ * `npm test` on a machine without chromium or redis-server: the tests that need them are skipped,
+ * and the run ends with one line naming what is missing, how many tests it cost and the command
+ * that installs it; with both installed, no such line. Real vitest runs of the real test files,
+ * with PATH emptied of the two programs.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { missingToolsLine } from "./reporters/missing-tools.js";
+import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { whenInstalled } from "./helpers/system-tools.js";
+
+const VITEST = path.join(ROOT, "node_modules/vitest/vitest.mjs");
+const NOTICE =
+  /^skipped (\d+) tests: chromium is not installed \((\d+) tests\), redis-server is not installed \((\d+) tests\); install with: apt-get install -y chromium redis-server$/;
+
+/** This run's environment without vitest's own markers (the child is a run of its own), PATH as given. */
+function childEnv(PATH: string): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST")));
+  return { ...env, PATH, NO_COLOR: "1", FORCE_COLOR: "0" };
+}
+
+/** `vitest run FILES` as npm test runs it (the repository's config), with its whole output. */
+function runVitest(files: string[], PATH: string): Promise<{ code: number | null; lines: string[] }> {
+  const child = spawn(process.execPath, [VITEST, "run", ...files], {
+    cwd: ROOT,
+    env: childEnv(PATH),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+  return new Promise((resolve) =>
+    child.once("close", (code) => resolve({ code, lines: output.split("\n").filter((l) => l.trim() !== "") })),
+  );
+}
+
+describe("a run without chromium and redis-server", () => {
+  let emptyBin: string;
+  beforeAll(() => {
+    emptyBin = makeTempDir("no-tools");
+  });
+  afterAll(() => removeDir(emptyBin));
+
+  test("ends with one line naming both, the tests skipped for each and the install command", async () => {
+    const { code, lines } = await runVitest(["test/docs-page.test.ts", "test/redis-rate-limit.test.ts"], emptyBin);
+    expect(code, lines.join("\n")).toBe(0);
+    const last = lines.at(-1)!;
+    const [, total, chromium, redis] = NOTICE.exec(last) ?? [];
+    expect(last).toMatch(NOTICE);
+    expect(Number(total)).toBe(Number(chromium) + Number(redis));
+    // The count is vitest's own: the summary's skipped tests are exactly those.
+    const summary = lines.find((line) => /^\s*Tests\s/.test(line))!;
+    expect(summary).toContain(`${total} skipped`);
+    expect(lines.filter((line) => line.includes("apt-get install"))).toEqual([last]);
+  });
+});
+
+describe("a run with both installed", () => {
+  test.runIf(whenInstalled("redis-server").skip === undefined)(
+    "prints no such line: nothing was skipped for want of a program",
+    async () => {
+      const { code, lines } = await runVitest(["test/redis-rate-limit.test.ts"], process.env.PATH ?? "");
+      expect(code, lines.join("\n")).toBe(0);
+      expect(lines.find((line) => /^\s*Tests\s/.test(line))).not.toContain("skipped");
+      expect(lines.filter((line) => line.includes("install with"))).toEqual([]);
+    },
+  );
+});
+
+describe("the line itself", () => {
+  test.each([
+    [new Map(), undefined],
+    [
+      new Map([["chromium", 12]]),
+      "skipped 12 tests: chromium is not installed (12 tests); install with: apt-get install -y chromium",
+    ],
+    [
+      new Map([
+        ["redis-server", 3],
+        ["chromium", 12],
+      ]),
+      "skipped 15 tests: redis-server is not installed (3 tests), chromium is not installed (12 tests); install with: apt-get install -y redis-server chromium",
+    ],
+  ] as const)("%o → %j", (skips, line) => {
+    expect(missingToolsLine(new Map(skips))).toBe(line);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * One answer to "which Node.js?" (decision: Node.js versions): package.json's engines, the
+ * Vercel project settings and the README agree, and the pinned Vercel CLI's own selection reads
+ * engines as Node.js 24, without a warning that it would jump to a future major by itself.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { afterEach, expect, test, vi } from "vitest";
+import { ROOT } from "./helpers/build-helpers.js";
+
+/** The @vercel/build-utils that `vercel build` itself loads (the CLI carries its own copy). */
+const buildUtils = createRequire(createRequire(import.meta.url).resolve("vercel/package.json"))(
+  "@vercel/build-utils",
+) as {
+  getNodeVersion(
+    dir: string,
+    fallback?: string,
+    config?: object,
+    meta?: object,
+    available?: number[],
+  ): Promise<{
+    major: number;
+    range: string;
+  }>;
+};
+
+const json = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), "utf8"));
+const ENGINES: string = json("package.json").engines.node;
+const PROJECT_NODE: string = json(".vercel/project.json").settings.nodeVersion;
+/** The majors Vercel offers today, newest first. */
+const ON_VERCEL = [24, 22, 20];
+
+afterEach(() => vi.restoreAllMocks());
+
+test("Vercel's selection reads engines as Node.js 24.x, the project setting, and warns of nothing", async () => {
+  const warnings: string[] = [];
+  vi.spyOn(console, "warn").mockImplementation((message: string) => void warnings.push(message));
+  const selected = await buildUtils.getNodeVersion(ROOT, PROJECT_NODE, {}, {}, ON_VERCEL);
+  expect([selected.range, PROJECT_NODE]).toEqual(["24.x", "24.x"]);
+  expect(warnings).toEqual([]);
+});
+
+// Not 20: Vercel no longer deploys it (its discontinuation depends on the day, which tests never do).
+test.each([
+  [22, "22.x"],
+  [24, "24.x"],
+])("engines admit Node.js %i on Vercel: offering only it selects %s", async (major, range) => {
+  vi.spyOn(console, "warn").mockImplementation(() => {});
+  const selected = await buildUtils.getNodeVersion(ROOT, undefined, {}, {}, [major]);
+  expect(selected.range).toBe(range);
+});
+
+test("engines admit the Node.js running this suite (CI runs it on 20 and 24)", () => {
+  const major = Number(process.versions.node.split(".")[0]);
+  expect(ENGINES.split("||").map((part) => Number(/\^(\d+)\./.exec(part)?.[1]))).toContain(major);
+});
+
+test("the README states the engines range and the deployment's Node.js", () => {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  expect(readme).toContain(`\`${ENGINES}\``);
+  expect(readme).toContain("Vercel runs the function on Node.js 24");
+});
