@@ -3,8 +3,10 @@
  * their codes, paging through every list, conditional and compressed responses, each body and
  * its headers validated against the OpenAPI document that would be deployed beside it.
  */
+import { createHash } from "node:crypto";
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
+import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
 import type { ResponseValidator } from "../build/openapi-validate.js";
 
 /** The plain keys whose hashes are in data/demo-access.json. */
@@ -19,6 +21,10 @@ export interface HttpCheckContext {
   counts: Record<ListResource, number>;
   validator: ResponseValidator;
   errorSchema: Record<string, unknown>;
+  /** The deployment's access text (ACCESS_JSON): whatever can be computed from it must open nothing. */
+  accessText: string;
+  /** The secret the build bundled (decision: gateway secret). */
+  bundledSecret: string;
 }
 
 export interface HttpCheckResult {
@@ -278,18 +284,24 @@ export const HTTP_CHECKS: Check[] = [
     },
   ],
   [
-    "the internal prefix is a 404 to anyone but the gateway, with a key or without",
+    "the internal prefix is a 404 to anyone but the gateway, with a key, without, or with a derivable secret",
     async (ctx) => {
       const health = (await send(ctx.baseUrl, "/healthz")).json();
-      for (const [path, key] of [
-        [`/_c/${health.snapshotId}/v1/films`, ctx.keys.valid],
-        [`/_c/${health.snapshotId}/v1/films`, undefined],
-        ["/_c", undefined],
-      ] as const) {
-        const body = expectError(ctx, await send(ctx.baseUrl, path, { key }), 404, "not_found");
+      // What the secret once was: derived from the access text, so computable by anyone who has it.
+      const derived = createHash("sha256").update(`cinema-listings gateway\n${ctx.accessText}`, "utf8").digest("hex");
+      const internal = `/_c/${health.snapshotId}/v1/films`;
+      const attempts: Array<[string, Record<string, string>, string | undefined]> = [
+        [internal, {}, ctx.keys.valid],
+        [internal, {}, undefined],
+        ["/_c", {}, undefined],
+        [internal, { [GATEWAY_TOKEN_HEADER]: derived }, undefined],
+        [internal, { [GATEWAY_TOKEN_HEADER]: derived }, ctx.keys.valid],
+      ];
+      for (const [path, headers, key] of attempts) {
+        const body = expectError(ctx, await send(ctx.baseUrl, path, { key, headers }), 404, "not_found");
         assert(body.error.message.startsWith("No such endpoint"), body.error.message);
       }
-      return "404 three times";
+      return `404 ${attempts.length} times`;
     },
   ],
   [
@@ -314,6 +326,26 @@ export const UNAVAILABLE_CHECK: Check = [
       "database_unavailable",
       "listShowtimes",
     ).error.message,
+];
+
+/** The checks for a deployment without a usable secret: closed, never open. */
+export const CLOSED_CHECK: Check = [
+  "without a usable secret: an admitted request is a 503, the internal prefix a 404 even with the bundled secret",
+  async (ctx) => {
+    const admitted = expectError(
+      ctx,
+      await send(ctx.baseUrl, "/v1/films", { key: ctx.keys.valid }),
+      503,
+      "database_unavailable",
+      "listFilms",
+    );
+    const health = (await send(ctx.baseUrl, "/healthz")).json();
+    const internal = await send(ctx.baseUrl, `/_c/${health.snapshotId}/v1/films`, {
+      headers: { [GATEWAY_TOKEN_HEADER]: ctx.bundledSecret },
+    });
+    expectError(ctx, internal, 404, "not_found");
+    return admitted.error.message;
+  },
 ];
 
 /** Runs checks in order, collecting every result rather than stopping at the first failure. */

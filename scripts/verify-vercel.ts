@@ -14,8 +14,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
 import { createResponseValidator } from "../build/openapi-validate.js";
 import {
+  CLOSED_CHECK,
   DEMO_KEYS,
   runHttpChecks,
   UNAVAILABLE_CHECK,
@@ -158,13 +160,16 @@ function checkCachedPass(
 async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promise<HttpCheckResult[]> {
   // The OpenAPI document that would be deployed beside the function.
   const doc = JSON.parse(readFileSync(path.join(OUTPUT, "static/openapi.json"), "utf8"));
+  const accessText = readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8");
   const base = {
     keys: DEMO_KEYS,
     counts,
     validator: createResponseValidator(doc),
     errorSchema: doc.components.schemas.Error,
+    accessText,
+    bundledSecret: readFileSync(path.join(OUTPUT, MIDDLEWARE_DIR, GATEWAY_SECRET_FILE), "utf8").trim(),
   };
-  const env = { ACCESS_JSON: readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"), LOG_LEVEL: "silent" };
+  const env = { ACCESS_JSON: accessText, LOG_LEVEL: "silent" };
   const results: HttpCheckResult[] = [];
   let stderr = "";
   for (const mode of ["rewrite", "fetch"]) {
@@ -195,6 +200,14 @@ async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promis
     await unavailable.close();
     stderr += unavailable.stderr();
     rmSync(empty, { recursive: true, force: true });
+  }
+  // A GATEWAY_SECRET too short to be safe: both pieces keep the internal path closed.
+  const closed = await launchDeployment({ ...env, GATEWAY_SECRET: "too-short" }, "rewrite");
+  try {
+    results.push(...(await runHttpChecks({ ...base, baseUrl: closed.platform.url }, [CLOSED_CHECK])));
+  } finally {
+    await closed.close();
+    stderr += closed.stderr();
   }
   results.push({
     name: "the middleware and the function wrote nothing to stderr",

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { staticAccess } from "../api/_core/access.js";
+import { ServiceUnavailable } from "../api/_core/errors.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
 import { createOperationLog, deferredOperationLog } from "../api/_core/request-log.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
@@ -142,6 +143,21 @@ describe("LOG_LEVEL", () => {
     log.warn("a warning");
     log.error("r-2", new Error("a failure"));
     expect(out.parsed().map((line) => line.level)).toEqual(written);
+  });
+
+  test("a condition only an operator can fix is logged by its message, without a stack", async () => {
+    const out = capture();
+    const log = await createOperationLog({ level: "error", destination: out.destination });
+    log.error("r-3", new ServiceUnavailable("no gateway secret: the fix"));
+    expect(out.parsed()).toEqual([
+      {
+        level: "error",
+        time: expect.any(String),
+        requestId: "r-3",
+        problem: "no gateway secret: the fix",
+        msg: "service unavailable",
+      },
+    ]);
   });
 
   test("an unknown level falls back to info and says so once", async () => {

@@ -16,7 +16,7 @@ import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import { next, rewrite } from "@vercel/functions";
 import { addCallerHeaders } from "../_core/caller-headers.js";
-import { unknownEndpoint } from "../_core/errors.js";
+import { ServiceUnavailable, unknownEndpoint } from "../_core/errors.js";
 import type { CoreRequest, CoreResponse } from "../_core/exchange.js";
 import { callerOf, passGate, refusal, type GateOptions } from "../_core/gate.js";
 import { GATEWAY_TOKEN_HEADER, internalTarget, isGatewayToken, isInternalTarget } from "../_core/internal-path.js";
@@ -29,7 +29,10 @@ export type Forward = (url: URL, method: string, headers: Headers) => Promise<Re
 
 export interface GatewayOptions extends GateOptions {
   mode: ForwardMode;
-  secret: string;
+  /** What the function's internal path answers to (gateway-secret.ts); undefined: the path is closed. */
+  secret: string | undefined;
+  /** Why there is no secret and how to fix it: the log line of every request answered 503 meanwhile. */
+  secretProblem?: string;
   /** The snapshot the deployment serves; throws a SnapshotError when it cannot be read (a 503). */
   snapshotId: () => string;
   forward?: Forward;
@@ -93,6 +96,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const forward = options.forward ?? forwardRaw;
 
   async function forwardAdmitted(request: Request, core: CoreRequest, callerHeaders: Record<string, string>) {
+    // Without a secret nothing may reach the internal path: a 503, never an open path.
+    if (!options.secret) throw new ServiceUnavailable(options.secretProblem ?? "no gateway secret");
     const url = new URL(internalTarget(options.snapshotId(), core.url), request.url);
     const headers = forwardedHeaders(request, callerHeaders["x-request-id"]!, options.secret);
     if (options.mode === "rewrite") return rewrite(url, { headers: callerHeaders, request: { headers } });
