@@ -40,15 +40,20 @@ interface Answer {
   json(): any;
 }
 
-/** One request over node:http, which leaves the body as sent (fetch would decompress it). */
+/**
+ * One request over node:http, which leaves the body as sent (fetch would decompress it); the
+ * target goes out exactly as written (a URL would resolve its dot segments first).
+ */
 export function send(
   baseUrl: string,
   path: string,
   options: { method?: string; key?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const headers = { ...options.headers, ...(options.key ? { authorization: `Bearer ${options.key}` } : {}) };
+  const { hostname, port } = new URL(baseUrl);
+  const target = { host: hostname, port, path, method: options.method ?? "GET", headers, agent: false };
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${path}`, { method: options.method ?? "GET", headers, agent: false }, (res) => {
+    const req = request(target, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("error", reject);
@@ -302,6 +307,14 @@ export const HTTP_CHECKS: Check[] = [
         assert(body.error.message.startsWith("No such endpoint"), body.error.message);
       }
       return `404 ${attempts.length} times`;
+    },
+  ],
+  [
+    "one request id per request, in the header and the body, when the platform resolves dot segments",
+    async (ctx) => {
+      for (const path of ["/v1/%2e%2e/%2e%2e/%2e%2e/healthz", "/v1/%2e%2e/films", "/v1/films/%2e%2e"])
+        expectError(ctx, await send(ctx.baseUrl, path, { key: ctx.keys.valid }), 404, "not_found");
+      return "3 paths";
     },
   ],
   [

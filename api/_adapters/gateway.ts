@@ -19,7 +19,13 @@ import { addCallerHeaders } from "../_core/caller-headers.js";
 import { ServiceUnavailable, unknownEndpoint } from "../_core/errors.js";
 import type { CoreRequest, CoreResponse } from "../_core/exchange.js";
 import { callerOf, passGate, refusal, type GateOptions } from "../_core/gate.js";
-import { GATEWAY_TOKEN_HEADER, internalTarget, isGatewayToken, isInternalTarget } from "../_core/internal-path.js";
+import {
+  GATEWAY_TOKEN_HEADER,
+  internalTarget,
+  isApiTarget,
+  isGatewayToken,
+  isInternalTarget,
+} from "../_core/internal-path.js";
 
 export const FORWARD_MODES = ["rewrite", "fetch"] as const;
 export type ForwardMode = (typeof FORWARD_MODES)[number];
@@ -114,10 +120,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       return toWebResponse(outcome.answer);
     }
     try {
+      // The platform resolves dot segments before the gateway sees the URL (/v1/%2e%2e/x is /x):
+      // what is no API path then is the API's unknown-path 404, answered here, after the checks.
+      if (!isApiTarget(core.url)) throw unknownEndpoint();
       return await forwardAdmitted(request, core, addCallerHeaders({}, outcome.caller));
     } catch (thrown) {
-      options.onError?.(requestId, thrown);
-      return toWebResponse(refusal(core.method, thrown, outcome.caller));
+      const answer = refusal(core.method, thrown, outcome.caller);
+      if (answer.status >= 500) options.onError?.(requestId, thrown);
+      return toWebResponse(answer);
     }
   }
 

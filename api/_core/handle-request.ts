@@ -123,12 +123,14 @@ export function createHandler(options: CoreOptions): Handler {
    */
   function serveInternal(x: Exchange): CoreResponse {
     const { request } = x;
+    // One id per request, whatever the answer: the one the gateway gave and shows the caller.
+    x.requestId = forwardedRequestId(headerOf(request, "x-request-id")) ?? x.requestId;
     const target = isInternalTarget(request.url)
       ? parseInternalTarget(request.url)
       : { snapshotId: undefined, publicTarget: request.url };
-    if (!target) return notAnEndpoint(x);
-    x.requestId = forwardedRequestId(headerOf(request, "x-request-id")) ?? x.requestId;
     try {
+      // The platform may resolve dot segments of the target (/v1/%2e%2e/...) into no API path at all.
+      if (!target) throw unknownEndpoint();
       const { snapshotId } = options.snapshots.current().manifest;
       if (target.snapshotId !== undefined && target.snapshotId !== snapshotId)
         throw new SnapshotError(MANIFEST_FILE, "is not the snapshot the gateway named (a deployment out of step)");

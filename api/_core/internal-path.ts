@@ -25,13 +25,18 @@ export function internalTarget(snapshotId: string, publicTarget: string): string
   return `${INTERNAL_PREFIX}/${snapshotId}${publicTarget}`;
 }
 
+/** Whether a public target (origin-form) is under /v1, the only thing the gateway forwards. */
+export function isApiTarget(url: string): boolean {
+  return url === "/v1" || /^\/v1[/?]/.test(url);
+}
+
 /** The snapshot id and public target of an internal target; undefined when it is not one. */
 export function parseInternalTarget(url: string): { snapshotId: string; publicTarget: string } | undefined {
   const idEnd = url.indexOf("/", INTERNAL_PREFIX.length + 1);
   if (idEnd === -1) return undefined;
   const snapshotId = url.slice(INTERNAL_PREFIX.length + 1, idEnd);
   const publicTarget = url.slice(idEnd);
-  if (!SNAPSHOT_ID.test(snapshotId) || !(publicTarget === "/v1" || /^\/v1[/?]/.test(publicTarget))) return undefined;
+  if (!SNAPSHOT_ID.test(snapshotId) || !isApiTarget(publicTarget)) return undefined;
   return { snapshotId, publicTarget };
 }
 
