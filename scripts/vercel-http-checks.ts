@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { request } from "node:http";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
 import type { ResponseValidator } from "../build/openapi-validate.js";
 
@@ -211,6 +211,37 @@ export const HTTP_CHECKS: Check[] = [
     },
   ],
   [
+    "each client gets the coding it accepts, whichever coding a cache saw first",
+    async (ctx) => {
+      // The order matters: a cache keyed without the coding would hand the first one to the rest.
+      const codings: Array<[string, string | undefined]> = [
+        ["gzip, br", "gzip"],
+        ["", undefined],
+        ["br", "br"],
+        ["identity", undefined],
+        ["gzip;q=0, br;q=1", "br"],
+      ];
+      for (const path of ["/v1/cinemas", "/v1/showtimes?limit=30"]) {
+        const bodies = new Set<string>();
+        for (const [acceptEncoding, expected] of codings) {
+          const headers = acceptEncoding ? { "accept-encoding": acceptEncoding } : undefined;
+          const answer = await send(ctx.baseUrl, path, { key: ctx.keys.valid, headers });
+          const coding = answer.headers["content-encoding"];
+          assert(coding === expected, `${path}, Accept-Encoding ${JSON.stringify(acceptEncoding)}: ${coding}`);
+          const decoded =
+            coding === "gzip"
+              ? gunzipSync(answer.body)
+              : coding === "br"
+                ? brotliDecompressSync(answer.body)
+                : answer.body;
+          bodies.add(decoded.toString("utf8"));
+        }
+        assert(bodies.size === 1, `${path}: the codings decode to ${bodies.size} different bodies`);
+      }
+      return `${codings.length} codings, 2 paths`;
+    },
+  ],
+  [
     "HEAD: the GET's status and headers, no body",
     async (ctx) => {
       const head = await send(ctx.baseUrl, "/v1/cinemas", { method: "HEAD", key: ctx.keys.valid });
@@ -294,10 +325,11 @@ export const HTTP_CHECKS: Check[] = [
       const health = (await send(ctx.baseUrl, "/healthz")).json();
       // What the secret once was: derived from the access text, so computable by anyone who has it.
       const derived = createHash("sha256").update(`cinema-listings gateway\n${ctx.accessText}`, "utf8").digest("hex");
-      const internal = `/_c/${health.snapshotId}/v1/films`;
+      const internal = `/_c/${health.snapshotId}/gzip/v1/films`;
       const attempts: Array<[string, Record<string, string>, string | undefined]> = [
         [internal, {}, ctx.keys.valid],
         [internal, {}, undefined],
+        [`/_c/${health.snapshotId}/v1/films`, {}, ctx.keys.valid],
         ["/_c", {}, undefined],
         [internal, { [GATEWAY_TOKEN_HEADER]: derived }, undefined],
         [internal, { [GATEWAY_TOKEN_HEADER]: derived }, ctx.keys.valid],
@@ -353,7 +385,7 @@ export const CLOSED_CHECK: Check = [
       "listFilms",
     );
     const health = (await send(ctx.baseUrl, "/healthz")).json();
-    const internal = await send(ctx.baseUrl, `/_c/${health.snapshotId}/v1/films`, {
+    const internal = await send(ctx.baseUrl, `/_c/${health.snapshotId}/identity/v1/films`, {
       headers: { [GATEWAY_TOKEN_HEADER]: ctx.bundledSecret },
     });
     expectError(ctx, internal, 404, "not_found");

@@ -20,7 +20,7 @@ export const ROUTED_PATHS = [
   "/v1",
   "/v1/nope",
   "/healthz",
-  "/_c/9bec71b15496768f422816239edd6a25/v1/films",
+  "/_c/9bec71b15496768f422816239edd6a25/gzip/v1/films",
 ];
 /** Names that only snapshot or access data have: none may be served as a static file. */
 const DATA_LIKE =

@@ -3,9 +3,10 @@
  * it runs the built middleware on the paths its matcher names (honouring its rewrite, next,
  * request-header override and added response headers), then a CDN cache, then the function.
  * The cache keeps what Vercel documents it keeps: a 200 whose Vercel-CDN-Cache-Control (first in
- * precedence) has a max-age, keyed by method, URL with query, host and Accept-Encoding; that
- * header goes no further, and x-vercel-cache says HIT or MISS. It counts the function's calls,
- * so a test can show that a cache hit invokes none.
+ * precedence) has a max-age, keyed by what Vercel documents as its cache key (method, URL with
+ * query, host, deployment, scheme: vercel.com/docs/caching/cdn-cache/purge), so not by
+ * Accept-Encoding nor any Vary; that header goes no further, and x-vercel-cache says HIT or MISS.
+ * It counts the function's calls, so a test can show that a cache hit invokes none.
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -108,7 +109,8 @@ export function startPlatform(routes: Route[], middlewareUrl: string, functionUr
   let functionCalls = 0;
 
   async function fromCacheOrFunction(method: string, url: string, headers: Record<string, string>) {
-    const key = [method, url, headers.host, headers["accept-encoding"] ?? ""].join("\n");
+    // One deployment, one scheme here: what varies is the method, the URL with its query and the host.
+    const key = [method, url, headers.host].join("\n");
     const stored = cache.get(key);
     if (stored) {
       const hit = notModified(stored, headers["if-none-match"])

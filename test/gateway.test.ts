@@ -185,7 +185,7 @@ describe("the deployed pair answers as the one-process core", () => {
   test("the internal path is forwarded without the key, and its answers hold nothing that varies by caller", () => {
     expect(forwarded.length).toBeGreaterThan(10);
     for (const { url, headers } of forwarded) {
-      expect(url).toMatch(/^\/_c\/[0-9a-f]{32}\/v1/);
+      expect(url).toMatch(/^\/_c\/[0-9a-f]{32}\/(identity|gzip|br)\/v1/);
       expect(headers.authorization).toBeUndefined();
       expect(headers["x-listings-gateway"]).toBe(SECRET);
     }
@@ -219,7 +219,7 @@ describe("the gateway in rewrite mode", () => {
       }),
     );
     const h = Object.fromEntries(response.headers);
-    expect(h["x-middleware-rewrite"]).toBe(`${BASE}/_c/${snapshotId}/v1/showtimes?cinemaId=a%2Fb&limit=2`);
+    expect(h["x-middleware-rewrite"]).toBe(`${BASE}/_c/${snapshotId}/gzip/v1/showtimes?cinemaId=a%2Fb&limit=2`);
     const overridden = h["x-middleware-override-headers"]!.split(",");
     expect(overridden).not.toContain("authorization");
     expect(overridden).toEqual(
@@ -280,11 +280,18 @@ describe("the function's internal path", () => {
   const gatewayHeaders = { "x-listings-gateway": SECRET, "x-request-id": "0b6f5bc4-1f8e-4a55-9d0e-2f4c1a3b5d6e" };
 
   test.each<[string, () => string, Record<string, string>, number]>([
-    ["another snapshot's id: 503", () => `/_c/${"0".repeat(32)}/v1/films`, gatewayHeaders, 503],
-    ["no secret: 404", () => `/_c/${snapshotId}/v1/films`, { "x-request-id": gatewayHeaders["x-request-id"] }, 404],
+    ["another snapshot's id: 503", () => `/_c/${"0".repeat(32)}/gzip/v1/films`, gatewayHeaders, 503],
+    ["no coding: 404", () => `/_c/${snapshotId}/v1/films`, gatewayHeaders, 404],
+    ["an unknown coding: 404", () => `/_c/${snapshotId}/deflate/v1/films`, gatewayHeaders, 404],
+    [
+      "no secret: 404",
+      () => `/_c/${snapshotId}/gzip/v1/films`,
+      { "x-request-id": gatewayHeaders["x-request-id"] },
+      404,
+    ],
     ["not the API under it: 404", () => `/_c/${snapshotId}/healthz`, gatewayHeaders, 404],
     ["no snapshot id: 404", () => "/_c/v1/films", gatewayHeaders, 404],
-    ["the API: 200", () => `/_c/${snapshotId}/v1/films`, gatewayHeaders, 200],
+    ["the API: 200", () => `/_c/${snapshotId}/identity/v1/films`, gatewayHeaders, 200],
     [
       "the public path from the gateway (the platform kept the client's path): 200",
       () => "/v1/films",
@@ -311,8 +318,26 @@ describe("the function's internal path", () => {
     }
   });
 
+  // Vercel's cache key has no Accept-Encoding (decision: codings behind the CDN): the URL alone decides.
+  test.each<[string, string]>([
+    ["identity", "gzip, br"],
+    ["gzip", ""],
+    ["br", "gzip"],
+  ])("the coding the URL names (%s) whatever Accept-Encoding says (%j)", async (coding, acceptEncoding) => {
+    const url = `/_c/${snapshotId}/${coding}/v1/films`;
+    const named = await send(url, { ...gatewayHeaders, "accept-encoding": acceptEncoding });
+    const plain = await send(url, gatewayHeaders);
+    expect(named.status).toBe(200);
+    expect(named.headers["content-encoding"]).toBe(coding === "identity" ? undefined : coding);
+    expect(named.body.equals(plain.body)).toBe(true);
+    expect(named.headers.etag).toBe(plain.headers.etag);
+  });
+
   test("a forwarded request id that is not a UUID is not echoed", async () => {
-    const answer = await send(`/_c/${snapshotId}/v1/films/nope`, { ...gatewayHeaders, "x-request-id": "<script>" });
+    const answer = await send(`/_c/${snapshotId}/gzip/v1/films/nope`, {
+      ...gatewayHeaders,
+      "x-request-id": "<script>",
+    });
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body.toString()).error.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -2,8 +2,9 @@
  * The gateway (decision: CDN-cached bodies), as Vercel Routing Middleware runs it: a web Request
  * in, a Response out. It passes every /v1 request through the same gate as the request core
  * (gate.ts), answers a preflight or a refusal itself, and forwards an admitted request without its
- * key to the internal path `/_c/<snapshotId>/v1/...`, whose answer Vercel's CDN may cache; the
- * caller's own headers (request id, rate limit, CORS, Vary) are added to whatever comes back.
+ * key to the internal path `/_c/<snapshotId>/<coding>/v1/...` (the coding it accepts, chosen here:
+ * decision: codings behind the CDN), whose answer Vercel's CDN may cache; the caller's own headers
+ * (request id, rate limit, CORS, Vary) are added to whatever comes back.
  *
  * Two ways to forward (GATEWAY_MODE): `rewrite` hands the internal URL back to the platform, which
  * serves it from its cache or the function; `fetch` requests it itself and streams it back (one
@@ -18,6 +19,7 @@ import { next, rewrite } from "@vercel/functions";
 import { addCallerHeaders } from "../_core/caller-headers.js";
 import { ServiceUnavailable, unknownEndpoint } from "../_core/errors.js";
 import type { CoreRequest, CoreResponse } from "../_core/exchange.js";
+import { chooseCoding } from "../_core/negotiate.js";
 import { callerOf, passGate, refusal, type GateOptions } from "../_core/gate.js";
 import {
   GATEWAY_TOKEN_HEADER,
@@ -104,7 +106,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function forwardAdmitted(request: Request, core: CoreRequest, callerHeaders: Record<string, string>) {
     // Without a secret nothing may reach the internal path: a 503, never an open path.
     if (!options.secret) throw new ServiceUnavailable(options.secretProblem ?? "no gateway secret");
-    const url = new URL(internalTarget(options.snapshotId(), core.url), request.url);
+    const coding = chooseCoding(request.headers.get("accept-encoding") ?? undefined);
+    const url = new URL(internalTarget(options.snapshotId(), coding, core.url), request.url);
     const headers = forwardedHeaders(request, callerHeaders["x-request-id"]!, options.secret);
     if (options.mode === "rewrite") return rewrite(url, { headers: callerHeaders, request: { headers } });
     const answer = await forward(url, request.method, headers);
