@@ -242,6 +242,28 @@ export const HTTP_CHECKS: Check[] = [
     },
   ],
   [
+    "what a caller sends to skip a cache changes nothing: Pragma, Range, Cache-Control, the _vercel_no_cache cookie",
+    async (ctx) => {
+      const plain = await send(ctx.baseUrl, "/v1/attributes?limit=5", { key: ctx.keys.valid });
+      const busting: Array<Record<string, string>> = [
+        { pragma: "no-cache" },
+        { range: "bytes=0-9" },
+        { "cache-control": "no-cache" },
+        { cookie: "_vercel_no_cache=1" },
+      ];
+      for (const headers of busting) {
+        const answer = await send(ctx.baseUrl, "/v1/attributes?limit=5", { key: ctx.keys.valid, headers });
+        assert(answer.status === 200 && answer.body.equals(plain.body), `${JSON.stringify(headers)}: ${answer.status}`);
+      }
+      // Nothing meant for the platform or the function reaches the caller.
+      const leaked = Object.keys(plain.headers).filter(
+        (n) => n.startsWith("x-middleware-") || n === GATEWAY_TOKEN_HEADER,
+      );
+      assert(leaked.length === 0, `sent to the caller: ${leaked.join(", ")}`);
+      return "4 headers, the same 200";
+    },
+  ],
+  [
     "HEAD: the GET's status and headers, no body",
     async (ctx) => {
       const head = await send(ctx.baseUrl, "/v1/cinemas", { method: "HEAD", key: ctx.keys.valid });

@@ -186,7 +186,9 @@ describe("the deployed pair answers as the one-process core", () => {
     expect(forwarded.length).toBeGreaterThan(10);
     for (const { url, headers } of forwarded) {
       expect(url).toMatch(/^\/_c\/[0-9a-f]{32}\/(identity|gzip|br)\/v1/);
-      expect(headers.authorization).toBeUndefined();
+      // Only what the function reads (decision: what the CDN keeps): no key, no Origin, nothing else.
+      const allowed = ["accept-encoding", "if-none-match", "x-request-id", "x-listings-gateway"];
+      expect(Object.keys(headers).filter((name) => !allowed.includes(name))).toEqual([]);
       expect(headers["x-listings-gateway"]).toBe(SECRET);
     }
     for (const answer of internal) {
@@ -229,6 +231,30 @@ describe("the gateway in rewrite mode", () => {
     expect(h["x-middleware-request-accept-encoding"]).toBe("gzip");
     expect(h["x-middleware-request-x-listings-gateway"]).toBe(SECRET);
     expect(h).toMatchObject({ vary: "Authorization, Accept-Encoding", ratelimit: '"org";r=599;t=39' });
+  });
+
+  test("what could keep the answer out of the CDN is not forwarded: only what the function reads", async () => {
+    const response = await make()(
+      new Request(`${BASE}/v1/films`, {
+        headers: {
+          ...auth(KEYS.valid),
+          pragma: "no-cache",
+          range: "bytes=0-10",
+          cookie: "_vercel_no_cache=1; other=2",
+          "cache-control": "no-cache",
+          "user-agent": "curl/8",
+          "if-none-match": '"x"',
+        },
+      }),
+    );
+    const h = Object.fromEntries(response.headers);
+    expect(h["x-middleware-override-headers"]!.split(",").sort()).toEqual([
+      "if-none-match",
+      "x-listings-gateway",
+      "x-request-id",
+    ]);
+    for (const name of ["authorization", "pragma", "range", "cookie", "cache-control", "user-agent"])
+      expect(h[`x-middleware-request-${name}`], name).toBeUndefined();
   });
 
   test.each<[string, Record<string, string>, string]>([

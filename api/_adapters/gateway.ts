@@ -73,10 +73,21 @@ export function toWebResponse(response: CoreResponse): Response {
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
-/** The internal request's headers: the client's, without its key, with the request id and the secret. */
+/**
+ * The client's headers the internal request keeps: what the function reads (its URL names the
+ * coding; Accept-Encoding serves only should the platform keep the client's path). Everything else
+ * goes, above all what would keep the answer out of Vercel's CDN (decision: what the CDN keeps):
+ * Authorization, Range, Pragma, the _vercel_no_cache cookie.
+ */
+const FORWARDED = ["accept-encoding", "if-none-match"] as const;
+
+/** The internal request's headers: the few the function reads, the request id and the secret. */
 function forwardedHeaders(request: Request, requestId: string, secret: string): Headers {
-  const headers = new Headers(request.headers);
-  headers.delete("authorization");
+  const headers = new Headers();
+  for (const name of FORWARDED) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
   headers.set("x-request-id", requestId);
   headers.set(GATEWAY_TOKEN_HEADER, secret);
   return headers;
