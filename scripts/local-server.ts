@@ -82,9 +82,8 @@ async function servePublic(
 
 /** Starts the server; throws (before listening) when the access file is missing or malformed. */
 export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
-  const access = fileAccess(options.accessFile, (message) =>
-    process.stderr.write(`access file not reloaded: ${message}\n`),
-  );
+  // A missing, unreadable or broken file: one line per problem and one when it is read again.
+  const access = fileAccess(options.accessFile, (message) => process.stderr.write(`${message}\n`));
   const snapshots = options.snapshots ?? new SnapshotSource(options.snapshotDir, { recheckMs: SNAPSHOT_RECHECK_MS });
   const handle = createHandler({
     snapshots,
