@@ -13,7 +13,7 @@ import { parseCorsOrigins } from "../api/_core/cors.js";
 import type { CoreResponse } from "../api/_core/exchange.js";
 import { SnapshotError } from "../api/_core/format/primitives/errors.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
-import { createHandler, type Handler } from "../api/_core/handle-request.js";
+import { createHandler, type Handler, type RequestLog } from "../api/_core/handle-request.js";
 import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
 import { memoryRateLimiter } from "../api/_core/rate-limit.js";
 import { auth, KEYS, TEST_NOW, useHttpFixture } from "./helpers/http-setup.js";
@@ -366,5 +366,63 @@ describe("the function's internal path", () => {
     });
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body.toString()).error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("the gateway's request lines (docs/operations.md, Logs)", () => {
+  const snapshotId = "cd".repeat(16);
+  function gatewayLogging(mode: "rewrite" | "fetch") {
+    const lines: RequestLog[] = [];
+    const gateway = createGateway({
+      mode,
+      secret: SECRET,
+      snapshotId: () => snapshotId,
+      access: staticAccess(readFileSync(fixture.accessFile, "utf8")),
+      limiter: memoryRateLimiter(),
+      now: () => TEST_NOW,
+      forward: async () => new Response("{}", { status: 200, headers: { "content-length": "2" } }),
+      onLog: (entry) => lines.push(entry),
+    });
+    return { gateway, lines };
+  }
+  const get = (gateway: Gateway, path: string, headers: Record<string, string> = {}) =>
+    gateway(new Request(`${BASE}${path}`, { headers }));
+
+  test("a refusal of a known key names its organization (429, 403); a 401 none", async () => {
+    const { gateway, lines } = gatewayLogging("rewrite");
+    for (let i = 0; i < 4; i++) await get(gateway, "/v1/films", auth(KEYS.tiny));
+    await get(gateway, "/v1/films", auth(KEYS.cancelled));
+    await get(gateway, "/v1/films", auth("cl_nope"));
+    await get(gateway, "/_c/x/v1/films");
+    expect(lines.map((l) => [l.status, l.organization, l.forwarded])).toEqual([
+      [undefined, "tiny-co", "rewrite"],
+      [undefined, "tiny-co", "rewrite"],
+      [undefined, "tiny-co", "rewrite"],
+      [429, "tiny-co", undefined],
+      [403, "cancelled-co", undefined],
+      [401, undefined, undefined],
+      [404, undefined, undefined],
+    ]);
+    for (const line of lines) {
+      expect(line.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(line.durationMs).toBeGreaterThanOrEqual(0);
+    }
+    expect(lines[3]).toMatchObject({ method: "GET", path: "/v1/films", bytes: expect.any(Number) });
+  });
+
+  test("fetch mode: the answer's status and bytes; the gateway's own fetch arriving back is not a second line", async () => {
+    const { gateway, lines } = gatewayLogging("fetch");
+    const response = await get(gateway, "/v1/films?limit=2", auth(KEYS.valid));
+    await get(gateway, `/_c/${snapshotId}/gzip/v1/films`, { [GATEWAY_TOKEN_HEADER]: SECRET });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        requestId: response.headers.get("x-request-id"),
+        organization: "acme",
+        path: "/v1/films",
+        status: 200,
+        bytes: 2,
+        forwarded: "fetch",
+      }),
+    ]);
   });
 });

@@ -124,6 +124,51 @@ describe("request log lines", () => {
   });
 });
 
+describe("refusals of a known key name its organization", () => {
+  const TINY = "cl_live_tiny_do_not_log_00000000000000000";
+  const LAPSED = "cl_live_lapsed_do_not_log_000000000000000";
+  const hash = (key: string) => createHash("sha256").update(key).digest("hex");
+  const access = JSON.stringify({
+    organizations: [
+      {
+        id: "tiny-co",
+        entitlements: [{ plan: "paid", status: "active" }],
+        rateLimit: { requests: 1, windowSeconds: 60 },
+      },
+      { id: "lapsed-co", entitlements: [{ plan: "paid", status: "cancelled" }] },
+    ],
+    keys: [
+      { id: "t", organization: "tiny-co", sha256: hash(TINY), revoked: false },
+      { id: "l", organization: "lapsed-co", sha256: hash(LAPSED), revoked: false },
+    ],
+  });
+  let root: string;
+  beforeAll(async () => {
+    root = makeTempDir("request-log-refusals");
+    await buildDataset(generateDataset({ seed: 9, showtimes: 10 }), root, path.join(root, "snapshot"));
+  });
+  afterAll(() => removeDir(root));
+
+  test("429 and 403 carry the organization; a 401 has none", async () => {
+    const out = capture();
+    const log = await createOperationLog({ level: "info", destination: out.destination });
+    const handle = createHandler({
+      snapshots: new SnapshotSource(path.join(root, "snapshot")),
+      access: staticAccess(access),
+      now: () => new Date("2026-11-23T12:00:10Z"),
+      onLog: log.request,
+    });
+    for (const key of [TINY, TINY, LAPSED, "cl_unknown"])
+      await handle({ method: "GET", url: "/v1/films", headers: { authorization: `Bearer ${key}` } });
+    expect(out.parsed().map((e) => [e.status, e.organization])).toEqual([
+      [200, "tiny-co"],
+      [429, "tiny-co"],
+      [403, "lapsed-co"],
+      [401, undefined],
+    ]);
+  });
+});
+
 describe("LOG_LEVEL", () => {
   /** One request line's fields, as the core passes them. */
   const ENTRY = { requestId: "r-1", method: "GET", path: "/v1/films", status: 200, bytes: 1, durationMs: 1 };

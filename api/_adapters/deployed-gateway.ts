@@ -59,6 +59,7 @@ function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles): Gat
     corsOrigins: corsFromEnvironment(env),
     now: () => new Date(),
     onError: log.error,
+    onLog: log.request,
   });
 }
 

@@ -113,7 +113,7 @@ export function createHandler(options: CoreOptions): Handler {
   function afterGate(x: Exchange, outcome: GateOutcome): CoreResponse {
     if (outcome.admitted) return serveAdmitted(x, outcome.caller, outcome.organization);
     reported(x, outcome.answer.status, outcome.thrown);
-    return logged(x, outcome.answer);
+    return logged(x, outcome.answer, undefined, outcome.organization);
   }
 
   /**
