@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { memoryRateLimiter, type RateDecision } from "../api/_core/rate-limit.js";
-import { rateKey } from "../api/_core/redis-rate-limit.js";
+import { rateKey } from "../api/_adapters/store-rate-limit.js";
 import {
   RETRY_AFTER_OUTAGE_MS,
   upstashRateLimiter,
   upstashRateLimiterFromEnvironment,
-} from "../api/_core/upstash-rate-limit.js";
+} from "../api/_adapters/upstash-rate-limit.js";
 import { startUpstashServer, type UpstashServer } from "./helpers/upstash-server.js";
 
 const POLICY = { requests: 3, windowSeconds: 60 };

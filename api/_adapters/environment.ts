@@ -8,8 +8,8 @@ import { AccessIndex, staticAccess, type AccessSource } from "../_core/access.js
 import { parseAccessFile } from "../_core/access-file.js";
 import { parseCorsOrigins, type CorsOrigins } from "../_core/cors.js";
 import type { RateLimiter } from "../_core/rate-limit.js";
-import { rateLimiterFromEnvironment } from "../_core/redis-rate-limit.js";
-import { upstashRateLimiterFromEnvironment } from "../_core/upstash-rate-limit.js";
+import { rateLimiterFromEnvironment } from "./redis-rate-limit.js";
+import { upstashRateLimiterFromEnvironment } from "./upstash-rate-limit.js";
 import { edgeConfigAccess } from "./edge-config-access.js";
 
 /** The deployment's access data as text: ACCESS_JSON (the file's text) or the file ACCESS_FILE names. */

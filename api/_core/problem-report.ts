@@ -4,8 +4,11 @@
  * that went missing, a store that is down, an Edge Config item that is broken.
  */
 export interface ProblemReport {
-  /** Reports `message` unless it is the problem already reported. */
-  problem(message: string): void;
+  /**
+   * Reports `message` unless its problem is the one already reported: the problem is `kind` when
+   * given (an outage whose reason changes between attempts is still one outage), else the message.
+   */
+  problem(message: string, kind?: string): void;
   /** Reports `message` if a problem was reported and not yet resolved. */
   resolved(message: string): void;
   /** Whether a problem is reported and not yet resolved. */
@@ -15,9 +18,9 @@ export interface ProblemReport {
 export function problemReport(report: (message: string) => void = () => {}): ProblemReport {
   let current: string | undefined;
   return {
-    problem(message) {
-      if (message !== current) report(message);
-      current = message;
+    problem(message, kind = message) {
+      if (kind !== current) report(message);
+      current = kind;
     },
     resolved(message) {
       if (current !== undefined) report(message);
