@@ -33,7 +33,9 @@ const limiter = (messages: string[] = [], token = store.token) =>
   upstashRateLimiter({
     url: store.url,
     token,
-    timeoutMs: 200,
+    // Generous: on a loaded machine a slow reply must not turn into a fail-open count (the wall
+    // clock here never moves, so an instance that failed once would never try the store again).
+    timeoutMs: 2_000,
     onStateChange: (m) => messages.push(m),
     clock: () => wall.now,
   });
