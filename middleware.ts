@@ -9,8 +9,11 @@ import { errorResponse } from "./api/_core/error-response.js";
 
 export const config = { runtime: "nodejs", matcher: ["/v1", "/v1/:path*", "/_c", "/_c/:path*"] };
 
-// A literal path beside this file: Vercel bundles the manifest with the middleware.
-const gateway = deployedGateway(process.env, new URL("./snapshot/manifest.json", import.meta.url));
+// Literal paths beside this file: Vercel bundles the manifest and the build's secret with the middleware.
+const gateway = deployedGateway(process.env, {
+  manifest: new URL("./snapshot/manifest.json", import.meta.url),
+  secret: new URL("./generated/gateway-secret", import.meta.url),
+});
 
 export default async function middleware(request: Request): Promise<Response> {
   try {

@@ -10,7 +10,7 @@ import { createHandler, type CoreOptions, type RequestLog } from "../api/_core/h
 import { toNodeListener } from "../api/_adapters/node-listener.js";
 import type { RateLimiter } from "../api/_core/rate-limit.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
-import { answerProtocolErrors } from "./protocol-errors.js";
+import { answerProtocolErrors, refusedForMissingHost, SERVER_OPTIONS } from "./protocol-errors.js";
 
 export interface ServerOptions {
   snapshotDir: string;
@@ -82,9 +82,8 @@ async function servePublic(
 
 /** Starts the server; throws (before listening) when the access file is missing or malformed. */
 export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
-  const access = fileAccess(options.accessFile, (message) =>
-    process.stderr.write(`access file not reloaded: ${message}\n`),
-  );
+  // A missing, unreadable or broken file: one line per problem and one when it is read again.
+  const access = fileAccess(options.accessFile, (message) => process.stderr.write(`${message}\n`));
   const snapshots = options.snapshots ?? new SnapshotSource(options.snapshotDir, { recheckMs: SNAPSHOT_RECHECK_MS });
   const handle = createHandler({
     snapshots,
@@ -110,7 +109,8 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
           headersTimeout: options.requestTimeoutMs,
           connectionsCheckingInterval: Math.max(10, options.requestTimeoutMs / 4),
         };
-  const server = createServer(timeouts, (req, res) => {
+  const server = createServer({ ...SERVER_OPTIONS, ...timeouts }, (req, res) => {
+    if (refusedForMissingHost(req, res)) return;
     // An API request goes straight to the core: no promise spent on the public-file check. Neither
     // path rejects: the core and the adapter turn every failure into a response.
     const entry = publicFileOf(req);

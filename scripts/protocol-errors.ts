@@ -1,9 +1,10 @@
 /**
  * Answers for requests Node's HTTP parser refuses before they reach the core: a malformed request
  * line or header (400), a URL or headers too large (431), an idle socket (408), an Expect value
- * other than 100-continue (417), CONNECT (405). Spec §7 gives every non-200 response the error
- * envelope, so these carry it too, with X-Request-Id, nosniff and Connection: close (decision:
- * requests the parser refuses).
+ * other than 100-continue (417), CONNECT (405), an HTTP/1.1 request without Host (400; Node's own
+ * check sends a bare 400, so the server turns it off and asks here). Spec §7 gives every non-200
+ * response the error envelope, so these carry it too, with X-Request-Id, nosniff and
+ * Connection: close (decision: requests the parser refuses).
  */
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -64,12 +65,25 @@ function onConnect(_req: IncomingMessage, socket: Duplex): void {
   socket.end(rawRefusal(methodNotAllowed("CONNECT")));
 }
 
-function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const { status, headers, body } = refusal(
-    badRequest(417, "The Expect header's only supported value is 100-continue."),
-  );
+/** Sends a refusal on a request Node did parse. */
+function refuse(req: IncomingMessage, res: ServerResponse, error: ApiError): void {
+  const { status, headers, body } = refusal(error);
   res.writeHead(status, headers);
   res.end(req.method === "HEAD" ? undefined : body);
+}
+
+function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
+  refuse(req, res, badRequest(417, "The Expect header's only supported value is 100-continue."));
+}
+
+/** Node's own Host check answers with an empty 400: turn it off (createServer) and call this first. */
+export const SERVER_OPTIONS = { requireHostHeader: false } as const;
+
+/** Answers an HTTP/1.1 request without Host (RFC 9112 §3.2) and says so; false for any other request. */
+export function refusedForMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
+  refuse(req, res, badRequest(400, "An HTTP/1.1 request must carry a Host header."));
+  return true;
 }
 
 /** Makes every request the parser refuses an error envelope instead of a bare status line. */

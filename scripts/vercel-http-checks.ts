@@ -3,8 +3,10 @@
  * their codes, paging through every list, conditional and compressed responses, each body and
  * its headers validated against the OpenAPI document that would be deployed beside it.
  */
+import { createHash } from "node:crypto";
 import { request } from "node:http";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
 import type { ResponseValidator } from "../build/openapi-validate.js";
 
 /** The plain keys whose hashes are in data/demo-access.json. */
@@ -19,6 +21,10 @@ export interface HttpCheckContext {
   counts: Record<ListResource, number>;
   validator: ResponseValidator;
   errorSchema: Record<string, unknown>;
+  /** The deployment's access text (ACCESS_JSON): whatever can be computed from it must open nothing. */
+  accessText: string;
+  /** The secret the build bundled (decision: gateway secret). */
+  bundledSecret: string;
 }
 
 export interface HttpCheckResult {
@@ -34,15 +40,20 @@ interface Answer {
   json(): any;
 }
 
-/** One request over node:http, which leaves the body as sent (fetch would decompress it). */
+/**
+ * One request over node:http, which leaves the body as sent (fetch would decompress it); the
+ * target goes out exactly as written (a URL would resolve its dot segments first).
+ */
 export function send(
   baseUrl: string,
   path: string,
   options: { method?: string; key?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const headers = { ...options.headers, ...(options.key ? { authorization: `Bearer ${options.key}` } : {}) };
+  const { hostname, port } = new URL(baseUrl);
+  const target = { host: hostname, port, path, method: options.method ?? "GET", headers, agent: false };
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${path}`, { method: options.method ?? "GET", headers, agent: false }, (res) => {
+    const req = request(target, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("error", reject);
@@ -200,6 +211,59 @@ export const HTTP_CHECKS: Check[] = [
     },
   ],
   [
+    "each client gets the coding it accepts, whichever coding a cache saw first",
+    async (ctx) => {
+      // The order matters: a cache keyed without the coding would hand the first one to the rest.
+      const codings: Array<[string, string | undefined]> = [
+        ["gzip, br", "gzip"],
+        ["", undefined],
+        ["br", "br"],
+        ["identity", undefined],
+        ["gzip;q=0, br;q=1", "br"],
+      ];
+      for (const path of ["/v1/cinemas", "/v1/showtimes?limit=30"]) {
+        const bodies = new Set<string>();
+        for (const [acceptEncoding, expected] of codings) {
+          const headers = acceptEncoding ? { "accept-encoding": acceptEncoding } : undefined;
+          const answer = await send(ctx.baseUrl, path, { key: ctx.keys.valid, headers });
+          const coding = answer.headers["content-encoding"];
+          assert(coding === expected, `${path}, Accept-Encoding ${JSON.stringify(acceptEncoding)}: ${coding}`);
+          const decoded =
+            coding === "gzip"
+              ? gunzipSync(answer.body)
+              : coding === "br"
+                ? brotliDecompressSync(answer.body)
+                : answer.body;
+          bodies.add(decoded.toString("utf8"));
+        }
+        assert(bodies.size === 1, `${path}: the codings decode to ${bodies.size} different bodies`);
+      }
+      return `${codings.length} codings, 2 paths`;
+    },
+  ],
+  [
+    "what a caller sends to skip a cache changes nothing: Pragma, Range, Cache-Control, the _vercel_no_cache cookie",
+    async (ctx) => {
+      const plain = await send(ctx.baseUrl, "/v1/attributes?limit=5", { key: ctx.keys.valid });
+      const busting: Array<Record<string, string>> = [
+        { pragma: "no-cache" },
+        { range: "bytes=0-9" },
+        { "cache-control": "no-cache" },
+        { cookie: "_vercel_no_cache=1" },
+      ];
+      for (const headers of busting) {
+        const answer = await send(ctx.baseUrl, "/v1/attributes?limit=5", { key: ctx.keys.valid, headers });
+        assert(answer.status === 200 && answer.body.equals(plain.body), `${JSON.stringify(headers)}: ${answer.status}`);
+      }
+      // Nothing meant for the platform or the function reaches the caller.
+      const leaked = Object.keys(plain.headers).filter(
+        (n) => n.startsWith("x-middleware-") || n === GATEWAY_TOKEN_HEADER,
+      );
+      assert(leaked.length === 0, `sent to the caller: ${leaked.join(", ")}`);
+      return "4 headers, the same 200";
+    },
+  ],
+  [
     "HEAD: the GET's status and headers, no body",
     async (ctx) => {
       const head = await send(ctx.baseUrl, "/v1/cinemas", { method: "HEAD", key: ctx.keys.valid });
@@ -278,18 +342,33 @@ export const HTTP_CHECKS: Check[] = [
     },
   ],
   [
-    "the internal prefix is a 404 to anyone but the gateway, with a key or without",
+    "the internal prefix is a 404 to anyone but the gateway, with a key, without, or with a derivable secret",
     async (ctx) => {
       const health = (await send(ctx.baseUrl, "/healthz")).json();
-      for (const [path, key] of [
-        [`/_c/${health.snapshotId}/v1/films`, ctx.keys.valid],
-        [`/_c/${health.snapshotId}/v1/films`, undefined],
-        ["/_c", undefined],
-      ] as const) {
-        const body = expectError(ctx, await send(ctx.baseUrl, path, { key }), 404, "not_found");
+      // What the secret once was: derived from the access text, so computable by anyone who has it.
+      const derived = createHash("sha256").update(`cinema-listings gateway\n${ctx.accessText}`, "utf8").digest("hex");
+      const internal = `/_c/${health.snapshotId}/gzip/v1/films`;
+      const attempts: Array<[string, Record<string, string>, string | undefined]> = [
+        [internal, {}, ctx.keys.valid],
+        [internal, {}, undefined],
+        [`/_c/${health.snapshotId}/v1/films`, {}, ctx.keys.valid],
+        ["/_c", {}, undefined],
+        [internal, { [GATEWAY_TOKEN_HEADER]: derived }, undefined],
+        [internal, { [GATEWAY_TOKEN_HEADER]: derived }, ctx.keys.valid],
+      ];
+      for (const [path, headers, key] of attempts) {
+        const body = expectError(ctx, await send(ctx.baseUrl, path, { key, headers }), 404, "not_found");
         assert(body.error.message.startsWith("No such endpoint"), body.error.message);
       }
-      return "404 three times";
+      return `404 ${attempts.length} times`;
+    },
+  ],
+  [
+    "one request id per request, in the header and the body, when the platform resolves dot segments",
+    async (ctx) => {
+      for (const path of ["/v1/%2e%2e/%2e%2e/%2e%2e/healthz", "/v1/%2e%2e/films", "/v1/films/%2e%2e"])
+        expectError(ctx, await send(ctx.baseUrl, path, { key: ctx.keys.valid }), 404, "not_found");
+      return "3 paths";
     },
   ],
   [
@@ -314,6 +393,26 @@ export const UNAVAILABLE_CHECK: Check = [
       "database_unavailable",
       "listShowtimes",
     ).error.message,
+];
+
+/** The checks for a deployment without a usable secret: closed, never open. */
+export const CLOSED_CHECK: Check = [
+  "without a usable secret: an admitted request is a 503, the internal prefix a 404 even with the bundled secret",
+  async (ctx) => {
+    const admitted = expectError(
+      ctx,
+      await send(ctx.baseUrl, "/v1/films", { key: ctx.keys.valid }),
+      503,
+      "database_unavailable",
+      "listFilms",
+    );
+    const health = (await send(ctx.baseUrl, "/healthz")).json();
+    const internal = await send(ctx.baseUrl, `/_c/${health.snapshotId}/identity/v1/films`, {
+      headers: { [GATEWAY_TOKEN_HEADER]: ctx.bundledSecret },
+    });
+    expectError(ctx, internal, 404, "not_found");
+    return admitted.error.message;
+  },
 ];
 
 /** Runs checks in order, collecting every result rather than stopping at the first failure. */

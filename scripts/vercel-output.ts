@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { checkGatewaySecret, checkMiddleware } from "./vercel-output-gateway.js";
 
 /** Vercel's limit on a function's uncompressed size (the CLI measures it in MiB). */
 export const FUNCTION_SIZE_LIMIT = 250 * 1024 * 1024;
@@ -19,11 +20,8 @@ export const ROUTED_PATHS = [
   "/v1",
   "/v1/nope",
   "/healthz",
-  "/_c/9bec71b15496768f422816239edd6a25/v1/films",
+  "/_c/9bec71b15496768f422816239edd6a25/gzip/v1/films",
 ];
-/** Where the gateway must run (every API path and the internal prefix) and where it must not. */
-const GATED_PATHS = ROUTED_PATHS.filter((p) => p !== "/healthz").concat("/_c");
-const UNGATED_PATHS = ["/", "/openapi.json", "/healthz", "/v10", "/_cx"];
 /** Names that only snapshot or access data have: none may be served as a static file. */
 const DATA_LIKE =
   /(^|\/)snapshot[^/]*\/|\.(blocks|pages|index|bin|idx|ndjson)$|(^|\/)(manifest|[^/]*access[^/]*)\.json$/;
@@ -34,7 +32,7 @@ export interface OutputCheck {
   detail: string;
 }
 
-type CheckFn = (name: string, ok: boolean, detail: string) => void;
+export type CheckFn = (name: string, ok: boolean, detail: string) => void;
 
 export interface OutputFacts {
   functionBytes: number;
@@ -51,7 +49,7 @@ export function listFiles(root: string): string[] {
     .sort();
 }
 
-interface Route {
+export interface Route {
   src?: string;
   middlewarePath?: string;
   dest?: string;
@@ -70,38 +68,6 @@ function functionFiles(outputDir: string, projectDir: string): Map<string, strin
   for (const [bundled, source] of Object.entries(config.filePathMap ?? {}))
     files.set(bundled, path.join(projectDir, source));
   return files;
-}
-
-/** The checks of the gateway middleware: built for Node's web API, with the manifest, on the right paths. */
-function checkMiddleware(outputDir: string, snapshotDir: string, routes: Route[], check: CheckFn): void {
-  const dir = path.join(outputDir, MIDDLEWARE_DIR);
-  const configFile = path.join(dir, ".vc-config.json");
-  const config = existsSync(configFile)
-    ? (JSON.parse(readFileSync(configFile, "utf8")) as { runtime?: string; useWebApi?: boolean })
-    : {};
-  check(
-    "the gateway middleware is built for Node.js with the web API",
-    /^nodejs\d+/.test(config.runtime ?? "") && config.useWebApi === true,
-    existsSync(configFile) ? `${config.runtime}, useWebApi ${config.useWebApi}` : `${MIDDLEWARE_DIR} is missing`,
-  );
-  const bundled = path.join(dir, "snapshot/manifest.json");
-  const manifest = path.join(snapshotDir, "manifest.json");
-  check(
-    "it bundles the snapshot's manifest (the snapshot id it forwards to)",
-    existsSync(bundled) && existsSync(manifest) && readFileSync(bundled).equals(readFileSync(manifest)),
-    existsSync(bundled) ? "snapshot/manifest.json" : "snapshot/manifest.json is missing",
-  );
-  const route = routes.find((r) => r.middlewarePath !== undefined);
-  const matcher = route?.src ? new RegExp(route.src) : undefined;
-  const wrong = [
-    ...GATED_PATHS.filter((p) => !matcher?.test(p)).map((p) => `${p} not gated`),
-    ...UNGATED_PATHS.filter((p) => matcher?.test(p)).map((p) => `${p} gated`),
-  ];
-  check(
-    "it runs on /v1 and the internal prefix only",
-    matcher !== undefined && wrong.length === 0,
-    wrong.length ? wrong.join(", ") : (route?.middlewarePath ?? "no middleware route"),
-  );
 }
 
 /** Where a path goes after the filesystem phase, following config.json's routes in order. */
@@ -159,6 +125,7 @@ export function checkVercelOutput(
       facts.functionBytes < FUNCTION_SIZE_LIMIT,
       `${(facts.functionBytes / 1e6).toFixed(1)} MB`,
     );
+    checkGatewaySecret(outputDir, files, check);
   }
 
   const staticDir = path.join(outputDir, "static");

@@ -2,33 +2,49 @@
  * A stand-in for the part of Vercel's platform in front of the functions, for `verify:vercel`:
  * it runs the built middleware on the paths its matcher names (honouring its rewrite, next,
  * request-header override and added response headers), then a CDN cache, then the function.
- * The cache keeps what Vercel documents it keeps: a 200 whose Vercel-CDN-Cache-Control (first in
- * precedence) has a max-age, keyed by method, URL with query, host and Accept-Encoding; that
- * header goes no further, and x-vercel-cache says HIT or MISS. It counts the function's calls,
- * so a test can show that a cache hit invokes none.
+ * The cache follows Vercel's documented rules (scripts/vercel-cdn.ts): its key is the method, the
+ * URL with query and the host, never Accept-Encoding nor any Vary; a request with Authorization,
+ * Range, Pragma: no-cache or _vercel_no_cache goes past it (BYPASS); a 200 is kept for the
+ * max-age of Vercel-CDN-Cache-Control, else CDN-Cache-Control, else Cache-Control, unless those
+ * say private, no-store or no-cache, or it sets a cookie. Vercel-CDN-Cache-Control goes no
+ * further, and x-vercel-cache says HIT, MISS or BYPASS. It counts the function's calls, so a test
+ * can show that a cache hit invokes none.
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { bypassReason, cacheKey, storedFor } from "./vercel-cdn.js";
 
 interface Route {
   src?: string;
   middlewarePath?: string;
 }
 
-interface Stored {
+interface Answer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
 }
 
-interface Answer extends Stored {}
+interface Stored extends Answer {
+  /** Date.now() past which the entry is stale (the documented max-age). */
+  expiresAt: number;
+}
+
+export interface PlatformOptions {
+  /**
+   * Whether a rewritten request also bypasses the cache when the client's own request (before the
+   * middleware replaced its headers) would: an open question only a deployment answers, so the
+   * checks run each forwarding mode under the reading it must survive.
+   */
+  bypassOnClientRequest?: boolean;
+}
 
 export interface PlatformEvent {
   method: string;
   url: string;
   status: number;
-  /** HIT or MISS: a cache lookup (a MISS calls the function); middleware: answered by the middleware. */
-  cache: "HIT" | "MISS" | "middleware";
+  /** HIT, MISS or BYPASS: a cache lookup (MISS and BYPASS call the function); middleware: answered by it. */
+  cache: "HIT" | "MISS" | "BYPASS" | "middleware";
   /** x-vercel-cache of the answer (for a middleware answer, what its own fetch found). */
   served?: string;
   requestId?: string;
@@ -43,9 +59,11 @@ export interface Platform {
   close(): Promise<void>;
 }
 
+/** Calls a launched function with the target as given (a URL would resolve its dot segments). */
 function call(base: string, method: string, url: string, headers: Record<string, string>): Promise<Answer> {
+  const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${url}`, { method, headers, agent: false }, (res) => {
+    const req = request({ host: hostname, port, path: url, method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("error", reject);
@@ -89,40 +107,43 @@ function addedHeaders(middleware: Record<string, string>): Record<string, string
   return added;
 }
 
-function cdnMaxAge(headers: Record<string, string>): number {
-  const directive = /(?:^|,)\s*max-age=(\d+)/.exec(headers["vercel-cdn-cache-control"] ?? "");
-  return directive ? Number(directive[1]) : 0;
-}
-
 function notModified(stored: Stored, ifNoneMatch: string | undefined): boolean {
   const etag = stored.headers.etag;
   return etag !== undefined && ifNoneMatch?.split(/\s*,\s*/).includes(etag) === true;
 }
 
 /** Serves on a free loopback port: `middlewareUrl` and `functionUrl` are the two launched functions. */
-export function startPlatform(routes: Route[], middlewareUrl: string, functionUrl: string): Promise<Platform> {
+export function startPlatform(
+  routes: Route[],
+  middlewareUrl: string,
+  functionUrl: string,
+  options: PlatformOptions = {},
+): Promise<Platform> {
   const middlewareRoute = routes.find((route) => route.middlewarePath !== undefined);
   const matcher = middlewareRoute?.src ? new RegExp(middlewareRoute.src) : undefined;
   const cache = new Map<string, Stored>();
   const events: PlatformEvent[] = [];
   let functionCalls = 0;
 
-  async function fromCacheOrFunction(method: string, url: string, headers: Record<string, string>) {
-    const key = [method, url, headers.host, headers["accept-encoding"] ?? ""].join("\n");
-    const stored = cache.get(key);
-    if (stored) {
-      const hit = notModified(stored, headers["if-none-match"])
-        ? { status: 304, headers: { ...stored.headers }, body: Buffer.alloc(0) }
-        : { ...stored, headers: { ...stored.headers } };
-      if (hit.status === 304) delete hit.headers["content-length"];
-      return { answer: hit, cache: "HIT" as const };
-    }
+  function fromCache(stored: Stored, headers: Record<string, string>): Answer {
+    const hit = notModified(stored, headers["if-none-match"])
+      ? { status: 304, headers: { ...stored.headers }, body: Buffer.alloc(0) }
+      : { ...stored, headers: { ...stored.headers } };
+    if (hit.status === 304) delete hit.headers["content-length"];
+    return hit;
+  }
+
+  async function fromCacheOrFunction(method: string, url: string, headers: Record<string, string>, bypass: boolean) {
+    const key = cacheKey(method, url, headers);
+    const stored = bypass ? undefined : cache.get(key);
+    if (stored && stored.expiresAt > Date.now()) return { answer: fromCache(stored, headers), cache: "HIT" as const };
     functionCalls++;
     const answer = await call(functionUrl, method, url, headers);
-    const cacheable = answer.status === 200 && cdnMaxAge(answer.headers) > 0 && !answer.headers["set-cookie"];
+    const kept = storedFor(answer.status, answer.headers);
     delete answer.headers["vercel-cdn-cache-control"];
-    if (cacheable) cache.set(key, { ...answer, headers: { ...answer.headers } });
-    return { answer, cache: "MISS" as const };
+    if (!bypass && "seconds" in kept)
+      cache.set(key, { ...answer, headers: { ...answer.headers }, expiresAt: Date.now() + kept.seconds * 1000 });
+    return { answer, cache: bypass ? ("BYPASS" as const) : ("MISS" as const) };
   }
 
   async function handle(method: string, url: string, requestHeaders: Record<string, string>): Promise<Answer> {
@@ -144,7 +165,10 @@ export function startPlatform(routes: Route[], middlewareUrl: string, functionUr
       headers = overridden(requestHeaders, decided.headers);
       added = addedHeaders(decided.headers);
     }
-    const { answer, cache: status } = await fromCacheOrFunction(method, target, headers);
+    const bypass =
+      bypassReason(target, headers) !== undefined ||
+      (options.bypassOnClientRequest === true && bypassReason(url, requestHeaders) !== undefined);
+    const { answer, cache: status } = await fromCacheOrFunction(method, target, headers, bypass);
     Object.assign(answer.headers, added, { "x-vercel-cache": status });
     events.push({ method, url, status: answer.status, cache: status, ...idsOf(answer.headers) });
     return answer;

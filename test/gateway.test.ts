@@ -13,7 +13,8 @@ import { parseCorsOrigins } from "../api/_core/cors.js";
 import type { CoreResponse } from "../api/_core/exchange.js";
 import { SnapshotError } from "../api/_core/format/primitives/errors.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
-import { createHandler, type Handler } from "../api/_core/handle-request.js";
+import { createHandler, type Handler, type RequestLog } from "../api/_core/handle-request.js";
+import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
 import { memoryRateLimiter } from "../api/_core/rate-limit.js";
 import { auth, KEYS, TEST_NOW, useHttpFixture } from "./helpers/http-setup.js";
 
@@ -124,6 +125,9 @@ describe("the deployed pair answers as the one-process core", () => {
     ["an encoded id", { path: "/v1/films/no%2Fsuch", headers: [key("valid")] }, 404],
     ["a bad parameter", { path: "/v1/showtimes?limit=101", headers: [key("valid")] }, 400],
     ["an unknown path", { path: "/v1/nope", headers: [key("valid")] }, 404],
+    // The platform resolves %2e%2e, so the internal target is no API path: still one request id.
+    ["dot segments past /v1", { path: "/v1/%2e%2e/%2e%2e/%2e%2e/healthz", headers: [key("valid")] }, 404],
+    ["dot segments under /v1", { path: "/v1/%2e%2e/films", headers: [key("valid")] }, 404],
     ["a POST", { method: "POST", path: "/v1/films", headers: [key("valid")] }, 405],
     ["no key", { path: "/v1/films" }, 401],
     ["no Bearer word", { path: "/v1/films", headers: [["authorization", KEYS.valid]] }, 401],
@@ -181,8 +185,10 @@ describe("the deployed pair answers as the one-process core", () => {
   test("the internal path is forwarded without the key, and its answers hold nothing that varies by caller", () => {
     expect(forwarded.length).toBeGreaterThan(10);
     for (const { url, headers } of forwarded) {
-      expect(url).toMatch(/^\/_c\/[0-9a-f]{32}\/v1/);
-      expect(headers.authorization).toBeUndefined();
+      expect(url).toMatch(/^\/_c\/[0-9a-f]{32}\/(identity|gzip|br)\/v1/);
+      // Only what the function reads (decision: what the CDN keeps): no key, no Origin, nothing else.
+      const allowed = ["accept-encoding", "if-none-match", "x-request-id", "x-listings-gateway"];
+      expect(Object.keys(headers).filter((name) => !allowed.includes(name))).toEqual([]);
       expect(headers["x-listings-gateway"]).toBe(SECRET);
     }
     for (const answer of internal) {
@@ -215,7 +221,7 @@ describe("the gateway in rewrite mode", () => {
       }),
     );
     const h = Object.fromEntries(response.headers);
-    expect(h["x-middleware-rewrite"]).toBe(`${BASE}/_c/${snapshotId}/v1/showtimes?cinemaId=a%2Fb&limit=2`);
+    expect(h["x-middleware-rewrite"]).toBe(`${BASE}/_c/${snapshotId}/gzip/v1/showtimes?cinemaId=a%2Fb&limit=2`);
     const overridden = h["x-middleware-override-headers"]!.split(",");
     expect(overridden).not.toContain("authorization");
     expect(overridden).toEqual(
@@ -225,6 +231,30 @@ describe("the gateway in rewrite mode", () => {
     expect(h["x-middleware-request-accept-encoding"]).toBe("gzip");
     expect(h["x-middleware-request-x-listings-gateway"]).toBe(SECRET);
     expect(h).toMatchObject({ vary: "Authorization, Accept-Encoding", ratelimit: '"org";r=599;t=39' });
+  });
+
+  test("what could keep the answer out of the CDN is not forwarded: only what the function reads", async () => {
+    const response = await make()(
+      new Request(`${BASE}/v1/films`, {
+        headers: {
+          ...auth(KEYS.valid),
+          pragma: "no-cache",
+          range: "bytes=0-10",
+          cookie: "_vercel_no_cache=1; other=2",
+          "cache-control": "no-cache",
+          "user-agent": "curl/8",
+          "if-none-match": '"x"',
+        },
+      }),
+    );
+    const h = Object.fromEntries(response.headers);
+    expect(h["x-middleware-override-headers"]!.split(",").sort()).toEqual([
+      "if-none-match",
+      "x-listings-gateway",
+      "x-request-id",
+    ]);
+    for (const name of ["authorization", "pragma", "range", "cookie", "cache-control", "user-agent"])
+      expect(h[`x-middleware-request-${name}`], name).toBeUndefined();
   });
 
   test.each<[string, Record<string, string>, string]>([
@@ -276,11 +306,18 @@ describe("the function's internal path", () => {
   const gatewayHeaders = { "x-listings-gateway": SECRET, "x-request-id": "0b6f5bc4-1f8e-4a55-9d0e-2f4c1a3b5d6e" };
 
   test.each<[string, () => string, Record<string, string>, number]>([
-    ["another snapshot's id: 503", () => `/_c/${"0".repeat(32)}/v1/films`, gatewayHeaders, 503],
-    ["no secret: 404", () => `/_c/${snapshotId}/v1/films`, { "x-request-id": gatewayHeaders["x-request-id"] }, 404],
+    ["another snapshot's id: 503", () => `/_c/${"0".repeat(32)}/gzip/v1/films`, gatewayHeaders, 503],
+    ["no coding: 404", () => `/_c/${snapshotId}/v1/films`, gatewayHeaders, 404],
+    ["an unknown coding: 404", () => `/_c/${snapshotId}/deflate/v1/films`, gatewayHeaders, 404],
+    [
+      "no secret: 404",
+      () => `/_c/${snapshotId}/gzip/v1/films`,
+      { "x-request-id": gatewayHeaders["x-request-id"] },
+      404,
+    ],
     ["not the API under it: 404", () => `/_c/${snapshotId}/healthz`, gatewayHeaders, 404],
     ["no snapshot id: 404", () => "/_c/v1/films", gatewayHeaders, 404],
-    ["the API: 200", () => `/_c/${snapshotId}/v1/films`, gatewayHeaders, 200],
+    ["the API: 200", () => `/_c/${snapshotId}/identity/v1/films`, gatewayHeaders, 200],
     [
       "the public path from the gateway (the platform kept the client's path): 200",
       () => "/v1/films",
@@ -300,12 +337,92 @@ describe("the function's internal path", () => {
       expect(answer.headers["vercel-cdn-cache-control"]).toBe("max-age=31536000, immutable");
       expect(answer.headers["x-request-id"]).toBeUndefined();
     }
-    if (status === 503) expect(JSON.parse(answer.body.toString()).error.requestId).toBe(gatewayHeaders["x-request-id"]);
+    // One id per request: an error the gateway's request gets names the id the gateway gave it.
+    if (status >= 400 && headers[GATEWAY_TOKEN_HEADER] === SECRET) {
+      expect(JSON.parse(answer.body.toString()).error.requestId).toBe(gatewayHeaders["x-request-id"]);
+      expect(answer.headers["x-request-id"]).toBeUndefined();
+    }
+  });
+
+  // Vercel's cache key has no Accept-Encoding (decision: codings behind the CDN): the URL alone decides.
+  test.each<[string, string]>([
+    ["identity", "gzip, br"],
+    ["gzip", ""],
+    ["br", "gzip"],
+  ])("the coding the URL names (%s) whatever Accept-Encoding says (%j)", async (coding, acceptEncoding) => {
+    const url = `/_c/${snapshotId}/${coding}/v1/films`;
+    const named = await send(url, { ...gatewayHeaders, "accept-encoding": acceptEncoding });
+    const plain = await send(url, gatewayHeaders);
+    expect(named.status).toBe(200);
+    expect(named.headers["content-encoding"]).toBe(coding === "identity" ? undefined : coding);
+    expect(named.body.equals(plain.body)).toBe(true);
+    expect(named.headers.etag).toBe(plain.headers.etag);
   });
 
   test("a forwarded request id that is not a UUID is not echoed", async () => {
-    const answer = await send(`/_c/${snapshotId}/v1/films/nope`, { ...gatewayHeaders, "x-request-id": "<script>" });
+    const answer = await send(`/_c/${snapshotId}/gzip/v1/films/nope`, {
+      ...gatewayHeaders,
+      "x-request-id": "<script>",
+    });
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body.toString()).error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("the gateway's request lines (docs/operations.md, Logs)", () => {
+  const snapshotId = "cd".repeat(16);
+  function gatewayLogging(mode: "rewrite" | "fetch") {
+    const lines: RequestLog[] = [];
+    const gateway = createGateway({
+      mode,
+      secret: SECRET,
+      snapshotId: () => snapshotId,
+      access: staticAccess(readFileSync(fixture.accessFile, "utf8")),
+      limiter: memoryRateLimiter(),
+      now: () => TEST_NOW,
+      forward: async () => new Response("{}", { status: 200, headers: { "content-length": "2" } }),
+      onLog: (entry) => lines.push(entry),
+    });
+    return { gateway, lines };
+  }
+  const get = (gateway: Gateway, path: string, headers: Record<string, string> = {}) =>
+    gateway(new Request(`${BASE}${path}`, { headers }));
+
+  test("a refusal of a known key names its organization (429, 403); a 401 none", async () => {
+    const { gateway, lines } = gatewayLogging("rewrite");
+    for (let i = 0; i < 4; i++) await get(gateway, "/v1/films", auth(KEYS.tiny));
+    await get(gateway, "/v1/films", auth(KEYS.cancelled));
+    await get(gateway, "/v1/films", auth("cl_nope"));
+    await get(gateway, "/_c/x/v1/films");
+    expect(lines.map((l) => [l.status, l.organization, l.forwarded])).toEqual([
+      [undefined, "tiny-co", "rewrite"],
+      [undefined, "tiny-co", "rewrite"],
+      [undefined, "tiny-co", "rewrite"],
+      [429, "tiny-co", undefined],
+      [403, "cancelled-co", undefined],
+      [401, undefined, undefined],
+      [404, undefined, undefined],
+    ]);
+    for (const line of lines) {
+      expect(line.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(line.durationMs).toBeGreaterThanOrEqual(0);
+    }
+    expect(lines[3]).toMatchObject({ method: "GET", path: "/v1/films", bytes: expect.any(Number) });
+  });
+
+  test("fetch mode: the answer's status and bytes; the gateway's own fetch arriving back is not a second line", async () => {
+    const { gateway, lines } = gatewayLogging("fetch");
+    const response = await get(gateway, "/v1/films?limit=2", auth(KEYS.valid));
+    await get(gateway, `/_c/${snapshotId}/gzip/v1/films`, { [GATEWAY_TOKEN_HEADER]: SECRET });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        requestId: response.headers.get("x-request-id"),
+        organization: "acme",
+        path: "/v1/films",
+        status: 200,
+        bytes: 2,
+        forwarded: "fetch",
+      }),
+    ]);
   });
 });

@@ -102,6 +102,26 @@ describe("requests the parser refuses get the error envelope", () => {
     expectRefusal(await raw(request), status);
   });
 
+  test("HTTP/1.1 without Host (RFC 9112 §3.2): 400", async () => {
+    const response = await raw(`GET /v1/films HTTP/1.1\r\n${KEY_LINE}\r\n`);
+    expectRefusal(response, 400);
+    expect(expectEnvelope(response.body).message).toBe("An HTTP/1.1 request must carry a Host header.");
+  });
+
+  test("HEAD without Host: the same 400, no body", async () => {
+    const response = await raw(`HEAD /v1/films HTTP/1.1\r\n${KEY_LINE}\r\n`);
+    expect(response.status).toBe(400);
+    expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(Number(response.headers["content-length"])).toBeGreaterThan(0);
+    expect(response.headers["x-request-id"]).toMatch(REQUEST_ID);
+    expect(response.body.length).toBe(0);
+  });
+
+  test("HTTP/1.0 needs no Host: answered as usual", async () => {
+    const response = await raw(`GET /v1/films HTTP/1.0\r\n${KEY_LINE}\r\n`);
+    expect(response.status).toBe(200);
+  });
+
   test("Expect other than 100-continue: 417", async () => {
     expectRefusal(await raw(`GET /v1/films HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n${KEY_LINE}\r\n`), 417);
   });
@@ -272,14 +292,15 @@ describe("fuzz: random bytes as request line and headers", () => {
     ),
     headers: fc.array(fc.tuple(fc.oneof(token, text), text), { maxLength: 4 }),
     key: fc.boolean(),
+    host: fc.boolean(),
   });
 
   test("every response is a 200 or a well-formed error envelope with X-Request-Id", async () => {
     await fc.assert(
-      fc.asyncProperty(request, async ({ method, target, headers, key }) => {
+      fc.asyncProperty(request, async ({ method, target, headers, key, host }) => {
         const lines = headers.map(([name, value]) => `${name}: ${value}\r\n`).join("");
         const bytes = Buffer.from(
-          `${method} ${target} HTTP/1.1\r\nHost: x\r\n${key ? KEY_LINE : ""}${lines}Connection: close\r\n\r\n`,
+          `${method} ${target} HTTP/1.1\r\n${host ? "Host: x\r\n" : ""}${key ? KEY_LINE : ""}${lines}Connection: close\r\n\r\n`,
           "latin1",
         );
         const response = parseRawResponse(await rawExchange(base, bytes));

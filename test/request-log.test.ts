@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { staticAccess } from "../api/_core/access.js";
+import { ServiceUnavailable } from "../api/_core/errors.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
 import { createOperationLog, deferredOperationLog } from "../api/_core/request-log.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
@@ -123,6 +124,51 @@ describe("request log lines", () => {
   });
 });
 
+describe("refusals of a known key name its organization", () => {
+  const TINY = "cl_live_tiny_do_not_log_00000000000000000";
+  const LAPSED = "cl_live_lapsed_do_not_log_000000000000000";
+  const hash = (key: string) => createHash("sha256").update(key).digest("hex");
+  const access = JSON.stringify({
+    organizations: [
+      {
+        id: "tiny-co",
+        entitlements: [{ plan: "paid", status: "active" }],
+        rateLimit: { requests: 1, windowSeconds: 60 },
+      },
+      { id: "lapsed-co", entitlements: [{ plan: "paid", status: "cancelled" }] },
+    ],
+    keys: [
+      { id: "t", organization: "tiny-co", sha256: hash(TINY), revoked: false },
+      { id: "l", organization: "lapsed-co", sha256: hash(LAPSED), revoked: false },
+    ],
+  });
+  let root: string;
+  beforeAll(async () => {
+    root = makeTempDir("request-log-refusals");
+    await buildDataset(generateDataset({ seed: 9, showtimes: 10 }), root, path.join(root, "snapshot"));
+  });
+  afterAll(() => removeDir(root));
+
+  test("429 and 403 carry the organization; a 401 has none", async () => {
+    const out = capture();
+    const log = await createOperationLog({ level: "info", destination: out.destination });
+    const handle = createHandler({
+      snapshots: new SnapshotSource(path.join(root, "snapshot")),
+      access: staticAccess(access),
+      now: () => new Date("2026-11-23T12:00:10Z"),
+      onLog: log.request,
+    });
+    for (const key of [TINY, TINY, LAPSED, "cl_unknown"])
+      await handle({ method: "GET", url: "/v1/films", headers: { authorization: `Bearer ${key}` } });
+    expect(out.parsed().map((e) => [e.status, e.organization])).toEqual([
+      [200, "tiny-co"],
+      [429, "tiny-co"],
+      [403, "lapsed-co"],
+      [401, undefined],
+    ]);
+  });
+});
+
 describe("LOG_LEVEL", () => {
   /** One request line's fields, as the core passes them. */
   const ENTRY = { requestId: "r-1", method: "GET", path: "/v1/films", status: 200, bytes: 1, durationMs: 1 };
@@ -142,6 +188,21 @@ describe("LOG_LEVEL", () => {
     log.warn("a warning");
     log.error("r-2", new Error("a failure"));
     expect(out.parsed().map((line) => line.level)).toEqual(written);
+  });
+
+  test("a condition only an operator can fix is logged by its message, without a stack", async () => {
+    const out = capture();
+    const log = await createOperationLog({ level: "error", destination: out.destination });
+    log.error("r-3", new ServiceUnavailable("no gateway secret: the fix"));
+    expect(out.parsed()).toEqual([
+      {
+        level: "error",
+        time: expect.any(String),
+        requestId: "r-3",
+        problem: "no gateway secret: the fix",
+        msg: "service unavailable",
+      },
+    ]);
   });
 
   test("an unknown level falls back to info and says so once", async () => {

@@ -1,17 +1,18 @@
 /**
  * Shared rate limits through Upstash over HTTP (operations: shared rate limits), against an
- * in-memory Upstash-compatible server: instances share one count per organization and window,
- * counters expire, and a store that is down, refuses the token or never answers fails open to
- * each instance's memory, reported once per outage.
+ * in-memory Upstash-compatible server: what is Upstash's own beyond the contract every limiter
+ * meets (test/rate-limit.contract.test.ts): counters expire in the store, a store that is down,
+ * refuses the token or never answers fails open, one attempt a second during an outage, and the
+ * environment that selects it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { memoryRateLimiter, type RateDecision } from "../api/_core/rate-limit.js";
-import { rateKey } from "../api/_core/redis-rate-limit.js";
+import { memoryRateLimiter } from "../api/_core/rate-limit.js";
+import { rateKey } from "../api/_adapters/store-rate-limit.js";
 import {
   RETRY_AFTER_OUTAGE_MS,
   upstashRateLimiter,
   upstashRateLimiterFromEnvironment,
-} from "../api/_core/upstash-rate-limit.js";
+} from "../api/_adapters/upstash-rate-limit.js";
 import { startUpstashServer, type UpstashServer } from "./helpers/upstash-server.js";
 
 const POLICY = { requests: 3, windowSeconds: 60 };
@@ -32,33 +33,14 @@ const limiter = (messages: string[] = [], token = store.token) =>
   upstashRateLimiter({
     url: store.url,
     token,
-    timeoutMs: 200,
+    // Generous: on a loaded machine a slow reply must not turn into a fail-open count (the wall
+    // clock here never moves, so an instance that failed once would never try the store again).
+    timeoutMs: 2_000,
     onStateChange: (m) => messages.push(m),
     clock: () => wall.now,
   });
 
-const allowed = (decisions: RateDecision[]) => decisions.map((d) => d.allowed);
-
 describe("an Upstash-shared rate limit", () => {
-  test("two instances share one count: the limit holds across them, at the bound and just past it", async () => {
-    const [a, b] = [limiter(), limiter()];
-    const decisions = [
-      await a.hit("acme", POLICY, T0),
-      await b.hit("acme", POLICY, T0),
-      await a.hit("acme", POLICY, T0),
-      await b.hit("acme", POLICY, T0),
-    ];
-    expect(allowed(decisions)).toEqual([true, true, true, false]);
-    expect(decisions.map((d) => d.remaining)).toEqual([2, 1, 0, 0]);
-    expect(decisions[3]).toMatchObject({ limit: 3, windowSeconds: 60, resetSeconds: 50 });
-  });
-
-  test("organizations are counted apart", async () => {
-    const a = limiter();
-    for (let i = 0; i < 3; i++) await a.hit("acme", POLICY, T0);
-    expect((await a.hit("globex", POLICY, T0)).allowed).toBe(true);
-  });
-
   test("the next window counts afresh; a counter expires at its window's end plus the grace", async () => {
     const a = limiter();
     for (let i = 0; i < 4; i++) await a.hit("acme", POLICY, T0);

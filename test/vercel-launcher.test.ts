@@ -4,10 +4,12 @@
  * folder shaped like vercel build's (.vc-config.json, package.json, the snapshot of data/ beside
  * the code), then served in its own process the way Vercel's Node runtime serves it.
  */
+import { randomBytes } from "node:crypto";
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { createOpenApiDocument } from "../build/openapi.js";
 import { createResponseValidator } from "../build/openapi-validate.js";
@@ -63,12 +65,18 @@ beforeAll(async () => {
     output: createDiskWriter(path.join(funcDir, "snapshot")),
   });
   if (!result.ok) throw new Error("data/ does not build");
+  // The secret the build would bundle beside the code (decision: gateway secret).
+  const bundledSecret = randomBytes(32).toString("hex");
+  mkdirSync(path.dirname(path.join(funcDir, GATEWAY_SECRET_FILE)));
+  writeFileSync(path.join(funcDir, GATEWAY_SECRET_FILE), `${bundledSecret}\n`);
   const doc = createOpenApiDocument() as Record<string, any>;
   context = {
     keys: DEMO_KEYS,
     counts: result.manifest.counts,
     validator: createResponseValidator(doc),
     errorSchema: doc.components.schemas.Error,
+    accessText: env().ACCESS_JSON,
+    bundledSecret,
   };
 });
 

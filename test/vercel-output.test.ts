@@ -13,6 +13,7 @@ import {
   MIDDLEWARE_DIR,
   routeOf,
 } from "../scripts/vercel-output.js";
+import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
 import { makeTempDir, removeDir, writeFiles } from "./helpers/build-helpers.js";
 
 /** The route `vercel build` (58.10.0) wrote for middleware.ts's matcher. */
@@ -60,6 +61,10 @@ const SNAPSHOT = {
   "index.pages": "idx",
 };
 const PUBLIC = { "index.html": "<redoc>", "openapi.json": '{"openapi":"3.1.0"}' };
+/** The secret the build bundles with both pieces (decision: gateway secret). */
+const SECRET = "7c".repeat(32);
+const SECRET_CHECK =
+  "the gateway secret the build wrote is bundled with the middleware and the function, the same in both";
 
 beforeEach(() => {
   root = makeTempDir("vercel-output");
@@ -76,6 +81,7 @@ beforeEach(() => {
     }),
     "api/v1.js": "export default () => {}",
     ...Object.fromEntries(Object.entries(SNAPSHOT).map(([file, text]) => [`snapshot/${file}`, text])),
+    [GATEWAY_SECRET_FILE]: `${SECRET}\n`,
   });
   writeFiles(middleware(), {
     ".vc-config.json": JSON.stringify({
@@ -86,6 +92,7 @@ beforeEach(() => {
     }),
     "middleware.js": "export default () => {}",
     "snapshot/manifest.json": SNAPSHOT["manifest.json"],
+    [GATEWAY_SECRET_FILE]: `${SECRET}\n`,
   });
 });
 afterEach(() => removeDir(root));
@@ -98,13 +105,16 @@ describe("checkVercelOutput", () => {
     expect(facts.staticFiles).toEqual(["index.html", "openapi.json"]);
   });
 
-  test("snapshot files mapped from the project (filePathMap, without --standalone) count as bundled", () => {
+  test("snapshot files and the secret mapped from the project (filePathMap, without --standalone) count as bundled", () => {
     rmSync(func("snapshot/bodies.blocks"));
+    rmSync(func(GATEWAY_SECRET_FILE));
+    writeFiles(root, { [GATEWAY_SECRET_FILE]: SECRET });
     const config = JSON.parse(readFileSync(func(".vc-config.json"), "utf8"));
-    writeFileSync(
-      func(".vc-config.json"),
-      JSON.stringify({ ...config, filePathMap: { "snapshot/bodies.blocks": "snapshot/bodies.blocks" } }),
-    );
+    const filePathMap = {
+      "snapshot/bodies.blocks": "snapshot/bodies.blocks",
+      [GATEWAY_SECRET_FILE]: GATEWAY_SECRET_FILE,
+    };
+    writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap }));
     expect(failing()).toEqual([]);
   });
 
@@ -121,6 +131,26 @@ describe("checkVercelOutput", () => {
       ["it bundles the whole snapshot"],
     ],
     ["no handler file", () => rmSync(func("api/v1.js")), ["its handler file is in the bundle"]],
+    ["no gateway secret beside the function", () => rmSync(func(GATEWAY_SECRET_FILE)), [SECRET_CHECK]],
+    ["no gateway secret beside the middleware", () => rmSync(middleware(GATEWAY_SECRET_FILE)), [SECRET_CHECK]],
+    [
+      "another secret in each piece",
+      () => writeFiles(middleware(), { [GATEWAY_SECRET_FILE]: "8d".repeat(32) }),
+      [SECRET_CHECK],
+    ],
+    [
+      "a secret that is not 64 hex digits",
+      () => {
+        writeFiles(middleware(), { [GATEWAY_SECRET_FILE]: "secret" });
+        writeFiles(func(), { [GATEWAY_SECRET_FILE]: "secret" });
+      },
+      [SECRET_CHECK],
+    ],
+    [
+      "the gateway secret inside a static file of any name",
+      () => writeFiles(path.join(out(), "static"), { "robots.txt": `# ${SECRET}` }),
+      ["no static file holds the gateway secret", "static/ is exactly public/ (the documentation)"],
+    ],
     [
       "an edge runtime instead of Node.js",
       () => writeFileSync(func(".vc-config.json"), JSON.stringify({ handler: "api/v1.js", runtime: "edge" })),
@@ -165,6 +195,7 @@ describe("checkVercelOutput", () => {
       "no middleware",
       () => rmSync(middleware(), { recursive: true }),
       [
+        SECRET_CHECK,
         "the gateway middleware is built for Node.js with the web API",
         "it bundles the snapshot's manifest (the snapshot id it forwards to)",
       ],

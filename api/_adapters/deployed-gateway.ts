@@ -1,7 +1,8 @@
 /**
  * The gateway as deployed (the project's middleware.ts), configured from the environment the way
  * the function is (environment.ts) and created on the first request. The snapshot id comes from
- * the manifest Vercel bundles beside the middleware (it traces the file from middleware.ts).
+ * the manifest Vercel bundles beside the middleware (it traces the file from middleware.ts), the
+ * secret from the file the build generates, bundled the same way (gateway-secret.ts).
  */
 import { readFileSync } from "node:fs";
 import { memoryRateLimiter } from "../_core/rate-limit.js";
@@ -9,7 +10,8 @@ import { SnapshotError } from "../_core/format/primitives/errors.js";
 import { MANIFEST_FILE } from "../_core/format/primitives/files.js";
 import { parseManifest } from "../_core/format/layout/manifest.js";
 import { deferredOperationLog } from "../_core/request-log.js";
-import { accessFromEnvironment, corsFromEnvironment, gatewaySecretOf, limiterFromEnvironment } from "./environment.js";
+import { accessFromEnvironment, corsFromEnvironment, limiterFromEnvironment } from "./environment.js";
+import { resolveGatewaySecret } from "./gateway-secret.js";
 import { createGateway, FORWARD_MODES, type ForwardMode, type Gateway } from "./gateway.js";
 
 /** GATEWAY_MODE: `rewrite` (the default) or `fetch`. */
@@ -38,25 +40,34 @@ function snapshotIdFrom(manifest: URL): () => string {
   };
 }
 
-function createDeployedGateway(env: NodeJS.ProcessEnv, manifest: URL): Gateway {
+/** Files bundled beside the middleware, by URLs Vercel can trace. */
+export interface BundledFiles {
+  manifest: URL;
+  secret: URL;
+}
+
+function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles): Gateway {
   const log = deferredOperationLog({ level: env.LOG_LEVEL });
+  const { secret, problem } = resolveGatewaySecret(env, files.secret);
   return createGateway({
     mode: forwardModeOf(env.GATEWAY_MODE),
-    secret: gatewaySecretOf(env),
-    snapshotId: snapshotIdFrom(manifest),
+    secret,
+    secretProblem: problem,
+    snapshotId: snapshotIdFrom(files.manifest),
     access: accessFromEnvironment(env, log.warn),
     limiter: limiterFromEnvironment(env, log.warn) ?? memoryRateLimiter(),
     corsOrigins: corsFromEnvironment(env),
     now: () => new Date(),
     onError: log.error,
+    onLog: log.request,
   });
 }
 
 /** A gateway built from the environment on the first request, then reused. */
-export function deployedGateway(env: NodeJS.ProcessEnv, manifest: URL): Gateway {
+export function deployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles): Gateway {
   let gateway: Gateway | undefined;
   return (request) => {
-    gateway ??= createDeployedGateway(env, manifest);
+    gateway ??= createDeployedGateway(env, files);
     return gateway(request);
   };
 }

@@ -11,6 +11,7 @@
  */
 import { AccessIndex, type AccessSource } from "../_core/access.js";
 import { parseAccessFile } from "../_core/access-file.js";
+import { problemReport } from "../_core/problem-report.js";
 
 export const ACCESS_ITEM = "access";
 export const FRESH_MS = 1_000;
@@ -33,11 +34,10 @@ function timeout(ms: number): Promise<never> {
 /** Access data from a remote item over the deployment's own (`base`). */
 export function remoteAccess(base: AccessIndex, options: RemoteAccessOptions): AccessSource {
   const now = options.now ?? Date.now;
-  const report = options.onProblem ?? (() => {});
+  const problems = problemReport(options.onProblem);
   let index = base;
   let readAt = Number.NEGATIVE_INFINITY;
   let lastText: string | undefined;
-  let problem: string | undefined;
   let reading: Promise<void> | undefined;
 
   function adopt(value: unknown): void {
@@ -51,16 +51,10 @@ export function remoteAccess(base: AccessIndex, options: RemoteAccessOptions): A
     reading ??= Promise.race([options.read(), timeout(TIMEOUT_MS)])
       .then(adopt)
       .then(
-        () => {
-          if (problem !== undefined) report("access: Edge Config readable again");
-          problem = undefined;
-        },
-        (error: Error) => {
-          // The last good data stays in force: a broken edit or an outage must not lock every client out.
-          const message = `access: cannot use Edge Config (${error.message}); keeping the access data in force`;
-          if (message !== problem) report(message);
-          problem = message;
-        },
+        () => problems.resolved("access: Edge Config readable again"),
+        // The last good data stays in force: a broken edit or an outage must not lock every client out.
+        (error: Error) =>
+          problems.problem(`access: cannot use Edge Config (${error.message}); keeping the access data in force`),
       )
       .finally(() => {
         readAt = now();

@@ -1,16 +1,15 @@
 /**
  * What the deployed pieces (the function and the gateway middleware) read from the environment
- * alike: the access data, the gateway's secret, CORS origins, the rate limiter. One reading, so
- * the two never disagree.
+ * alike: the access data, CORS origins, the rate limiter (the gateway's secret: gateway-secret.ts).
+ * One reading, so the two never disagree.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { AccessIndex, staticAccess, type AccessSource } from "../_core/access.js";
 import { parseAccessFile } from "../_core/access-file.js";
 import { parseCorsOrigins, type CorsOrigins } from "../_core/cors.js";
 import type { RateLimiter } from "../_core/rate-limit.js";
-import { rateLimiterFromEnvironment } from "../_core/redis-rate-limit.js";
-import { upstashRateLimiterFromEnvironment } from "../_core/upstash-rate-limit.js";
+import { rateLimiterFromEnvironment } from "./redis-rate-limit.js";
+import { upstashRateLimiterFromEnvironment } from "./upstash-rate-limit.js";
 import { edgeConfigAccess } from "./edge-config-access.js";
 
 /** The deployment's access data as text: ACCESS_JSON (the file's text) or the file ACCESS_FILE names. */
@@ -28,17 +27,6 @@ export function accessFromEnvironment(env: NodeJS.ProcessEnv, onProblem?: (messa
   const { text, source } = accessTextFromEnvironment(env);
   if (!env.EDGE_CONFIG) return staticAccess(text, source);
   return edgeConfigAccess(new AccessIndex(parseAccessFile(text, source)), env.EDGE_CONFIG, { onProblem });
-}
-
-/**
- * The secret the gateway shows the function on the internal path: GATEWAY_SECRET, or else one
- * derived from the access data both are deployed with (secret too: it lists every key's hash),
- * so a deployment needs no extra setting. Different data, different secret.
- */
-export function gatewaySecretOf(env: NodeJS.ProcessEnv): string {
-  if (env.GATEWAY_SECRET) return env.GATEWAY_SECRET;
-  const { text } = accessTextFromEnvironment(env);
-  return createHash("sha256").update(`cinema-listings gateway\n${text}`, "utf8").digest("hex");
 }
 
 export function corsFromEnvironment(env: NodeJS.ProcessEnv): CorsOrigins | undefined {

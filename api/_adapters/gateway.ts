@@ -2,8 +2,9 @@
  * The gateway (decision: CDN-cached bodies), as Vercel Routing Middleware runs it: a web Request
  * in, a Response out. It passes every /v1 request through the same gate as the request core
  * (gate.ts), answers a preflight or a refusal itself, and forwards an admitted request without its
- * key to the internal path `/_c/<snapshotId>/v1/...`, whose answer Vercel's CDN may cache; the
- * caller's own headers (request id, rate limit, CORS, Vary) are added to whatever comes back.
+ * key to the internal path `/_c/<snapshotId>/<coding>/v1/...` (the coding it accepts, chosen here:
+ * decision: codings behind the CDN), whose answer Vercel's CDN may cache; the caller's own headers
+ * (request id, rate limit, CORS, Vary) are added to whatever comes back.
  *
  * Two ways to forward (GATEWAY_MODE): `rewrite` hands the internal URL back to the platform, which
  * serves it from its cache or the function; `fetch` requests it itself and streams it back (one
@@ -11,29 +12,39 @@
  * own fetch, which shows the secret.
  */
 import { randomUUID } from "node:crypto";
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { Readable } from "node:stream";
 import { next, rewrite } from "@vercel/functions";
 import { addCallerHeaders } from "../_core/caller-headers.js";
-import { unknownEndpoint } from "../_core/errors.js";
+import { ServiceUnavailable, unknownEndpoint } from "../_core/errors.js";
 import type { CoreRequest, CoreResponse } from "../_core/exchange.js";
 import { callerOf, passGate, refusal, type GateOptions } from "../_core/gate.js";
-import { GATEWAY_TOKEN_HEADER, internalTarget, isGatewayToken, isInternalTarget } from "../_core/internal-path.js";
+import {
+  GATEWAY_TOKEN_HEADER,
+  internalTarget,
+  isApiTarget,
+  isGatewayToken,
+  isInternalTarget,
+} from "../_core/internal-path.js";
+import { type RequestLog, requestLogger, type Served } from "../_core/log.js";
+import { chooseCoding } from "../_core/negotiate.js";
+import { type Forward, forwardedHeaders, forwardRaw } from "./forward.js";
+
+export type { Forward } from "./forward.js";
 
 export const FORWARD_MODES = ["rewrite", "fetch"] as const;
 export type ForwardMode = (typeof FORWARD_MODES)[number];
 
-/** Forwards the internal request and gives back the answer's bytes untouched (fetch would decode them). */
-export type Forward = (url: URL, method: string, headers: Headers) => Promise<Response>;
-
 export interface GatewayOptions extends GateOptions {
   mode: ForwardMode;
-  secret: string;
+  /** What the function's internal path answers to (gateway-secret.ts); undefined: the path is closed. */
+  secret: string | undefined;
+  /** Why there is no secret and how to fix it: the log line of every request answered 503 meanwhile. */
+  secretProblem?: string;
   /** The snapshot the deployment serves; throws a SnapshotError when it cannot be read (a 503). */
   snapshotId: () => string;
   forward?: Forward;
   onError?: (requestId: string, error: unknown) => void;
+  /** One line per request the gateway decides, with the organization once the key is known. */
+  onLog?: (entry: RequestLog) => void;
 }
 
 export type Gateway = (request: Request) => Response | Promise<Response>;
@@ -62,67 +73,82 @@ export function toWebResponse(response: CoreResponse): Response {
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
-/** The internal request's headers: the client's, without its key, with the request id and the secret. */
-function forwardedHeaders(request: Request, requestId: string, secret: string): Headers {
-  const headers = new Headers(request.headers);
-  headers.delete("authorization");
-  headers.set("x-request-id", requestId);
-  headers.set(GATEWAY_TOKEN_HEADER, secret);
-  return headers;
+/** One request in the gateway: what its log line says. */
+interface Exchange {
+  core: CoreRequest;
+  requestId: string;
+  started: bigint | undefined;
 }
 
-/** Forward over node:http(s), which leaves a compressed body as it is. */
-export const forwardRaw: Forward = (url, method, headers) =>
-  new Promise((resolve, reject) => {
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const outgoing = send(url, { method, headers: Object.fromEntries(headers) }, (incoming) => {
-      const responseHeaders = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers))
-        if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
-      const status = incoming.statusCode ?? 502;
-      const empty = method === "HEAD" || status === 204 || status === 304;
-      if (empty) incoming.resume();
-      const body = empty ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
-      resolve(new Response(body, { status, headers: responseHeaders }));
-    });
-    outgoing.on("error", reject);
-    outgoing.end();
-  });
+/** The bytes a streamed answer will carry, for its log line (none for HEAD, 204, 304). */
+function bytesOf(method: string, answer: Response): number {
+  if (method === "HEAD" || answer.status === 204 || answer.status === 304) return 0;
+  return Number(answer.headers.get("content-length") ?? 0);
+}
 
 export function createGateway(options: GatewayOptions): Gateway {
   const forward = options.forward ?? forwardRaw;
+  const log = requestLogger(options.onLog);
 
-  async function forwardAdmitted(request: Request, core: CoreRequest, callerHeaders: Record<string, string>) {
-    const url = new URL(internalTarget(options.snapshotId(), core.url), request.url);
-    const headers = forwardedHeaders(request, callerHeaders["x-request-id"]!, options.secret);
-    if (options.mode === "rewrite") return rewrite(url, { headers: callerHeaders, request: { headers } });
+  function logged(x: Exchange, response: Response, line: Partial<Served>): Response {
+    log?.write(x.started!, { requestId: x.requestId, method: x.core.method, url: x.core.url, ...line });
+    return response;
+  }
+
+  /** An answer of the gateway's own (a preflight or a refusal), logged. */
+  function answered(x: Exchange, answer: CoreResponse, organization?: string): Response {
+    return logged(x, toWebResponse(answer), { status: answer.status, bytes: answer.body.length, organization });
+  }
+
+  async function forwardAdmitted(
+    x: Exchange,
+    request: Request,
+    callerHeaders: Record<string, string>,
+    organization: string,
+  ) {
+    // Without a secret nothing may reach the internal path: a 503, never an open path.
+    if (!options.secret) throw new ServiceUnavailable(options.secretProblem ?? "no gateway secret");
+    const coding = chooseCoding(request.headers.get("accept-encoding") ?? undefined);
+    const url = new URL(internalTarget(options.snapshotId(), coding, x.core.url), request.url);
+    const headers = forwardedHeaders(request, x.requestId, options.secret);
+    if (options.mode === "rewrite") {
+      const rewritten = rewrite(url, { headers: callerHeaders, request: { headers } });
+      return logged(x, rewritten, { organization, forwarded: "rewrite" });
+    }
     const answer = await forward(url, request.method, headers);
     const merged = new Headers(answer.headers);
     for (const [name, value] of Object.entries(callerHeaders)) merged.set(name, value);
-    return new Response(answer.body, { status: answer.status, headers: merged });
+    const streamed = new Response(answer.body, { status: answer.status, headers: merged });
+    const line = { status: answer.status, bytes: bytesOf(request.method, answer), organization, forwarded: "fetch" };
+    return logged(x, streamed, line);
   }
 
-  async function admitted(request: Request, core: CoreRequest, requestId: string): Promise<Response> {
-    const outcome = await passGate(core, requestId, options);
+  async function admitted(request: Request, x: Exchange): Promise<Response> {
+    const outcome = await passGate(x.core, x.requestId, options);
     if (!outcome.admitted) {
-      if (outcome.answer.status >= 500) options.onError?.(requestId, outcome.thrown);
-      return toWebResponse(outcome.answer);
+      if (outcome.answer.status >= 500) options.onError?.(x.requestId, outcome.thrown);
+      return answered(x, outcome.answer, outcome.organization);
     }
     try {
-      return await forwardAdmitted(request, core, addCallerHeaders({}, outcome.caller));
+      // The platform resolves dot segments before the gateway sees the URL (/v1/%2e%2e/x is /x):
+      // what is no API path then is the API's unknown-path 404, answered here, after the checks.
+      if (!isApiTarget(x.core.url)) throw unknownEndpoint();
+      return await forwardAdmitted(x, request, addCallerHeaders({}, outcome.caller), outcome.organization);
     } catch (thrown) {
-      options.onError?.(requestId, thrown);
-      return toWebResponse(refusal(core.method, thrown, outcome.caller));
+      const answer = refusal(x.core.method, thrown, outcome.caller);
+      if (answer.status >= 500) options.onError?.(x.requestId, thrown);
+      return answered(x, answer, outcome.organization);
     }
   }
 
   return (request) => {
     const core = coreRequestOf(request);
-    const requestId = randomUUID();
     if (isInternalTarget(core.url)) {
+      // The gateway's own fetch coming back through it: the rest of a request already logged.
       if (isGatewayToken(request.headers.get(GATEWAY_TOKEN_HEADER) ?? undefined, options.secret)) return next();
-      return toWebResponse(refusal(core.method, unknownEndpoint(), callerOf(core, requestId, options.corsOrigins)));
+      const x = { core, requestId: randomUUID(), started: log?.start() };
+      return answered(x, refusal(core.method, unknownEndpoint(), callerOf(core, x.requestId, options.corsOrigins)));
     }
-    return admitted(request, core, requestId);
+    return admitted(request, { core, requestId: randomUUID(), started: log?.start() });
   };
 }

@@ -9,16 +9,28 @@ import { createHandler, type CoreRequest, type CoreResponse } from "../_core/han
 import type { Handle } from "./node-listener.js";
 import { deferredOperationLog } from "../_core/request-log.js";
 import { SnapshotSource } from "../_core/format/read/snapshot-source.js";
-import { accessFromEnvironment, corsFromEnvironment, gatewaySecretOf, limiterFromEnvironment } from "./environment.js";
+import { accessFromEnvironment, corsFromEnvironment, limiterFromEnvironment } from "./environment.js";
+import { GATEWAY_SECRET_FILE, resolveGatewaySecret } from "./gateway-secret.js";
 
 /** Vercel may hand the function its own path (/api/v1/...) rather than the public one. */
 function publicUrl(url: string): string {
   return url.startsWith("/api/v1/") || url.startsWith("/api/v1?") ? url.slice(4) : url;
 }
 
+export interface DeployedOptions {
+  /** The secret the build bundled (vercel.json's includeFiles); default: under the working directory, as on Vercel. */
+  secretFile?: string;
+}
+
 /** Logs are pino lines written synchronously (LOG_LEVEL). */
-function createCore(env: NodeJS.ProcessEnv): Handle {
+function createCore(env: NodeJS.ProcessEnv, options: DeployedOptions): Handle {
   const log = deferredOperationLog({ level: env.LOG_LEVEL });
+  const { secret, problem } = resolveGatewaySecret(
+    env,
+    options.secretFile ?? path.join(process.cwd(), GATEWAY_SECRET_FILE),
+  );
+  // The internal path is then a 404 to everyone, the gateway included; said once per instance.
+  if (problem) log.warn(problem);
   return createHandler({
     // A deployment's snapshot never changes; the recheck only notices one going missing (a 503).
     snapshots: new SnapshotSource(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot"), { recheckMs: 1000 }),
@@ -27,15 +39,15 @@ function createCore(env: NodeJS.ProcessEnv): Handle {
     onLog: log.request,
     onError: log.error,
     corsOrigins: corsFromEnvironment(env),
-    gatewaySecret: gatewaySecretOf(env),
+    gatewaySecret: secret,
   });
 }
 
 /** A handle that builds the core from the environment once, then reuses it. */
-export function deployedHandle(env: NodeJS.ProcessEnv = process.env): Handle {
+export function deployedHandle(env: NodeJS.ProcessEnv = process.env, options: DeployedOptions = {}): Handle {
   let handle: Handle | undefined;
   return (request: CoreRequest): CoreResponse | Promise<CoreResponse> => {
-    handle ??= createCore(env);
+    handle ??= createCore(env, options);
     return handle({ ...request, url: publicUrl(request.url) });
   };
 }

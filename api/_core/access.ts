@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { parseAccessFile, type AccessFile, type KeyRecord, type Organization } from "./access-file.js";
 import { instantKeyOf, instantKeyOfEpochMs } from "./format/primitives/date-time.js";
+import { problemReport } from "./problem-report.js";
 
 export type KeyCheck = { ok: true; key: KeyRecord; organization: Organization } | { ok: false };
 
@@ -52,32 +53,54 @@ export function staticAccess(text: string, source?: string): AccessSource {
 }
 
 /**
- * Access data from a file, re-read when the file changes so revocations take effect without a
- * restart. A broken edit keeps the last good version in force (and is reported once), rather
- * than locking every client out.
+ * Access data from a file, re-read when the file changes (looked at every RECHECK_MS at most) so
+ * revocations take effect without a restart. A file that goes missing, cannot be read or is
+ * broken keeps the last good version in force rather than locking every client out; each such
+ * problem is reported once, and its end once, not on every look while traffic flows.
  */
-export function fileAccess(path: string, onReloadError: (message: string) => void = () => {}): AccessSource {
+export function fileAccess(
+  path: string,
+  onProblem: (message: string) => void = () => {},
+  now: () => number = Date.now,
+): AccessSource {
   const stampOf = () => {
     const stat = statSync(path);
     return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
   };
-  let stamp = stampOf();
+  const problems = problemReport(onProblem);
+  /** The version last looked at, and the version in force (they differ while the file is broken). */
+  let seen = stampOf();
+  let inForce = seen;
   let index = new AccessIndex(parseAccessFile(readFileSync(path, "utf8"), path));
-  let checkedAt = Date.now();
+  let checkedAt = now();
   return {
     current() {
-      if (Date.now() - checkedAt < 200) return index;
-      checkedAt = Date.now();
+      if (now() - checkedAt < RECHECK_MS) return index;
+      checkedAt = now();
       try {
         const next = stampOf();
-        if (next !== stamp) {
-          stamp = next;
+        // A changed file is read once: a broken one is not parsed (nor reported) again until it changes.
+        if (next !== seen) {
+          seen = next;
           index = new AccessIndex(parseAccessFile(readFileSync(path, "utf8"), path));
+          inForce = next;
         }
+        if (seen === inForce) problems.resolved(`access file ${path} is read again; it is in force`);
       } catch (error) {
-        onReloadError((error as Error).message);
+        problems.problem(`${fileProblem(path, error)}; the last good version stays in force`);
       }
       return index;
     },
   };
+}
+
+/** How often a file source looks at its file: a revocation applies within this. */
+const RECHECK_MS = 200;
+
+/** What is wrong with the file, in words (a parse error already names it). */
+function fileProblem(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `access file ${path} is missing`;
+  if (code !== undefined) return `access file ${path} cannot be read (${code})`;
+  return `access file ${(error as Error).message}`;
 }

@@ -7,9 +7,12 @@ import type { Organization } from "./access-file.js";
 import { ApiError } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, type RateDecision, type RateLimiter } from "./rate-limit.js";
 
+/** The key's organization and its rate decision, with the 429 or 403 that refuses it, if any. */
 export interface Admission {
   organization: Organization;
   rate: RateDecision;
+  /** Returned, not thrown: the log line of a refusal names the organization refused. */
+  refusal?: ApiError;
 }
 
 /** The bearer token, with the scheme word matched case-insensitively (RFC 9110 §11.1). */
@@ -39,22 +42,17 @@ function decide(organization: Organization, rate: RateDecision, now: Date): Admi
   if (!rate.allowed) {
     const policy = organization.rateLimit ?? DEFAULT_RATE_LIMIT;
     const message = `Rate limit of ${policy.requests} requests per ${policy.windowSeconds} s exceeded; retry in ${rate.resetSeconds} s.`;
-    throw new ApiError(429, "rate_limited", message, undefined, { "retry-after": String(rate.resetSeconds) }, rate);
+    const headers = { "retry-after": String(rate.resetSeconds) };
+    return { organization, rate, refusal: new ApiError(429, "rate_limited", message, undefined, headers, rate) };
   }
   if (!isEntitled(organization, now)) {
-    throw new ApiError(
-      403,
-      "entitlement_required",
-      "Your organization has no active paid entitlement for this API.",
-      undefined,
-      {},
-      rate,
-    );
+    const message = "Your organization has no active paid entitlement for this API.";
+    return { organization, rate, refusal: new ApiError(403, "entitlement_required", message, undefined, {}, rate) };
   }
   return { organization, rate };
 }
 
-/** The key's organization, rate-counted and checked; throws the refusal. */
+/** The key's organization, rate-counted and checked; throws the 401 of a key that has none. */
 function admitWith(
   index: AccessIndex,
   authorization: string | readonly string[] | undefined,
@@ -72,8 +70,9 @@ function admitWith(
 }
 
 /**
- * Admits a request or throws the ApiError that refuses it. Synchronous unless the access data or
- * the rate limiter is read from elsewhere: an in-memory count costs no promise.
+ * Admits a request, or refuses it: a 401 is thrown (no organization), a 429 or 403 is the
+ * admission's `refusal`. Synchronous unless the access data or the rate limiter is read from
+ * elsewhere: an in-memory count costs no promise.
  */
 export function admit(
   /** The header's value; several values when the request repeats the header (always a 401). */

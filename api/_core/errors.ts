@@ -70,12 +70,20 @@ export function requireReadMethod(method: string): void {
   if (method !== "GET" && method !== "HEAD") throw methodNotAllowed(method);
 }
 
+/**
+ * An operating condition, not a bug, that makes answers a 503 until an operator acts (a deployment
+ * without its gateway secret): its message says what to do and goes to the log, never to clients.
+ */
+export class ServiceUnavailable extends Error {
+  override readonly name = "ServiceUnavailable";
+}
+
 export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred; quote the request id when reporting it.";
 
 /** Any thrown value as the error the client is shown. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof SnapshotError) {
+  if (error instanceof SnapshotError || error instanceof ServiceUnavailable) {
     return new ApiError(
       503,
       "database_unavailable",

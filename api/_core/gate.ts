@@ -24,7 +24,10 @@ export interface GateOptions {
 
 export type GateOutcome =
   | { admitted: true; caller: Caller; organization: string }
-  /** The complete answer (a preflight or a refusal); `thrown` is what refused it. */
+  /**
+   * The complete answer (a preflight or a refusal); `thrown` is what refused it; `organization`
+   * is the key's, when the key was valid (a 429 or 403).
+   */
   | { admitted: false; answer: CoreResponse; organization?: string; thrown?: unknown };
 
 /** The caller as far as it is known before admission: its request id and CORS origin. */
@@ -53,13 +56,15 @@ function preflight(
   return finishResponse(request.method, caller.requestId, outgoing);
 }
 
-function decided(caller: Caller, admission: Admission): GateOutcome {
+function decided(method: string, caller: Caller, admission: Admission): GateOutcome {
   caller.rate = admission.rate;
-  return { admitted: true, caller, organization: admission.organization.id };
+  const organization = admission.organization.id;
+  if (admission.refusal) return refused(method, caller, admission.refusal, organization);
+  return { admitted: true, caller, organization };
 }
 
-function refused(method: string, caller: Caller, thrown: unknown): GateOutcome {
-  return { admitted: false, answer: refusal(method, thrown, caller), thrown };
+function refused(method: string, caller: Caller, thrown: unknown, organization?: string): GateOutcome {
+  return { admitted: false, answer: refusal(method, thrown, caller), organization, thrown };
 }
 
 /** Passes a request through the gate: synchronous unless the access data or the rate limiter is not. */
@@ -77,9 +82,9 @@ export function passGate(
   } catch (thrown) {
     return refused(request.method, caller, thrown);
   }
-  if (!(admission instanceof Promise)) return decided(caller, admission);
+  if (!(admission instanceof Promise)) return decided(request.method, caller, admission);
   return admission.then(
-    (admitted) => decided(caller, admitted),
+    (admitted) => decided(request.method, caller, admitted),
     (thrown: unknown) => refused(request.method, caller, thrown),
   );
 }

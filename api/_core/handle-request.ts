@@ -26,6 +26,7 @@ import {
   parseInternalTarget,
 } from "./internal-path.js";
 import { requestLogger, type RequestLog } from "./log.js";
+import type { Coding } from "./negotiate.js";
 import { memoryRateLimiter, type RateLimiter } from "./rate-limit.js";
 import { finishResponse, type Outgoing } from "./respond.js";
 import { ResponseCache, type CacheBudgets } from "./response-cache.js";
@@ -86,11 +87,11 @@ export function createHandler(options: CoreOptions): Handler {
     if (status >= 500) options.onError?.(x.requestId, thrown);
   }
 
-  /** The serve step for a public target. */
-  function serveTarget(x: Exchange, url: string): Outgoing {
+  /** The serve step for a public target, in the coding the request accepts (or the one named). */
+  function serveTarget(x: Exchange, url: string, coding?: Coding): Outgoing {
     const { request } = x;
     const conditions = {
-      acceptEncoding: headerOf(request, "accept-encoding"),
+      acceptEncoding: coding ?? headerOf(request, "accept-encoding"),
       ifNoneMatch: headerOf(request, "if-none-match"),
     };
     return serve({ method: request.method, url, conditions }, options.snapshots, cache, pages);
@@ -112,27 +113,30 @@ export function createHandler(options: CoreOptions): Handler {
   function afterGate(x: Exchange, outcome: GateOutcome): CoreResponse {
     if (outcome.admitted) return serveAdmitted(x, outcome.caller, outcome.organization);
     reported(x, outcome.answer.status, outcome.thrown);
-    return logged(x, outcome.answer);
+    return logged(x, outcome.answer, undefined, outcome.organization);
   }
 
   /**
    * What the gateway forwards: admitted already, so served as is, with nothing that varies by
    * caller (the gateway adds that) and a 200 marked for Vercel's CDN. Errors carry the request id
-   * the gateway gave and stay uncached. The target is the internal one, or the public one should
-   * the platform hand the function the path the client asked for.
+   * the gateway gave and stay uncached. The target is the internal one, whose URL names the
+   * coding (the answer depends on nothing but the URL), or the public one should the platform
+   * hand the function the path the client asked for.
    */
   function serveInternal(x: Exchange): CoreResponse {
     const { request } = x;
+    // One id per request, whatever the answer: the one the gateway gave and shows the caller.
+    x.requestId = forwardedRequestId(headerOf(request, "x-request-id")) ?? x.requestId;
     const target = isInternalTarget(request.url)
       ? parseInternalTarget(request.url)
-      : { snapshotId: undefined, publicTarget: request.url };
-    if (!target) return notAnEndpoint(x);
-    x.requestId = forwardedRequestId(headerOf(request, "x-request-id")) ?? x.requestId;
+      : { snapshotId: undefined, coding: undefined, publicTarget: request.url };
     try {
+      // The platform may resolve dot segments of the target (/v1/%2e%2e/...) into no API path at all.
+      if (!target) throw unknownEndpoint();
       const { snapshotId } = options.snapshots.current().manifest;
       if (target.snapshotId !== undefined && target.snapshotId !== snapshotId)
         throw new SnapshotError(MANIFEST_FILE, "is not the snapshot the gateway named (a deployment out of step)");
-      const outgoing = serveTarget(x, target.publicTarget);
+      const outgoing = serveTarget(x, target.publicTarget, target.coding);
       if (outgoing.status === 200) outgoing.headers["vercel-cdn-cache-control"] = CDN_CACHE_CONTROL;
       return logged(x, finishResponse(request.method, undefined, outgoing), outgoing);
     } catch (thrown) {

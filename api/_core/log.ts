@@ -5,10 +5,13 @@ export interface RequestLog {
   organization?: string;
   method: string;
   path: string;
-  status: number;
-  bytes: number;
+  /** Absent only on a gateway line for a request it rewrote: the platform answers it, not the gateway. */
+  status?: number;
+  bytes?: number;
   durationMs: number;
   cache?: string;
+  /** Gateway lines: the request was admitted and handed on, by `rewrite` or `fetch` (decision: CDN-cached bodies). */
+  forwarded?: string;
 }
 
 /** The log path: the target without its query, bounded (a query may carry cursors; a path may be 16 KB). */
@@ -24,10 +27,11 @@ export interface Served {
   requestId: string;
   method: string;
   url: string;
-  status: number;
-  bytes: number;
+  status?: number;
+  bytes?: number;
   organization?: string;
   cache?: string;
+  forwarded?: string;
 }
 
 /** The log step for `onLog`; undefined when nothing is logged, so the clock is never read. */
@@ -46,6 +50,7 @@ export function requestLogger(onLog: ((entry: RequestLog) => void) | undefined) 
         bytes: served.bytes,
         durationMs: elapsedMs(started),
         cache: served.cache,
+        forwarded: served.forwarded,
       });
     },
   };

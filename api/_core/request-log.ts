@@ -5,6 +5,7 @@
  * pino is imported on demand, so the function's cold start never waits for it.
  */
 import type { DestinationStream, LevelWithSilent, Logger } from "pino";
+import { ServiceUnavailable } from "./errors.js";
 import { SnapshotError } from "./format/primitives/errors.js";
 import type { RequestLog } from "./handle-request.js";
 
@@ -70,10 +71,12 @@ async function loadWriter(options: OperationLogOptions, level: LevelWithSilent):
       // relative to the snapshot folder), without a stack.
       error instanceof SnapshotError
         ? logger.error({ time, requestId, snapshot: error.message }, "snapshot unavailable")
-        : logger.error(
-            { time, requestId, err: error instanceof Error ? error : new Error(String(error)) },
-            "request failed",
-          ),
+        : error instanceof ServiceUnavailable
+          ? logger.error({ time, requestId, problem: error.message }, "service unavailable")
+          : logger.error(
+              { time, requestId, err: error instanceof Error ? error : new Error(String(error)) },
+              "request failed",
+            ),
     warn: (time, message) => logger.warn({ time }, message),
     flush: () => logger.flush(),
   };

@@ -6,9 +6,11 @@
  */
 import { createHash } from "node:crypto";
 import { rewrite } from "@vercel/functions";
-import { createGateway, type Gateway } from "../../api/_adapters/gateway.js";
+import { destination } from "pino";
+import { createGateway, type Gateway, type GatewayOptions } from "../../api/_adapters/gateway.js";
 import { staticAccess } from "../../api/_core/access.js";
 import { memoryRateLimiter } from "../../api/_core/rate-limit.js";
+import { createOperationLog } from "../../api/_core/request-log.js";
 
 export interface GatewayFigure {
   case: string;
@@ -57,27 +59,38 @@ async function timeCalls(handler: Gateway, makeRequest: () => Request): Promise<
   return samples.sort((a, b) => a - b);
 }
 
-export async function measureGateway(): Promise<GatewayFigure[]> {
-  const gateway = createGateway({
+/** A gateway as deployed; with `onLog`, it writes its request lines (LOG_LEVEL info, the default). */
+function benchGateway(onLog?: GatewayOptions["onLog"]): Gateway {
+  return createGateway({
     mode: "rewrite",
-    secret: "bench",
+    secret: "bench-secret-of-at-least-32-characters",
     snapshotId: () => "0".repeat(32),
     access: staticAccess(accessText()),
     limiter: memoryRateLimiter(),
     now: () => new Date(),
+    onLog,
   });
+}
+
+export async function measureGateway(): Promise<GatewayFigure[]> {
+  const gateway = benchGateway();
+  // The deployed default: pino lines written synchronously (here to /dev/null: the work, not the pipe).
+  const log = await createOperationLog({ level: "info", destination: destination({ dest: "/dev/null", sync: true }) });
+  const logging = benchGateway(log.request);
   const bare: Gateway = (request) =>
     rewrite(new URL(`/_c/${"0".repeat(32)}${new URL(request.url).pathname}`, request.url));
-  const cases: Array<[string, Record<string, string>]> = [
-    ["admitted (rewrite)", { authorization: `Bearer ${KEY}`, "accept-encoding": "gzip" }],
-    ["401 unknown key", { authorization: "Bearer cl_unknown" }],
-    ["403 lapsed", { authorization: `Bearer ${LAPSED}` }],
+  const admitted = { authorization: `Bearer ${KEY}`, "accept-encoding": "gzip" };
+  const cases: Array<[string, Gateway, Record<string, string>]> = [
+    ["admitted (rewrite)", gateway, admitted],
+    ["admitted, logged", logging, admitted],
+    ["401 unknown key", gateway, { authorization: "Bearer cl_unknown" }],
+    ["403 lapsed", gateway, { authorization: `Bearer ${LAPSED}` }],
   ];
   const figures: GatewayFigure[] = [];
   const ceiling = await timeCalls(bare, () => new Request("https://api.example/v1/showtimes?cinemaId=c1&limit=25"));
-  for (const [name, headers] of cases) {
+  for (const [name, handler, headers] of cases) {
     const samples = await timeCalls(
-      gateway,
+      handler,
       () => new Request("https://api.example/v1/showtimes?cinemaId=c1&limit=25", { headers }),
     );
     figures.push({

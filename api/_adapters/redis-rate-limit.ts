@@ -1,15 +1,14 @@
 /**
- * A rate limiter whose counts live in Redis, so every instance of the API enforces one
- * organization's limit together. Same fixed, clock-aligned windows as the memory
- * limiter: one counter per (organization, window), incremented atomically by a Lua script.
- *
- * Redis is an aid, not a dependency: when it is unreachable or slow, each instance counts in its
- * own memory (fail open, per instance) and says so once per outage. ioredis is imported only when
- * REDIS_URL is set, so deployments without Redis do not pay for it at cold start.
+ * Shared rate limits in Redis over TCP (self-hosting; REDIS_URL): the counter store behind
+ * store-rate-limit.ts, which holds the windows, the fail-open and the outage reports. Each hit
+ * is one Lua script (INCR, and PEXPIRE on a new counter). Commands are never queued on a
+ * reconnect: while not connected a hit fails at once (and counts in memory); a fresh instance
+ * waits briefly for its first connection. ioredis is imported only when REDIS_URL is set, so
+ * deployments without Redis do not pay for it at cold start.
  */
 import type { Redis } from "ioredis";
-import type { RateLimitPolicy } from "./access-file.js";
-import { decide, memoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.js";
+import type { RateLimiter } from "../_core/rate-limit.js";
+import { type CounterStore, storeRateLimiter } from "./store-rate-limit.js";
 
 export interface RedisLimiterOptions {
   url: string;
@@ -32,14 +31,6 @@ const HIT_SCRIPT = `local count = redis.call('INCR', KEYS[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
-/** Kept past the window's end, so an instance whose clock is slightly behind still finds its count. */
-export const EXPIRY_GRACE_MS = 5_000;
-
-/** `rl:<org>:<windowSeconds>:<windowIndex>`; the last two parts are numbers, so any org id is unambiguous. */
-export function rateKey(organizationId: string, windowSeconds: number, nowMs: number): string {
-  return `rl:${organizationId}:${windowSeconds}:${Math.floor(nowMs / (windowSeconds * 1000))}`;
-}
-
 type HitClient = Redis & { rateHit(key: string, ttlMs: number): Promise<number> };
 
 async function connect(options: RedisLimiterOptions, onError: (error: Error) => void): Promise<HitClient> {
@@ -52,7 +43,7 @@ async function connect(options: RedisLimiterOptions, onError: (error: Error) => 
     connectTimeout: 1_000,
     retryStrategy: (times) => Math.min(times * 100, 1_000),
   });
-  // Without a listener ioredis prints every failed reconnect; an outage is reported once instead.
+  // Without a listener ioredis prints every failed reconnect; the limiter reports an outage once.
   client.on("error", onError);
   client.defineCommand("rateHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
   return client as HitClient;
@@ -62,62 +53,50 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** Creates the shared limiter; the connection starts at once, in the background. */
-export function redisRateLimiter(options: RedisLimiterOptions): RedisRateLimiter {
-  const fallback = memoryRateLimiter();
-  const report = options.onStateChange ?? (() => {});
-  let healthy = true;
+/** The Redis counter store; the connection starts at once, in the background. */
+function redisStore(options: RedisLimiterOptions): CounterStore & Pick<RedisRateLimiter, "ready" | "close"> {
+  /** Why the last connection attempt failed: the reason an outage is reported with. */
+  let lastError = "not connected";
   let everReady = false;
-  const markDown = (reason: string) => {
-    if (!healthy) return;
-    healthy = false;
-    report(`rate limiter: Redis unavailable (${reason}); counting in each instance's memory until it returns`);
-  };
-  const markUp = () => {
-    everReady = true;
-    if (healthy) return;
-    healthy = true;
-    report("rate limiter: Redis available again; counting in Redis");
-  };
-  const client = connect(options, (error) => markDown(error.message));
+  const client = connect(options, (error) => {
+    lastError = error.message;
+  });
+  client.catch((error: Error) => {
+    lastError = `cannot load ioredis: ${error.message}`;
+  });
   const firstReady = client.then(
     (c) => new Promise<void>((resolve) => (c.status === "ready" ? resolve() : c.once("ready", () => resolve()))),
-    (error: Error) => markDown(`cannot load ioredis: ${error.message}`),
-  );
-  void client.then(
-    (c) => c.on("ready", markUp),
     () => {},
   );
 
   async function isConnected(): Promise<boolean> {
     const c = await client.catch(() => undefined);
     if (!c) return false;
-    const isReady = () => c.status === "ready";
     // A fresh instance waits briefly for its first connection; later reconnects are never waited for.
-    if (!isReady() && !everReady) await Promise.race([firstReady, delay(options.connectWaitMs ?? 200)]);
-    return isReady();
+    if (c.status !== "ready" && !everReady) await Promise.race([firstReady, delay(options.connectWaitMs ?? 200)]);
+    everReady ||= c.status === "ready";
+    return c.status === "ready";
   }
 
   return {
-    async hit(organizationId: string, policy: RateLimitPolicy, nowMs: number): Promise<RateDecision> {
-      try {
-        if (!(await isConnected())) throw new Error("not connected");
-        const windowMs = policy.windowSeconds * 1000;
-        const ttlMs = windowMs - (nowMs % windowMs) + EXPIRY_GRACE_MS;
-        const count = await (await client).rateHit(rateKey(organizationId, policy.windowSeconds, nowMs), ttlMs);
-        markUp();
-        return decide(Number(count), policy, nowMs);
-      } catch (error) {
-        markDown((error as Error).message);
-        return fallback.hit(organizationId, policy, nowMs);
-      }
+    name: "Redis",
+    async increment(key, ttlMs) {
+      if (!(await isConnected())) throw new Error(lastError);
+      return Number(await (await client).rateHit(key, ttlMs));
     },
-    ready: () => isConnected(),
+    ready: isConnected,
     async close() {
       const c = await client.catch(() => undefined);
       c?.disconnect();
     },
   };
+}
+
+/** A limiter counting in Redis (every request tries it: a disconnected client fails at once). */
+export function redisRateLimiter(options: RedisLimiterOptions): RedisRateLimiter {
+  const store = redisStore(options);
+  const limiter = storeRateLimiter(store, { onStateChange: options.onStateChange });
+  return { hit: limiter.hit, ready: store.ready, close: store.close };
 }
 
 /**

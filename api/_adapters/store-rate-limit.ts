@@ -1,0 +1,73 @@
+/**
+ * A rate limiter whose counts live in a shared store (decision: rate limits), so every instance
+ * enforces one organization's limit together: the same fixed, clock-aligned windows as the core's
+ * memory limiter, one counter per (organization, window), kept a little past its window's end.
+ * The store is an adapter (redis-rate-limit.ts over TCP, upstash-rate-limit.ts over HTTP) that
+ * only counts; what every store shares is here, written once:
+ *
+ * - fail open: when the store fails or is slow, each instance counts in its own memory (limits
+ *   then apply per instance) and keeps serving;
+ * - one report per outage and one when the store is back, never one per request;
+ * - during an outage, at most one attempt per `retryAfterOutageMs`, so the other requests never
+ *   wait on a store that is down.
+ */
+import type { RateLimitPolicy } from "../_core/access-file.js";
+import { problemReport } from "../_core/problem-report.js";
+import { decide, memoryRateLimiter, type RateDecision, type RateLimiter } from "../_core/rate-limit.js";
+
+/** A shared counter store: the only thing an adapter provides. */
+export interface CounterStore {
+  /** Names the store in reports ("Redis", "Upstash"). */
+  name: string;
+  /**
+   * Adds one to `key`, creating it to expire in `ttlMs` if it is new; resolves with the count, or
+   * rejects (unreachable, slow, refused) with the reason.
+   */
+  increment(key: string, ttlMs: number): Promise<number>;
+}
+
+export interface StoreLimiterOptions {
+  /** Outages and recoveries, one message each. */
+  onStateChange?: (message: string) => void;
+  /** During an outage, milliseconds between attempts; 0: every request tries (a store that fails fast). */
+  retryAfterOutageMs?: number;
+  /** Milliseconds, for the attempts during an outage (tests move it). */
+  clock?: () => number;
+}
+
+/** Kept past the window's end, so an instance whose clock is slightly behind still finds its count. */
+export const EXPIRY_GRACE_MS = 5_000;
+
+/** `rl:<org>:<windowSeconds>:<windowIndex>`; the last two parts are numbers, so any org id is unambiguous. */
+export function rateKey(organizationId: string, windowSeconds: number, nowMs: number): string {
+  return `rl:${organizationId}:${windowSeconds}:${Math.floor(nowMs / (windowSeconds * 1000))}`;
+}
+
+export function storeRateLimiter(store: CounterStore, options: StoreLimiterOptions = {}): RateLimiter {
+  const fallback = memoryRateLimiter();
+  const outage = problemReport(options.onStateChange);
+  const clock = options.clock ?? Date.now;
+  const retryAfterMs = options.retryAfterOutageMs ?? 0;
+  let triedAt = Number.NEGATIVE_INFINITY;
+
+  return {
+    async hit(organizationId: string, policy: RateLimitPolicy, nowMs: number): Promise<RateDecision> {
+      if (outage.failing && clock() - triedAt < retryAfterMs) return fallback.hit(organizationId, policy, nowMs);
+      triedAt = clock();
+      const windowMs = policy.windowSeconds * 1000;
+      try {
+        const ttlMs = windowMs - (nowMs % windowMs) + EXPIRY_GRACE_MS;
+        const count = await store.increment(rateKey(organizationId, policy.windowSeconds, nowMs), ttlMs);
+        outage.resolved(`rate limiter: ${store.name} available again; counting in ${store.name}`);
+        return decide(count, policy, nowMs);
+      } catch (error) {
+        const reason = (error as Error).message;
+        outage.problem(
+          `rate limiter: ${store.name} unavailable (${reason}); counting in each instance's memory until it returns`,
+          "unavailable",
+        );
+        return fallback.hit(organizationId, policy, nowMs);
+      }
+    },
+  };
+}

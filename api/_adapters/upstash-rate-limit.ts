@@ -1,0 +1,71 @@
+/**
+ * Shared rate limits in Upstash Redis over HTTP (the gateway middleware holds no TCP connection
+ * between requests): the counter store behind store-rate-limit.ts, which holds the windows, the
+ * fail-open and the outage reports. Each hit is one round trip: SET the counter with its expiry
+ * if it is new, then INCR it, in one transaction, within UPSTASH_TIMEOUT_MS. During an outage one
+ * request a second tries the store; the others count in memory without waiting.
+ */
+import type { RateLimiter } from "../_core/rate-limit.js";
+import { type CounterStore, storeRateLimiter } from "./store-rate-limit.js";
+
+export interface UpstashLimiterOptions {
+  url: string;
+  token: string;
+  /** A request waits at most this long for the store before counting in memory. */
+  timeoutMs?: number;
+  onStateChange?: (message: string) => void;
+  /** Milliseconds, for the retry during an outage (tests move it). */
+  clock?: () => number;
+}
+
+/** An HTTP round trip costs more than a TCP command: a wider budget than Redis's 50 ms. */
+export const UPSTASH_TIMEOUT_MS = 150;
+/** During an outage one request a second tries the store; the others count in memory without waiting. */
+export const RETRY_AFTER_OUTAGE_MS = 1_000;
+
+function upstashStore(options: UpstashLimiterOptions): CounterStore {
+  const timeoutMs = options.timeoutMs ?? UPSTASH_TIMEOUT_MS;
+  const client = import("@upstash/redis").then(
+    ({ Redis }) =>
+      new Redis({
+        url: options.url,
+        token: options.token,
+        retry: { retries: 0 },
+        enableTelemetry: false,
+        signal: () => AbortSignal.timeout(timeoutMs),
+      }),
+  );
+  return {
+    name: "Upstash",
+    async increment(key, ttlMs) {
+      const transaction = (await client).multi();
+      transaction.set(key, 0, { nx: true, px: ttlMs });
+      transaction.incr(key);
+      const [, counted] = (await transaction.exec()) as [unknown, unknown];
+      if (typeof counted !== "number") throw new Error(`unexpected answer ${JSON.stringify(counted)}`);
+      return counted;
+    },
+  };
+}
+
+export function upstashRateLimiter(options: UpstashLimiterOptions): RateLimiter {
+  return storeRateLimiter(upstashStore(options), {
+    onStateChange: options.onStateChange,
+    clock: options.clock,
+    retryAfterOutageMs: RETRY_AFTER_OUTAGE_MS,
+  });
+}
+
+/**
+ * The Upstash limiter when UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are set (or the
+ * KV_REST_API_* names Vercel's marketplace integration sets); undefined otherwise.
+ */
+export function upstashRateLimiterFromEnvironment(
+  env: NodeJS.ProcessEnv,
+  onStateChange?: (message: string) => void,
+): RateLimiter | undefined {
+  const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
+  const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
+  if (!url || !token) return undefined;
+  return upstashRateLimiter({ url, token, onStateChange });
+}

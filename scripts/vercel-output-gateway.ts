@@ -1,0 +1,78 @@
+/**
+ * The checks of `vercel build`'s output that concern the gateway (decision: CDN-cached bodies):
+ * the middleware is built for Node's web API with the snapshot's manifest and runs on the API and
+ * the internal prefix only; the build's secret (decision: gateway secret) is in both bundles and
+ * in no static file.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { GATEWAY_SECRET_FILE, GENERATED_SECRET } from "../api/_adapters/gateway-secret.js";
+import { type CheckFn, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS, type Route } from "./vercel-output.js";
+
+/** Where the gateway must not run. */
+const UNGATED_PATHS = ["/", "/openapi.json", "/healthz", "/v10", "/_cx"];
+
+/** Where it must: every API path and the internal prefix (read when called: the two modules import each other). */
+const gatedPaths = () => ROUTED_PATHS.filter((p) => p !== "/healthz").concat("/_c");
+
+/** The checks of the gateway middleware: built for Node's web API, with the manifest, on the right paths. */
+export function checkMiddleware(outputDir: string, snapshotDir: string, routes: Route[], check: CheckFn): void {
+  const dir = path.join(outputDir, MIDDLEWARE_DIR);
+  const configFile = path.join(dir, ".vc-config.json");
+  const config = existsSync(configFile)
+    ? (JSON.parse(readFileSync(configFile, "utf8")) as { runtime?: string; useWebApi?: boolean })
+    : {};
+  check(
+    "the gateway middleware is built for Node.js with the web API",
+    /^nodejs\d+/.test(config.runtime ?? "") && config.useWebApi === true,
+    existsSync(configFile) ? `${config.runtime}, useWebApi ${config.useWebApi}` : `${MIDDLEWARE_DIR} is missing`,
+  );
+  const bundled = path.join(dir, "snapshot/manifest.json");
+  const manifest = path.join(snapshotDir, "manifest.json");
+  check(
+    "it bundles the snapshot's manifest (the snapshot id it forwards to)",
+    existsSync(bundled) && existsSync(manifest) && readFileSync(bundled).equals(readFileSync(manifest)),
+    existsSync(bundled) ? "snapshot/manifest.json" : "snapshot/manifest.json is missing",
+  );
+  const route = routes.find((r) => r.middlewarePath !== undefined);
+  const matcher = route?.src ? new RegExp(route.src) : undefined;
+  const wrong = [
+    ...gatedPaths()
+      .filter((p) => !matcher?.test(p))
+      .map((p) => `${p} not gated`),
+    ...UNGATED_PATHS.filter((p) => matcher?.test(p)).map((p) => `${p} gated`),
+  ];
+  check(
+    "it runs on /v1 and the internal prefix only",
+    matcher !== undefined && wrong.length === 0,
+    wrong.length ? wrong.join(", ") : (route?.middlewarePath ?? "no middleware route"),
+  );
+}
+
+/** The secret a bundle carries (decision: gateway secret), or why it does not. */
+function bundledSecret(file: string | undefined): { secret?: string; detail: string } {
+  if (file === undefined || !existsSync(file)) return { detail: "missing" };
+  const secret = readFileSync(file, "utf8").trim();
+  return GENERATED_SECRET.test(secret) ? { secret, detail: "64 hex digits" } : { detail: "not 64 hex digits" };
+}
+
+/**
+ * The build's gateway secret: in both bundles, the same, and nowhere a visitor can fetch it (no
+ * static file holds it, whatever its name).
+ */
+export function checkGatewaySecret(outputDir: string, functionFiles: Map<string, string>, check: CheckFn): void {
+  const inMiddleware = bundledSecret(path.join(outputDir, MIDDLEWARE_DIR, GATEWAY_SECRET_FILE));
+  const inFunction = bundledSecret(functionFiles.get(GATEWAY_SECRET_FILE));
+  const same = inMiddleware.secret !== undefined && inMiddleware.secret === inFunction.secret;
+  check(
+    "the gateway secret the build wrote is bundled with the middleware and the function, the same in both",
+    same,
+    same ? GATEWAY_SECRET_FILE : `middleware: ${inMiddleware.detail}; function: ${inFunction.detail}`,
+  );
+  const staticDir = path.join(outputDir, "static");
+  const secret = inMiddleware.secret ?? inFunction.secret;
+  const exposed = secret
+    ? listFiles(staticDir).filter((f) => readFileSync(path.join(staticDir, f), "latin1").includes(secret))
+    : [];
+  check("no static file holds the gateway secret", exposed.length === 0, exposed.length ? exposed.join(", ") : "none");
+}
