@@ -2,11 +2,14 @@
 import { parseArgs } from "node:util";
 import { refreshPublicDocs } from "./openapi.js";
 import { createDiskWriter } from "./output-writer.js";
-import { formatReport } from "./problems.js";
+import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
+import { formatBuildReport } from "./build-report.js";
+import { formatReport, formatWarnings } from "./problems.js";
 import { createProgress } from "./progress.js";
 import { runBuild } from "./run-build.js";
 
-const USAGE = "usage: npm run build -- --data DIR --out DIR [--gzip-level 1..9] [--gzip-workers 0..8] [--quiet]";
+const USAGE =
+  "usage: npm run build -- --data DIR --out DIR [--drop-before DATE-TIME] [--gzip-level 1..9] [--gzip-workers 0..8] [--quiet]";
 
 function fail(message: string): never {
   process.stderr.write(`build: ${message}\n${USAGE}\n`);
@@ -22,6 +25,7 @@ function readOptions() {
         out: { type: "string", default: "snapshot" },
         "gzip-level": { type: "string", default: "6" },
         "gzip-workers": { type: "string" },
+        "drop-before": { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -39,7 +43,15 @@ function readOptions() {
   if (values.data === "" || values.out === "") fail("--data and --out must not be empty");
   const workers = values["gzip-workers"];
   if (workers !== undefined && !/^[0-8]$/.test(workers)) fail("--gzip-workers must be a whole number from 0 to 8");
+  const dropBefore = values["drop-before"];
+  let dropBeforeKey: string | undefined;
+  if (dropBefore !== undefined) {
+    const check = checkDateTime(dropBefore);
+    if (!check.ok) fail(`--drop-before must be a date-time with a zone, such as 2026-11-24T06:00:00Z (${check.reason})`);
+    dropBeforeKey = check.instantKey;
+  }
   return {
+    dropBefore: dropBefore === undefined ? undefined : { text: dropBefore, key: dropBeforeKey! },
     dataDir: values.data!,
     outDir: values.out!,
     gzipLevel,
@@ -55,6 +67,7 @@ async function main(): Promise<void> {
   const progress = createProgress(process.stderr, options.quiet);
   const result = await runBuild({
     dataDir: options.dataDir,
+    dropBefore: options.dropBefore,
     output: writer,
     gzipLevel: options.gzipLevel,
     gzipWorkers: options.gzipWorkers,
@@ -75,6 +88,8 @@ async function main(): Promise<void> {
     `built ${options.outDir}: ${counts.cinemas} cinemas, ${counts.films} films, ${counts.showtimes} showtimes, ` +
       `${counts.attributes} attributes; ${files} files, ${(bytes / 1e6).toFixed(1)} MB in ${seconds} s\n`,
   );
+  process.stdout.write(formatBuildReport(result.report));
+  if (result.report.warnings.length > 0) process.stderr.write(`${formatWarnings(result.report.warnings)}\n`);
 }
 
 main().catch((error: unknown) => {

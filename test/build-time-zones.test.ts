@@ -1,0 +1,173 @@
+/**
+ * The build's time zones and upcoming-only showtimes (decision: time zones; decision: upcoming
+ * showtimes): where each cinema's zone comes from and what the report counts, an unknown zone as a
+ * problem at its line, a showtime written with an offset its cinema's zone does not have as a
+ * warning that does not stop the build, and --drop-before leaving earlier showtimes out.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readManifest } from "../api/_core/format/read/snapshot.js";
+import { makeTempDir, removeDir, runBuildCli, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
+
+let work: string;
+beforeAll(() => {
+  work = makeTempDir("zones");
+});
+afterAll(() => removeDir(work));
+
+const base = validRecords();
+const PROVENANCE = base.cinemas.provenance;
+
+function cinema(id: string, location: Record<string, unknown>) {
+  return { id, name: id, location: { locality: "Town", postcode: "P1 1XX", ...location }, provenance: PROVENANCE };
+}
+
+function showtime(id: string, cinemaId: string, startsAt: string) {
+  return { ...base.showtimes, id, cinemaId, startsAt, attributeIds: [] };
+}
+
+/** Builds `files` (cinemas and showtimes; one film, attributes) and returns the CLI's result and the served cinemas. */
+async function build(name: string, cinemas: unknown[], showtimes: unknown[], args: string[] = []) {
+  const dataDir = path.join(work, name);
+  const outDir = path.join(work, `${name}-out`);
+  writeFiles(dataDir, {
+    "cinemas/c.json": JSON.stringify(cinemas),
+    "films/f.json": JSON.stringify([base.films]),
+    "attributes/a.json": JSON.stringify([base.attributes]),
+    "showtimes/s.ndjson": toNdjson(showtimes),
+  });
+  const result = await runBuildCli(["--data", dataDir, "--out", outDir, "--quiet", ...args]);
+  return { ...result, outDir };
+}
+
+describe("each cinema's zone", () => {
+  const cinemas = [
+    cinema("given", { countryCode: "DE", timeZone: "America/New_York" }),
+    cinema("by-coordinates", { countryCode: "DE", latitude: 52.52, longitude: 13.405 }),
+    cinema("by-amsterdam", { countryCode: "NL", latitude: 52.3676, longitude: 4.9041 }),
+    cinema("by-country", { countryCode: "GB" }),
+    cinema("at-sea", { countryCode: "GB", latitude: 0, longitude: 0 }),
+    cinema("none-two-zones", { countryCode: "DE" }),
+    cinema("none-many-zones", { countryCode: "US" }),
+  ];
+  let result: Awaited<ReturnType<typeof build>>;
+  beforeAll(async () => {
+    result = await build("derive", cinemas, [showtime("st-1", "given", "2026-11-24T20:00:00-05:00")]);
+  });
+
+  test("given, from coordinates, from a single-zone country, or none; counted in the report", () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      "time zones: 1 given, 2 derived from coordinates, 2 from the country, 2 without (4 cinemas derived)",
+    );
+  });
+
+  test("the served location carries it, last; a cinema with none carries none", async () => {
+    const manifest = readManifest(result.outDir);
+    expect(manifest.counts.cinemas).toBe(7);
+    const { Snapshot } = await import("../api/_core/format/read/snapshot.js");
+    const snapshot = new Snapshot(manifest, result.outDir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
+    try {
+      const zones = Object.fromEntries(
+        Array.from({ length: snapshot.lists.cinemas.length }, (_, i) => {
+          const record = JSON.parse(Buffer.from(snapshot.lists.cinemas.records.entry(i)).toString());
+          if (record.location.timeZone) expect(Object.keys(record.location).at(-1), record.id).toBe("timeZone");
+          return [record.id, record.location.timeZone ?? null];
+        }),
+      );
+      expect(zones).toEqual({
+        given: "America/New_York",
+        "by-coordinates": "Europe/Berlin",
+        "by-amsterdam": "Europe/Amsterdam",
+        "by-country": "Europe/London",
+        // The sea's Etc/GMT zones do not count: the country decides.
+        "at-sea": "Europe/London",
+        "none-two-zones": null,
+        "none-many-zones": null,
+      });
+    } finally {
+      snapshot.close();
+    }
+  });
+});
+
+describe("problems and warnings", () => {
+  test.each([
+    ["an unknown zone", "Europe/Atlantis"],
+    ["an offset, not a zone", "+01:00"],
+    ["a path, not a zone", "../etc/passwd"],
+  ])("%s is a problem at its record's line, and nothing is written", async (_, zone) => {
+    const result = await build(`bad-${zone.length}`, [cinema("c", { countryCode: "DE", timeZone: zone })], []);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/location\.timeZone is not a time zone of the IANA database/);
+    expect(result.stderr).toMatch(/cinemas\/c\.json\[0\] location\.timeZone/);
+  });
+
+  test("a showtime written with an offset its cinema's zone does not have is a warning; Z never is", async () => {
+    const berlin = cinema("berlin", { countryCode: "DE", timeZone: "Europe/Berlin" });
+    const result = await build(
+      "offsets",
+      [berlin],
+      [
+        // Summer: Berlin is +02:00; a feed that always writes +01:00 is an hour off.
+        showtime("summer-wrong", "berlin", "2026-07-01T20:00:00+01:00"),
+        showtime("summer-right", "berlin", "2026-07-01T20:00:00+02:00"),
+        showtime("winter-right", "berlin", "2026-12-01T20:00:00+01:00"),
+        showtime("in-utc", "berlin", "2026-07-01T18:00:00Z"),
+      ],
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      "⚠ startsAt is written with +01:00, but Europe/Berlin is at +02:00 then (check the feed's offsets) [offset_mismatch]",
+    );
+    expect(result.stderr).toMatch(/s\.ndjson:1 startsAt/);
+    expect(result.stderr).toContain("1 warning (offset_mismatch 1); the snapshot was written.");
+  });
+
+  test("a feed wrong thousands of times prints the first twenty and counts the rest", async () => {
+    const berlin = cinema("berlin", { countryCode: "DE", timeZone: "Europe/Berlin" });
+    const wrong = Array.from({ length: 25 }, (_, i) =>
+      showtime(`st-${i}`, "berlin", `2026-07-${String(1 + i).padStart(2, "0")}T20:00:00+01:00`),
+    );
+    const result = await build("many", [berlin], wrong);
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/^⚠/gm)).toHaveLength(20);
+    expect(result.stderr).toContain("… and 5 more offset_mismatch");
+    expect(result.stderr).toContain("25 warnings (offset_mismatch 25)");
+  });
+});
+
+describe("--drop-before", () => {
+  const berlin = cinema("berlin", { countryCode: "DE", timeZone: "Europe/Berlin" });
+  const showtimes = [
+    showtime("early", "berlin", "2026-11-24T05:59:59+01:00"),
+    showtime("at-the-instant", "berlin", "2026-11-24T06:00:00+01:00"),
+    showtime("later", "berlin", "2026-11-24T20:00:00+01:00"),
+  ];
+
+  test("leaves out showtimes that start before the instant (not at it), counts them and keeps the instant", async () => {
+    const result = await build("drop", [berlin], showtimes, ["--drop-before", "2026-11-24T05:00Z"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("dropped 1 showtime that start before 2026-11-24T05:00Z (--drop-before)");
+    const manifest = readManifest(result.outDir);
+    expect(manifest.counts.showtimes).toBe(2);
+    expect(manifest.dropBefore).toBe("2026-11-24T05:00Z");
+  });
+
+  test("without it, nothing is dropped and the manifest names no instant", async () => {
+    const result = await build("keep", [berlin], showtimes);
+    expect(result.stdout).not.toContain("dropped");
+    expect(readManifest(result.outDir).dropBefore).toBeUndefined();
+    expect(JSON.parse(readFileSync(path.join(result.outDir, "manifest.json"), "utf8")).dropBefore).toBeUndefined();
+  });
+
+  test.each([["2026-11-24"], ["2026-11-24T05:00"], ["yesterday"], [""]])(
+    "%j is a usage error naming the flag (exit 2), and nothing is built",
+    async (value) => {
+      const result = await build(`bad-drop-${value.length}`, [berlin], showtimes, ["--drop-before", value]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--drop-before/);
+    },
+  );
+});
