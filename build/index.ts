@@ -47,7 +47,8 @@ function readOptions() {
   let dropBeforeKey: string | undefined;
   if (dropBefore !== undefined) {
     const check = checkDateTime(dropBefore);
-    if (!check.ok) fail(`--drop-before must be a date-time with a zone, such as 2026-11-24T06:00:00Z (${check.reason})`);
+    if (!check.ok)
+      fail(`--drop-before must be a date-time with a zone, such as 2026-11-24T06:00:00Z (${check.reason})`);
     dropBeforeKey = check.instantKey;
   }
   return {

@@ -1,10 +1,18 @@
-/** `npm start`: build data/ into snapshot/ and serve it with the demo access file. */
+/**
+ * `npm start`: the demo data made current (its first day today, decision: a demo that is always
+ * current), built into snapshot/ and served with the demo access file.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { parseCorsOrigins } from "../api/_core/cors.js";
+import { checkDate } from "../api/_core/format/primitives/date-time.js";
 import { limiterFromEnvironment } from "../api/_adapters/environment.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { formatReport } from "../build/problems.js";
 import { runBuild } from "../build/run-build.js";
 import { holdPort, listenFailure, parsePort, type PortHold } from "./listen-port.js";
+import { writeCurrentDemo } from "./demo/demo-folder.js";
 import { startServer } from "./local-server.js";
 import { requestLogger } from "./request-log.js";
 
@@ -27,7 +35,14 @@ async function holdPortOrFail(host: string): Promise<PortHold> {
 async function main(): Promise<void> {
   const host = process.env.HOST ?? "127.0.0.1";
   const hold = await holdPortOrFail(host);
-  const result = await runBuild({ dataDir: "data", output: createDiskWriter("snapshot") });
+  // Today in UTC, or the day DEMO_TODAY names (a reproducible demo).
+  const today = process.env.DEMO_TODAY ?? new Date().toISOString().slice(0, 10);
+  if (checkDate(today)) fail(`DEMO_TODAY must be a date YYYY-MM-DD, not ${JSON.stringify(today)}`);
+  const demo = mkdtempSync(path.join(tmpdir(), "cinema-listings-demo-"));
+  writeCurrentDemo("data", demo, today);
+  const result = await runBuild({ dataDir: demo, output: createDiskWriter("snapshot") }).finally(() =>
+    rmSync(demo, { recursive: true, force: true }),
+  );
   if (!result.ok) {
     process.stderr.write(`${formatReport(result.problems)}\n`);
     process.exit(1);

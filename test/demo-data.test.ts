@@ -1,0 +1,133 @@
+/**
+ * A demo that is always current (decision: a demo that is always current): the demo data moved so
+ * its first day is "today", each showtime at the same wall-clock time at its cinema (across a change
+ * of summer time) and written as the source wrote it, and `npm start` serving it.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { firstDayOf, shiftDemo } from "../scripts/demo/shift-dates.js";
+import { makeTempDir, readRecords, removeDir, ROOT, runTsxScript } from "./helpers/build-helpers.js";
+
+const PROVENANCE = {
+  observedAt: "2026-11-22T06:00:04Z",
+  sourceUpdatedAt: "2026-11-20T13:13:00+01:00",
+  provider: "p",
+  externalId: "x",
+};
+const cinema = (id: string, location: Record<string, unknown>) => ({ id, name: id, location, provenance: PROVENANCE });
+const showtime = (id: string, cinemaId: string, startsAt: string) => ({
+  id,
+  cinemaId,
+  startsAt,
+  provenance: PROVENANCE,
+});
+
+const records = {
+  cinemas: [
+    cinema("berlin", { countryCode: "DE", latitude: 52.52, longitude: 13.405 }),
+    cinema("london", { countryCode: "GB", timeZone: "Europe/London" }),
+    cinema("nowhere", { countryCode: "US" }),
+  ],
+  films: [{ id: "f", title: "F", releaseDate: "2026-11-13", provenance: PROVENANCE }],
+  showtimes: [
+    showtime("a", "berlin", "2026-11-23T20:15:00+01:00"),
+    showtime("b", "london", "2026-11-24T19:50:00Z"),
+    showtime("c", "nowhere", "2026-11-25T21:00:00-05:00"),
+  ],
+};
+
+describe("shifting the demo", () => {
+  test("its first day becomes today; wall-clock times, zones' offsets and the writing style follow", () => {
+    const shifted = shiftDemo(records, "2027-07-14");
+    expect(firstDayOf(shifted.showtimes)).toBe("2027-07-14");
+    expect(shifted.showtimes.map((s) => s.startsAt)).toEqual([
+      // 20:15 in Berlin, now in summer time: the offset follows the zone.
+      "2027-07-14T20:15:00+02:00",
+      // 19:50 in London was 19:50Z in November; in July it is 18:50Z, still written in Z.
+      "2027-07-15T18:50:00Z",
+      // No zone: the instant moves by whole days, written as it was.
+      "2027-07-16T21:00:00-05:00",
+    ]);
+  });
+
+  test("provenance moves by the same days; ids, films' release dates and the rest stay", () => {
+    const shifted = shiftDemo(records, "2026-12-01");
+    expect(shifted.showtimes[0]!.provenance).toEqual({
+      ...PROVENANCE,
+      observedAt: "2026-11-30T06:00:04Z",
+      sourceUpdatedAt: "2026-11-28T13:13:00+01:00",
+    });
+    expect(shifted.films[0]!.releaseDate).toBe("2026-11-13");
+    expect(shifted.showtimes.map((s) => s.id)).toEqual(["a", "b", "c"]);
+    expect(shifted.cinemas.map((c) => c.location)).toEqual(records.cinemas.map((c) => c.location));
+  });
+
+  test("a demo already on today is unchanged", () => {
+    expect(shiftDemo(records, "2026-11-23")).toEqual(records);
+  });
+});
+
+describe("npm run demo-data", () => {
+  let out: string;
+  beforeAll(() => {
+    out = makeTempDir("demo-data");
+  });
+  afterAll(() => removeDir(out));
+
+  test("writes the demo's files, in their formats, starting on --today", async () => {
+    const result = await runTsxScript(path.join(ROOT, "scripts/demo-data.ts"), ["--out", out, "--today", "2027-03-28"]);
+    expect(result.code, result.stderr).toBe(0);
+    const day = readRecords(path.join(out, "showtimes/2026-11-23.ndjson"));
+    expect((day[0]!.startsAt as string).slice(0, 10)).toBe("2027-03-28");
+    expect(readRecords(path.join(out, "cinemas/gb.json")).length).toBeGreaterThan(0);
+  });
+
+  test.each([["2027-02-30"], ["tomorrow"]])("--today %s is a usage error", async (today) => {
+    const result = await runTsxScript(path.join(ROOT, "scripts/demo-data.ts"), ["--out", out, "--today", today]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--today/);
+  });
+});
+
+describe("npm start", () => {
+  let project: string;
+  let server: ChildProcess;
+
+  beforeAll(async () => {
+    project = makeTempDir("demo-start");
+    for (const name of ["package.json", "node_modules", "api", "build", "scripts", "data", "public", "tsconfig.json"])
+      symlinkSync(path.join(ROOT, name), path.join(project, name));
+    const tsx = createRequire(import.meta.url).resolve("tsx");
+    server = spawn(process.execPath, ["--import", tsx, "scripts/start.ts"], {
+      cwd: project,
+      env: { ...process.env, PORT: "0", DEMO_TODAY: "2031-05-18", LOG_LEVEL: "silent" },
+    });
+  });
+  afterAll(() => {
+    server.kill("SIGKILL");
+    removeDir(project);
+  });
+
+  test("serves the demo with its first day on DEMO_TODAY", async () => {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      server.stdout!.on("data", (chunk) => {
+        out += chunk;
+        const found = /listening on (\S+)/.exec(out);
+        if (found) resolve(found[1]!);
+      });
+      server.once("exit", (code) => reject(new Error(`npm start ended (${code})`)));
+    });
+    const key = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
+    const response = await fetch(`${url}/v1/showtimes?date=2031-05-18&limit=100`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const body = (await response.json()) as { data: unknown[] };
+    expect(response.status).toBe(200);
+    expect(body.data.length).toBeGreaterThan(10);
+    expect(readFileSync(path.join(project, "snapshot/manifest.json"), "utf8")).toContain('"format": 4');
+  }, 60_000);
+});
