@@ -3,6 +3,7 @@
  * `--drop-before <date-time>`, showtimes that start before that instant are left out of the
  * snapshot and counted. An explicit instant, never "now", so a build stays deterministic.
  */
+import { utcTextOfKey } from "../api/_core/format/primitives/date-time.js";
 import type { ValidRecords } from "./entries.js";
 import type { LinkedRecords } from "./link-records.js";
 
@@ -15,15 +16,21 @@ export interface DropBefore {
 
 export interface ScheduledRecords {
   records: ValidRecords;
-  /** Showtimes left out, and before which instant (absent: none asked for). */
-  dropped?: { before: DropBefore; showtimes: number };
+  /**
+   * Showtimes left out, before which instant, and the instant the snapshot records (`effective`):
+   * the earliest kept showtime's start, which leaves out exactly the same showtimes, so two builds
+   * of the same data asked to drop before different instants that change nothing are the same
+   * snapshot (a release run twice deploys nothing new). Absent: nothing asked for.
+   */
+  dropped?: { before: DropBefore; effective: string; showtimes: number };
 }
 
 export function dropPastShowtimes({ records }: LinkedRecords, before: DropBefore | undefined): ScheduledRecords {
   if (!before) return { records };
   const kept = records.showtimes.filter((s) => s.startsAt.key >= before.key);
+  const earliest = kept.reduce((min, s) => (s.startsAt.key < min ? s.startsAt.key : min), kept[0]?.startsAt.key ?? before.key);
   return {
     records: { ...records, showtimes: kept },
-    dropped: { before, showtimes: records.showtimes.length - kept.length },
+    dropped: { before, effective: utcTextOfKey(earliest), showtimes: records.showtimes.length - kept.length },
   };
 }

@@ -25,7 +25,7 @@ export interface LocalizedRecords {
   records: ValidRecords;
   zones: ZoneTable;
   zoneCounts: ZoneCounts;
-  dropped?: { before: DropBefore; showtimes: number };
+  dropped?: { before: DropBefore; effective: string; showtimes: number };
 }
 
 /** Offsets are kept this far around the showtimes' instants: a local day (from 06:00 at most, ±14 h) always fits. */

@@ -39,7 +39,7 @@ export interface BuildOptions {
 /** What a successful build tells the operator beside its manifest. */
 export interface BuildReport {
   zoneCounts: ZoneCounts;
-  dropped?: { before: DropBefore; showtimes: number };
+  dropped?: { before: DropBefore; effective: string; showtimes: number };
   /** Problems that do not stop the build (problems.ts WARNING_CODES). */
   warnings: Problem[];
 }
@@ -85,7 +85,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         onProgress: (done, total) => options.onProgress?.("render", done, total),
       }),
     );
-    const manifest = await stage("write", () => writeSnapshot(rendered, options.output, options.dropBefore));
+    const manifest = await stage("write", () => writeSnapshot(rendered, options.output, localized.dropped?.effective));
     return { ok: true, manifest, report: { zoneCounts: localized.zoneCounts, dropped: localized.dropped, warnings } };
   } catch (error) {
     await options.output.abort();

@@ -2,14 +2,13 @@
 import { SNAPSHOT_FORMAT, type Manifest } from "../api/_core/format/layout/manifest.js";
 import { writeManifest } from "../api/_core/format/write/write-snapshot.js";
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
-import type { DropBefore } from "./drop-before.js";
 import type { OutputWriter } from "./output-writer.js";
 import type { RenderedSnapshot } from "./render-snapshot.js";
 
 export async function writeSnapshot(
   rendered: RenderedSnapshot,
   output: OutputWriter,
-  dropBefore?: DropBefore,
+  dropBefore?: string,
 ): Promise<Manifest> {
   const manifest: Manifest = {
     format: SNAPSHOT_FORMAT,
@@ -21,7 +20,7 @@ export async function writeSnapshot(
     files: rendered.files,
   };
   // Showtimes before it were left out on purpose (decision: upcoming showtimes); mirrors drop them too.
-  if (dropBefore) manifest.dropBefore = dropBefore.text;
+  if (dropBefore) manifest.dropBefore = dropBefore;
   writeManifest(output, manifest);
   await output.commit();
   return manifest;

@@ -146,13 +146,20 @@ describe("--drop-before", () => {
     showtime("later", "berlin", "2026-11-24T20:00:00+01:00"),
   ];
 
-  test("leaves out showtimes that start before the instant (not at it), counts them and keeps the instant", async () => {
+  test("leaves out showtimes that start before the instant (not at it), counts them and records where the kept ones begin", async () => {
     const result = await build("drop", [berlin], showtimes, ["--drop-before", "2026-11-24T05:00Z"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("dropped 1 showtime that start before 2026-11-24T05:00Z (--drop-before)");
     const manifest = readManifest(result.outDir);
     expect(manifest.counts.showtimes).toBe(2);
-    expect(manifest.dropBefore).toBe("2026-11-24T05:00Z");
+    // The earliest kept start: every dropped showtime starts before it, every kept one at or after.
+    expect(manifest.dropBefore).toBe("2026-11-24T05:00:00Z");
+  });
+
+  test("two instants that leave out the same showtimes give the same snapshot", async () => {
+    const early = await build("drop-a", [berlin], showtimes, ["--drop-before", "2026-11-24T04:59:59.5Z"]);
+    const late = await build("drop-b", [berlin], showtimes, ["--drop-before", "2026-11-24T05:00Z"]);
+    expect(readManifest(early.outDir).snapshotId).toBe(readManifest(late.outDir).snapshotId);
   });
 
   test("without it, nothing is dropped and the manifest names no instant", async () => {

@@ -180,3 +180,10 @@ export function writtenWallMinutesOf(value: string): number {
   const days = daysFromCivil(digitsAt(value, 0, 4), digitsAt(value, 5, 2), digitsAt(value, 8, 2));
   return days * 1440 + digitsAt(value, 11, 2) * 60 + digitsAt(value, 14, 2);
 }
+
+/** An instant key written as a UTC date-time (seconds always shown, the fraction as the key keeps it). */
+export function utcTextOfKey(key: string): string {
+  const seconds = epochSecondsOfKey(key);
+  const fraction = key.slice(13);
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}${fraction ? `.${fraction}` : ""}Z`;
+}
