@@ -10,6 +10,12 @@ export function formatBuildReport(report: BuildReport): string {
     `time zones: ${given} given, ${fromCoordinates} derived from coordinates, ${fromCountry} from the country, ` +
       `${without} without (${plural(fromCoordinates + fromCountry, "cinema")} derived)`,
   ];
+  const { history } = report;
+  lines.push(
+    history.restarted
+      ? `history: begun afresh at generation 0 (${history.restarted})`
+      : `history: generation ${history.generation} (${plural(history.upserts, "record")} changed, ${plural(history.deletes, "deletion")})`,
+  );
   if (report.dropped)
     lines.push(
       `dropped ${plural(report.dropped.showtimes, "showtime")} that start before ${report.dropped.before.text} (--drop-before)`,

@@ -28,7 +28,8 @@ export interface ScheduledRecords {
 export function dropPastShowtimes({ records }: LinkedRecords, before: DropBefore | undefined): ScheduledRecords {
   if (!before) return { records };
   const kept = records.showtimes.filter((s) => s.startsAt.key >= before.key);
-  const earliest = kept.reduce((min, s) => (s.startsAt.key < min ? s.startsAt.key : min), kept[0]?.startsAt.key ?? before.key);
+  let earliest = kept[0]?.startsAt.key ?? before.key;
+  for (const s of kept) if (s.startsAt.key < earliest) earliest = s.startsAt.key;
   return {
     records: { ...records, showtimes: kept },
     dropped: { before, effective: utcTextOfKey(earliest), showtimes: records.showtimes.length - kept.length },

@@ -6,10 +6,10 @@ import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
 import { formatBuildReport } from "./build-report.js";
 import { formatReport, formatWarnings } from "./problems.js";
 import { createProgress } from "./progress.js";
-import { runBuild } from "./run-build.js";
+import { DEFAULT_KEEP, runBuild } from "./run-build.js";
 
 const USAGE =
-  "usage: npm run build -- --data DIR --out DIR [--drop-before DATE-TIME] [--gzip-level 1..9] [--gzip-workers 0..8] [--quiet]";
+  "usage: npm run build -- --data DIR --out DIR [--previous DIR] [--drop-before DATE-TIME] [--keep-generations N] [--keep-days N] [--gzip-level 1..9] [--gzip-workers 0..8] [--quiet]";
 
 function fail(message: string): never {
   process.stderr.write(`build: ${message}\n${USAGE}\n`);
@@ -26,6 +26,9 @@ function readOptions() {
         "gzip-level": { type: "string", default: "6" },
         "gzip-workers": { type: "string" },
         "drop-before": { type: "string" },
+        previous: { type: "string" },
+        "keep-generations": { type: "string", default: String(DEFAULT_KEEP.generations) },
+        "keep-days": { type: "string", default: String(DEFAULT_KEEP.days) },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -51,7 +54,14 @@ function readOptions() {
       fail(`--drop-before must be a date-time with a zone, such as 2026-11-24T06:00:00Z (${check.reason})`);
     dropBeforeKey = check.instantKey;
   }
+  const keep = { generations: Number(values["keep-generations"]), days: Number(values["keep-days"]) };
+  if (!/^[0-9]{1,5}$/.test(values["keep-generations"]!) || keep.generations < 1)
+    fail("--keep-generations must be a whole number from 1 to 99999");
+  if (!/^[0-9]{1,4}$/.test(values["keep-days"]!)) fail("--keep-days must be a whole number from 0 to 9999");
+  if (values.previous === "") fail("--previous must not be empty");
   return {
+    previous: values.previous,
+    keep,
     dropBefore: dropBefore === undefined ? undefined : { text: dropBefore, key: dropBeforeKey! },
     dataDir: values.data!,
     outDir: values.out!,
@@ -69,6 +79,8 @@ async function main(): Promise<void> {
   const result = await runBuild({
     dataDir: options.dataDir,
     dropBefore: options.dropBefore,
+    previous: options.previous,
+    keep: options.keep,
     output: writer,
     gzipLevel: options.gzipLevel,
     gzipWorkers: options.gzipWorkers,

@@ -1,5 +1,6 @@
 /** The tables the OpenAPI paths are rendered from: the seven operations, and each error status. */
 import type { ParameterTable } from "../api/_core/parameters/parameter.js";
+import { CHANGES_PARAMETERS } from "../api/_core/parameters/changes.js";
 import { LIST_TABLES, ONE_TABLES } from "../api/_core/route.js";
 
 export type HeaderName =
@@ -59,6 +60,18 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     message: 'No cinema has the id "nope".',
     description: "No record has this id (get-one endpoints), or no such endpoint.",
   },
+  "410": {
+    name: "SyncTokenExpired",
+    code: "not_found",
+    required: ["Cache-Control", ...RATE],
+    message:
+      "This sync token is older than the history the service keeps, or of a history that began afresh: start a full copy at /v1/changes.",
+    description:
+      "The changes feed only: `since` names a snapshot older than the history the service keeps (at least the last " +
+      "30 snapshots and 7 days), or of a history that began afresh (`details.reason` `sync_token_expired`, " +
+      "`details.restart` `/v1/changes`: start a full copy); or the data changed while paging (`sync_page_expired`, " +
+      "`details.restart` the first page of the same sync).",
+  },
   "429": {
     name: "RateLimited",
     code: "rate_limited",
@@ -97,6 +110,8 @@ export interface Operation {
   result: string;
   /** Get-one endpoints also answer 404 (spec 4.8). */
   getOne?: boolean;
+  /** The changes feed also answers 410. */
+  feed?: boolean;
 }
 
 /**
@@ -181,5 +196,22 @@ export const OPERATIONS: Operation[] = [
     parameters: documented(LIST_TABLES.attributes),
     description:
       "Showtime attributes ordered by `id`. The page's freshness is the snapshot's, as attributes carry no provenance.",
+  },
+  {
+    path: "/v1/changes",
+    operationId: "listChanges",
+    tag: "Changes",
+    summary: "Changes since a sync token",
+    result: "ChangesPage",
+    parameters: documented(CHANGES_PARAMETERS),
+    feed: true,
+    description:
+      "Keeps a mirror in sync. Without `since`: a full copy, every record as an upsert. With `since` (the `syncToken` of " +
+      "an earlier sync's last page): the changes since then. Pages are ordered so that applying them in order never " +
+      "leaves a showtime pointing at a missing film, cinema or attribute: upserts of attributes, cinemas and films; " +
+      "showtime deletions, then upserts; deletions of films, cinemas, attributes. A page holds at most `limit` changes " +
+      "and 4 MB. `syncToken` comes on the last page: store it after applying that page. Showtimes that start before " +
+      "`dropBefore` are left out, never deleted one by one: a mirror drops them itself. The cursor is bound to `since` " +
+      "and `limit`.",
   },
 ];

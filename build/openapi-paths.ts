@@ -2,6 +2,7 @@
  * The operations of the OpenAPI document: parameters, headers, responses per status (spec 4.8)
  * and the six paths, rendered from the tables in openapi-operations.ts.
  */
+import { CHANGES_PARAMETERS } from "../api/_core/parameters/changes.js";
 import { LIST_TABLES, ONE_TABLES } from "../api/_core/route.js";
 import { ERROR_STATUSES, OPERATIONS, type HeaderName } from "./openapi-operations.js";
 import { codeSamples } from "./openapi-samples.js";
@@ -43,7 +44,7 @@ const PATH_PARAMETERS: Record<string, Json> = {
  */
 export const PARAMETERS: Record<string, Json> = (() => {
   const components: Record<string, Json> = {};
-  for (const table of [...Object.values(LIST_TABLES), ...Object.values(ONE_TABLES)]) {
+  for (const table of [...Object.values(LIST_TABLES), ...Object.values(ONE_TABLES), CHANGES_PARAMETERS]) {
     for (const { component, parameter } of table.flatMap((row) => row.openapi)) {
       const known = components[component];
       if (known && JSON.stringify(known) !== JSON.stringify(parameter))
@@ -131,8 +132,10 @@ export function renderPaths(): Json {
       "304": ref("responses", "NotModified"),
     };
     for (const [status, error] of Object.entries(ERROR_STATUSES)) {
-      // Spec 4.8: only get-one endpoints answer 404 (an unknown path is a 404 too, but is no operation).
-      if (status !== "404" || op.getOne) responses[status] = ref("responses", error.name);
+      // Spec 4.8: only get-one endpoints answer 404 (an unknown path is a 404 too, but is no operation);
+      // only the changes feed answers 410.
+      if ((status !== "404" || op.getOne) && (status !== "410" || op.feed))
+        responses[status] = ref("responses", error.name);
     }
     paths[op.path] = {
       get: {

@@ -4,7 +4,9 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../api/_core/errors.js";
+import { MAX_CHANGES_LIMIT } from "../api/_core/parameters/changes.js";
 import { MAX_LIMIT } from "../api/_core/route.js";
+import { MAX_TOKEN_LENGTH } from "../api/_core/sync-token.js";
 import { EXAMPLES } from "./openapi-examples.js";
 import {
   attributeSchema,
@@ -78,6 +80,27 @@ export const cinemaResultSchema = oneOf(cinemaSchema);
 export const filmResultSchema = oneOf(filmSchema);
 export const showtimeResultSchema = oneOf(servedShowtimeSchema);
 
+const upsert = <T extends string, R extends z.ZodType>(type: T, record: R) =>
+  z.strictObject({ op: z.literal("upsert"), type: z.literal(type), id: text(1, 160), record });
+
+/** One change of the feed (decision: changes feed): a record as its get-one serves it, or one that is gone. */
+export const changeSchema = z.union([
+  upsert("cinema", cinemaSchema),
+  upsert("film", filmSchema),
+  upsert("attribute", attributeSchema),
+  upsert("showtime", showtimeSchema),
+  z.strictObject({ op: z.literal("delete"), type: z.enum(["cinema", "film", "attribute"]), id: text(1, 160) }),
+  z.strictObject({ op: z.literal("delete"), type: z.literal("showtime"), id: text(1, 160), cinemaId: text(1, 160) }),
+]);
+
+export const changesPageSchema = z.strictObject({
+  data: z.array(changeSchema).max(MAX_CHANGES_LIMIT),
+  pagination: paginationSchema,
+  syncToken: z.string().min(1).max(MAX_TOKEN_LENGTH).nullable(),
+  dropBefore: dateTime.nullable(),
+  freshness: freshnessSchema,
+});
+
 /** Named components: each becomes `#/components/schemas/<id>` and is referenced, not repeated. */
 const COMPONENTS: [z.ZodType, string, string][] = [
   [dateTime, "DateTime", DATE_TIME_DESCRIPTION],
@@ -120,10 +143,23 @@ const COMPONENTS: [z.ZodType, string, string][] = [
   [filmResultSchema, "FilmResult", "One film and its freshness."],
   [showtimeResultSchema, "ShowtimeResult", "One showtime and its freshness."],
   [
+    changeSchema,
+    "Change",
+    "A change of the feed: `upsert` carries the record exactly as its get-one serves it; `delete` names the " +
+      "record gone (a showtime's also its `cinemaId`). Applying a change twice is harmless.",
+  ],
+  [
+    changesPageSchema,
+    "ChangesPage",
+    "A page of the changes feed. `syncToken` is given on the last page only: store it after applying that " +
+      "page and pass it as `since` next time. A mirror drops every showtime that starts before `dropBefore`.",
+  ],
+  [
     errorCodeSchema,
     "ErrorCode",
     "The spec's error codes. Pairs: 400/405 `bad_request`, 401 `unauthorized`, 403 `entitlement_required`, " +
-      "404 `not_found`, 429 `rate_limited`, 500 `internal_error`, 503 `database_unavailable`. " +
+      "404 `not_found`, 410 `not_found` (a sync token too old), 429 `rate_limited`, 500 `internal_error`, " +
+      "503 `database_unavailable`. " +
       "`forbidden` is reserved by the spec and never sent by v1.",
   ],
   [

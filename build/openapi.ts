@@ -76,6 +76,7 @@ export function createOpenApiDocument(): Record<string, unknown> {
         name: "Attributes",
         description: "The catalogue of showtime attributes (accessibility, event, format, language).",
       },
+      { name: "Changes", description: "Keeping a mirror in sync: every record once, then what changed since." },
     ],
     paths: renderPaths(),
     components: {

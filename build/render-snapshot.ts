@@ -8,7 +8,7 @@ import { composeOne, composeRange } from "../api/_core/compose-page.js";
 import { bindingOf } from "../api/_core/cursor.js";
 import type { SnapshotContent } from "../api/_core/format/layout/content.js";
 import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js";
-import type { DataFile } from "../api/_core/format/primitives/files.js";
+import type { DataFile, HISTORY_FILE } from "../api/_core/format/primitives/files.js";
 import { FreshnessFold } from "../api/_core/format/read/freshness.js";
 import {
   LIST_RESOURCES,
@@ -35,7 +35,8 @@ export interface RenderOptions {
 
 /** What the snapshot holds, once its data files are written: all the manifest needs but its id. */
 export interface RenderedSnapshot {
-  files: Record<DataFile, DataFileFacts>;
+  /** Every data file but the history, which the next stage writes. */
+  files: Record<Exclude<DataFile, typeof HISTORY_FILE>, DataFileFacts>;
   counts: Record<ListResource, number>;
   freshness: Freshness;
 }

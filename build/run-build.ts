@@ -1,12 +1,15 @@
 /**
  * The build: each stage a function from the previous stage's output to its own, so the types
- * enforce the order (load → validate → link → drop → localize → index → render → write). Problems are data,
+ * enforce the order (load → validate → link → drop → localize → index → render → history → write). Problems are data,
  * collected from every stage that can find them and printed once by the caller.
  */
 import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js";
+import type { SnapshotContent } from "../api/_core/format/layout/content.js";
 import type { Manifest } from "../api/_core/format/layout/manifest.js";
+import { epochSecondsOfKey, instantKeyOf } from "../api/_core/format/primitives/date-time.js";
 import { Interner } from "./entries.js";
 import { type DropBefore, dropPastShowtimes } from "./drop-before.js";
+import { type HistoryReport, recordHistory } from "./carry-history.js";
 import { indexRecords } from "./index-records.js";
 import { linkRecords } from "./link-records.js";
 import { loadSources } from "./load-sources.js";
@@ -17,7 +20,7 @@ import { renderSnapshot } from "./render-snapshot.js";
 import { validateRecords } from "./validate-records.js";
 import { writeSnapshot } from "./write-snapshot.js";
 
-export const STAGES = ["load", "validate", "link", "drop", "localize", "index", "render", "write"] as const;
+export const STAGES = ["load", "validate", "link", "drop", "localize", "index", "render", "history", "write"] as const;
 export type StageName = (typeof STAGES)[number];
 
 export interface BuildOptions {
@@ -25,6 +28,10 @@ export interface BuildOptions {
   /** Leave out showtimes that start before this instant (decision: upcoming showtimes). */
   dropBefore?: DropBefore;
   output: OutputWriter;
+  /** The snapshot in service, whose changes history the new one carries forward (decision: changes feed). */
+  previous?: string;
+  /** What the history keeps: at least this many generations and days (defaults: 30 and 7). */
+  keep?: { generations: number; days: number };
   gzipLevel?: number;
   gzipWorkers?: number;
   validateWorkers?: number;
@@ -42,9 +49,24 @@ export interface BuildReport {
   dropped?: { before: DropBefore; effective: string; showtimes: number };
   /** Problems that do not stop the build (problems.ts WARNING_CODES). */
   warnings: Problem[];
+  history: HistoryReport;
 }
 
+/** What the history keeps unless told otherwise (decision: changes feed). */
+export const DEFAULT_KEEP = { generations: 30, days: 7 };
+
 export type BuildResult = { ok: true; manifest: Manifest; report: BuildReport } | { ok: false; problems: Problem[] };
+
+/**
+ * The latest observation in the data: a build's time for the history's days rule when it is not
+ * told one (--drop-before), deterministic where the wall clock is not.
+ */
+function latestObservation(content: SnapshotContent): string {
+  let latest = "0";
+  for (const records of [content.cinemas, content.films, content.showtimes])
+    for (const record of records) if (record.observed && record.observed.key > latest) latest = record.observed.key;
+  return latest === "0" ? "0100000000000" : latest;
+}
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const problems: Problem[] = [];
@@ -85,8 +107,31 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         onProgress: (done, total) => options.onProgress?.("render", done, total),
       }),
     );
-    const manifest = await stage("write", () => writeSnapshot(rendered, options.output, localized.dropped?.effective));
-    return { ok: true, manifest, report: { zoneCounts: localized.zoneCounts, dropped: localized.dropped, warnings } };
+    const dropBeforeKey = localized.dropped && instantKeyOf(localized.dropped.effective);
+    const historied = stage("history", () =>
+      recordHistory(options.output, rendered.files, rendered.counts, {
+        previous: options.previous,
+        keep: options.keep ?? DEFAULT_KEEP,
+        builtAt: epochSecondsOfKey(dropBeforeKey ?? latestObservation(content)),
+        dropBeforeKey,
+        contentDigests: [rendered.files["index.pages"].digest, rendered.files["records.blocks"].digest].map(String),
+      }),
+    );
+    const manifest = await stage("write", () =>
+      writeSnapshot(
+        { ...rendered, files: historied.files },
+        historied.facts,
+        options.output,
+        localized.dropped?.effective,
+      ),
+    );
+    const report = {
+      zoneCounts: localized.zoneCounts,
+      dropped: localized.dropped,
+      warnings,
+      history: historied.report,
+    };
+    return { ok: true, manifest, report };
   } catch (error) {
     await options.output.abort();
     throw error;

@@ -1,4 +1,5 @@
-/** Stage 6: write the manifest last (it marks a complete snapshot) and swap the snapshot in. */
+/** The last stage: write the manifest (its presence marks a complete snapshot) and swap the snapshot in. */
+import type { HistoryFacts } from "../api/_core/format/layout/history.js";
 import { SNAPSHOT_FORMAT, type Manifest } from "../api/_core/format/layout/manifest.js";
 import { writeManifest } from "../api/_core/format/write/write-snapshot.js";
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
@@ -6,7 +7,8 @@ import type { OutputWriter } from "./output-writer.js";
 import type { RenderedSnapshot } from "./render-snapshot.js";
 
 export async function writeSnapshot(
-  rendered: RenderedSnapshot,
+  rendered: Omit<RenderedSnapshot, "files"> & { files: Manifest["files"] },
+  history: HistoryFacts,
   output: OutputWriter,
   dropBefore?: string,
 ): Promise<Manifest> {
@@ -18,6 +20,7 @@ export async function writeSnapshot(
     counts: rendered.counts,
     freshness: rendered.freshness,
     files: rendered.files,
+    history,
   };
   // Showtimes before it were left out on purpose (decision: upcoming showtimes); mirrors drop them too.
   if (dropBefore) manifest.dropBefore = dropBefore;

@@ -56,6 +56,14 @@ export class ApiError extends Error {
   }
 
   /**
+   * The changes feed's sync token is too old for the history the service keeps, or of a history
+   * that began afresh (HTTP 410): start a full copy (`changes()` without `since`).
+   */
+  get syncTokenExpired(): boolean {
+    return this.status === 410 && this.details?.reason === "sync_token_expired";
+  }
+
+  /**
    * Where an iterator stopped: the cursor of the page it could not fetch (undefined: the first
    * page). Pass it as `cursor` to the same iterator, with the same filters, to resume there.
    */

@@ -10,6 +10,8 @@ import { ApiError, networkError, toApiError } from "./errors.js";
 import { authorizationOf, baseOf } from "./options.js";
 import type {
   Attribute,
+  ChangesPage,
+  ChangesParams,
   Cinema,
   CinemaFilters,
   Embeddable,
@@ -68,6 +70,16 @@ export interface Client {
   cinemas(params?: IterateParams<CinemaFilters>): AsyncIterableIterator<ServedCinema>;
   films(params?: ListParams): AsyncIterableIterator<Film>;
   attributes(params?: ListParams): AsyncIterableIterator<Attribute>;
+  listChanges(params?: ChangesParams): Promise<ChangesPage>;
+  /**
+   * Keeps a mirror in sync (decision: changes feed): yields the feed's pages in order (apply each,
+   * then drop the showtimes that start before its `dropBefore`) and returns the token to store for
+   * next time. Without `since`, a full copy. Waits out transient failures as the other iterators
+   * do; when the data changes while it pages, starts again from `since` (applying a change twice is
+   * harmless). A token the service no longer answers throws an ApiError whose `syncTokenExpired`
+   * is true: start a full copy.
+   */
+  changes(params?: Omit<ChangesParams, "cursor">): AsyncGenerator<ChangesPage, string>;
 }
 
 function toQueryString(query: Query = {}): string {
@@ -168,6 +180,27 @@ export function createClient(options: ClientOptions): Client {
     } while (cursor !== undefined);
   }
 
+  /** How many times `changes()` starts again when the data changes under it before it gives up. */
+  const MAX_FEED_RESTARTS = 3;
+
+  async function* changes(params: Omit<ChangesParams, "cursor"> = {}): AsyncGenerator<ChangesPage, string> {
+    for (let restarts = 0; ; restarts++) {
+      let cursor: string | undefined;
+      try {
+        for (;;) {
+          const page = (await pageAt<unknown>("/v1/changes", { ...params }, cursor)) as unknown as ChangesPage;
+          yield page;
+          if (page.syncToken !== null) return page.syncToken;
+          cursor = page.pagination.nextCursor ?? undefined;
+        }
+      } catch (error) {
+        const changedUnder =
+          error instanceof ApiError && error.status === 410 && error.details?.reason === "sync_page_expired";
+        if (!changedUnder || restarts >= MAX_FEED_RESTARTS) throw error;
+      }
+    }
+  }
+
   function one(resource: string, id: string): string {
     // URL parsers (fetch, browsers, curl) remove "." and ".." path segments, even percent-encoded
     // ones, so such an id would silently reach another URL: refuse it instead.
@@ -191,5 +224,7 @@ export function createClient(options: ClientOptions): Client {
     cinemas: (params) => every("/v1/cinemas", queryOf(params)),
     films: (params) => every("/v1/films", { ...params }),
     attributes: (params) => every("/v1/attributes", { ...params }),
+    listChanges: (params) => get("/v1/changes", { ...params }),
+    changes,
   };
 }

@@ -155,3 +155,32 @@ export interface CinemaFilters {
   /** ISO 3166-1 alpha-2, e.g. "DE". */
   countryCode?: string;
 }
+
+/** A record that changed, as its get-one serves it, or one that is gone (decision: changes feed). */
+export type Change =
+  | { op: "upsert"; type: "cinema"; id: string; record: Cinema }
+  | { op: "upsert"; type: "film"; id: string; record: Film }
+  | { op: "upsert"; type: "attribute"; id: string; record: Attribute }
+  | { op: "upsert"; type: "showtime"; id: string; record: Showtime }
+  | { op: "delete"; type: "cinema" | "film" | "attribute"; id: string }
+  | { op: "delete"; type: "showtime"; id: string; cinemaId: string };
+
+/** A page of the changes feed. */
+export interface ChangesPage {
+  data: Change[];
+  pagination: Pagination;
+  /** On the last page only: what to pass as `since` next time. */
+  syncToken: string | null;
+  /** A mirror drops every showtime that starts before this instant (they are left out, not deleted). */
+  dropBefore: DateTime | null;
+  freshness: Freshness;
+}
+
+export interface ChangesParams {
+  /** The syncToken of an earlier sync's last page; absent: a full copy. */
+  since?: string;
+  /** 1..5000 changes per page; the server's default is 1000. */
+  limit?: number;
+  /** The nextCursor of the previous page (with the same since and limit). */
+  cursor?: string;
+}

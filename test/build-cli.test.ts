@@ -240,6 +240,7 @@ describe("determinism", () => {
     expect(Object.keys(plain.tree).sort()).toEqual([
       "bodies.blocks",
       "bodies.index",
+      "history.pages",
       "index.pages",
       "manifest.json",
       "records.blocks",

@@ -38,6 +38,8 @@ describe("the client's types equal the schemas' (a mismatch fails tsc --noEmit)"
     expectTypeOf<Types.Result<Types.Cinema>>().toEqualTypeOf<z.infer<typeof Schemas.cinemaResultSchema>>();
     expectTypeOf<Types.Result<Types.Film>>().toEqualTypeOf<z.infer<typeof Schemas.filmResultSchema>>();
     expectTypeOf<Types.ErrorCode>().toEqualTypeOf<CoreErrorCode>();
+    expectTypeOf<Types.Change>().toEqualTypeOf<z.infer<typeof Schemas.changeSchema>>();
+    expectTypeOf<Types.ChangesPage>().toEqualTypeOf<z.infer<typeof Schemas.changesPageSchema>>();
   });
 });
 

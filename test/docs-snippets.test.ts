@@ -11,12 +11,12 @@ import { ROOT } from "./helpers/build-helpers.js";
 
 const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" };
 
-/** The code block after the page's "TypeScript client" heading, as the browser shows it (tags gone, entities decoded). */
-function pageSnippet(): string {
+/** The code block after one of the page's headings, as the browser shows it (tags gone, entities decoded). */
+function pageSnippet(heading = "TypeScript client"): string {
   const html = readFileSync(path.join(ROOT, "public/index.html"), "utf8");
-  const section = html.slice(html.search(/<h2[^>]*>TypeScript client<\/h2>/));
+  const section = html.slice(html.search(new RegExp(`<h2[^>]*>${heading}</h2>`)));
   const code = /<pre><code>([\s\S]*?)<\/code><\/pre>/.exec(section)?.[1];
-  if (code === undefined) throw new Error("public/index.html has no code block after its TypeScript client heading");
+  if (code === undefined) throw new Error(`public/index.html has no code block after its ${heading} heading`);
   return code.replace(/<[^>]+>/g, "").replace(/&(lt|gt|quot|#39|amp);/g, (entity) => ENTITIES[entity]!);
 }
 
@@ -62,9 +62,17 @@ let errors: Record<string, string[]>;
 const readme = readmeSnippets();
 
 beforeAll(() => {
-  const sources: Record<string, string> = { "docs-page-snippet.ts": pageSnippet(), "wrong-snippet.ts": WRONG };
+  const sources: Record<string, string> = {
+    "docs-page-snippet.ts": pageSnippet(),
+    "docs-page-mirror.ts": pageSnippet("Keeping a mirror"),
+    "wrong-snippet.ts": WRONG,
+  };
   readme.forEach((snippet, i) => (sources[`readme-snippet-${i}.ts`] = snippet));
   errors = typeErrors(sources);
+});
+
+test("the docs page's mirror example type-checks as written", () => {
+  expect(errors["docs-page-mirror.ts"]).toEqual([]);
 });
 
 test("the docs page's client snippet type-checks as written", () => {

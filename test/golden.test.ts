@@ -22,6 +22,7 @@ import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
 import {
   BODIES_FILE,
   BODY_INDEX_FILE,
+  HISTORY_FILE,
   INDEX_FILE,
   MANIFEST_FILE,
   RECORDS_FILE,
@@ -103,9 +104,9 @@ afterAll(() => {
 });
 
 describe("golden build of test/fixtures/golden", () => {
-  test("the file list: five files, with sizes", async () => {
+  test("the file list: six files, with sizes", async () => {
     const files = listFiles(snapshotDir);
-    expect(files).toEqual([BODIES_FILE, BODY_INDEX_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE].sort());
+    expect(files).toEqual([BODIES_FILE, BODY_INDEX_FILE, HISTORY_FILE, INDEX_FILE, MANIFEST_FILE, RECORDS_FILE].sort());
     const sizes: Record<string, string> = {
       [BODIES_FILE]: "(gzip bytes, see bodies.txt)",
       [RECORDS_FILE]: "(may hold deflate bytes, see blocks.txt)",

@@ -15,6 +15,7 @@ import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
 import { Snapshot, readManifest } from "../api/_core/format/read/snapshot.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
+import { CHANGES_PARAMETERS } from "../api/_core/parameters/changes.js";
 import { namesOf, type Parameter } from "../api/_core/parameters/parameter.js";
 import {
   isStoredPageRequest,
@@ -27,7 +28,7 @@ import { createOpenApiDocument } from "../build/openapi.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { createClient } from "../client/index.js";
-import type { CinemaFilters, ListParams, ShowtimeFilters } from "../client/types.js";
+import type { ChangesParams, CinemaFilters, ListParams, ShowtimeFilters } from "../client/types.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 
 /** The client's query fields, listed so that a field the client gains or loses fails tsc until it is listed here. */
@@ -51,19 +52,24 @@ const CLIENT_FIELDS = {
   >,
   films: { limit: true, cursor: true } satisfies Record<keyof ListParams, true>,
   attributes: { limit: true, cursor: true } satisfies Record<keyof ListParams, true>,
+  changes: { since: true, limit: true, cursor: true } satisfies Record<keyof ChangesParams, true>,
 };
+
+/** Every endpoint's table: the lists', and the changes feed's. */
+const TABLES = { ...LIST_TABLES, changes: CHANGES_PARAMETERS };
 
 const OPERATION_PATHS = {
   showtimes: "/v1/showtimes",
   cinemas: "/v1/cinemas",
   films: "/v1/films",
   attributes: "/v1/attributes",
+  changes: "/v1/changes",
 } as const;
 
-const resources = Object.keys(LIST_TABLES) as Array<keyof typeof LIST_TABLES>;
+const resources = Object.keys(TABLES) as Array<keyof typeof TABLES>;
 
 describe("every row of every table", () => {
-  const rows = [...resources.flatMap((r) => LIST_TABLES[r].map((row) => [r, row] as const))];
+  const rows = [...resources.flatMap((r) => TABLES[r].map((row) => [r, row] as const))];
 
   test.each(rows.map(([r, row]) => [r, row.key, row] as const))(
     "%s %s: one OpenAPI parameter per name",
@@ -79,7 +85,7 @@ describe("every row of every table", () => {
       const component = p.$ref.split("/").at(-1)!;
       return document.components.parameters[component].name;
     });
-    expect([...names].sort()).toEqual(namesOf(LIST_TABLES[resource]).sort());
+    expect([...names].sort()).toEqual(namesOf(TABLES[resource]).sort());
   });
 
   test("the showtime get-one's OpenAPI parameters are its table's, with the path id", () => {
@@ -93,7 +99,7 @@ describe("every row of every table", () => {
   });
 
   test.each(resources)("%s: the client's query fields are the table's", (resource) => {
-    expect(Object.keys(CLIENT_FIELDS[resource]).sort()).toEqual(LIST_TABLES[resource].map((row) => row.client).sort());
+    expect(Object.keys(CLIENT_FIELDS[resource]).sort()).toEqual(TABLES[resource].map((row) => row.client).sort());
   });
 });
 
@@ -132,6 +138,11 @@ describe("the typed client sends what the tables name", () => {
   test("every showtime filter goes out under its table's names, and nothing else", async () => {
     const [query] = await queriesOf((c) => c.listShowtimes({ ...FULL_SHOWTIME_QUERY, cursor: "c" }));
     expect([...query!.keys()].sort()).toEqual(namesOf(LIST_TABLES.showtimes).sort());
+  });
+
+  test("every parameter of the changes feed goes out under its table's names", async () => {
+    const [query] = await queriesOf((c) => c.listChanges({ since: "t", limit: 2, cursor: "c" }));
+    expect([...query!.keys()].sort()).toEqual(namesOf(CHANGES_PARAMETERS).sort());
   });
 
   test("every cinema filter goes out under its table's names", async () => {

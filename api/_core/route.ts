@@ -6,6 +6,7 @@
 import { bindingOf } from "./cursor.js";
 import { badParameter } from "./errors.js";
 import type { ListResource } from "./format/layout/manifest.js";
+import { CHANGES_PARAMETERS, type ChangesQuery } from "./parameters/changes.js";
 import { type CinemaQuery, CINEMA_PARAMETERS } from "./parameters/cinemas.js";
 import { PAGING_PARAMETERS, type Paging } from "./parameters/paging.js";
 import { boundFieldsOf, namesOf, type ParameterTable, parseWith, splitNamesOf } from "./parameters/parameter.js";
@@ -18,7 +19,10 @@ export { DEFAULT_LIMIT, MAX_LIMIT } from "./parameters/paging.js";
 /** Resources with a get-one endpoint (spec §4.4, §4.6; showtimes: decision: query parameters). */
 export type OneResource = "cinemas" | "films" | "showtimes";
 
-export type Route = { kind: "list"; resource: ListResource } | { kind: "one"; resource: OneResource; rawId: string };
+export type Route =
+  | { kind: "list"; resource: ListResource }
+  | { kind: "one"; resource: OneResource; rawId: string }
+  | { kind: "changes" };
 
 /** Where a list page starts and how long it is, beside the parsed query. */
 interface ListPage {
@@ -63,6 +67,7 @@ export function matchRoute(rawPath: string): Route | undefined {
   if (segments[0] !== "" || segments[1] !== "v1") return undefined;
   const resource = segments[2] as ListResource;
   if (segments.length === 3 && Object.hasOwn(LIST_TABLES, resource)) return { kind: "list", resource };
+  if (segments.length === 3 && segments[2] === "changes") return { kind: "changes" };
   if (segments.length === 4 && Object.hasOwn(ONE_TABLES, resource) && segments[3] !== "") {
     return { kind: "one", resource: resource as OneResource, rawId: segments[3]! };
   }
@@ -162,4 +167,29 @@ export function parseListRequestWith(table: ParameterTable, resource: ListResour
 /** Whether a list request asks exactly what a stored page answers: paging alone, at the default limit. */
 export function isStoredPageRequest(request: ListRequest, defaultLimit: number): boolean {
   return request.limit === defaultLimit && request.names.every((name) => STORED_PAGE_PARAMETERS.has(name));
+}
+
+/** A changes feed request (decision: changes feed), parsed: its query, its cursor's position, its binding. */
+export interface ChangesRequest {
+  query: ChangesQuery;
+  limit: number;
+  binding: string;
+  /** Where the page starts: the snapshot the cursor was issued by, and a phase and index in its feed. */
+  position?: { snapshotId: string; phase: number; index: number };
+}
+
+const FEED_POSITION = /^([0-9a-f]{32})\.([0-9])$/;
+
+export function parseChangesRequest(rawQuery: string): ChangesRequest {
+  const { query } = parseTableQuery<ChangesQuery>(CHANGES_PARAMETERS, rawQuery);
+  const binding = bindingOf("changes", boundFieldsOf(CHANGES_PARAMETERS, query));
+  const request: ChangesRequest = { query, limit: query.limit, binding };
+  if (query.cursor) {
+    const [where, index] = query.cursor.after;
+    const position = where === undefined ? null : FEED_POSITION.exec(where);
+    if (query.cursor.binding !== binding || !position || !/^[0-9]{1,10}$/.test(index ?? ""))
+      throw badParameter("cursor", "was issued for another endpoint, token or limit; repeat those of the first page");
+    request.position = { snapshotId: position[1]!, phase: Number(position[2]), index: Number(index) };
+  }
+  return request;
 }

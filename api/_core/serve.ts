@@ -4,6 +4,7 @@
  * here on: every read is a positioned read of a file in the page cache.
  */
 import { composedTag } from "./body-tag.js";
+import { composeChangesInto } from "./compose-changes.js";
 import { composeListInto } from "./compose-list.js";
 import { composeShowtimeInto } from "./compose-page.js";
 import { ApiError, requireReadMethod, unknownEndpoint } from "./errors.js";
@@ -19,6 +20,7 @@ import {
   isStoredPageRequest,
   matchRoute,
   ONE_TABLES,
+  parseChangesRequest,
   parseListRequest,
   parseTableQuery,
   type ListRequest,
@@ -150,6 +152,12 @@ export function serve(request: ServeRequest, source: SnapshotSource, cache: Resp
     return sendBody(composed, conditions, "composed", (coding) => cache.encode(composed, url, "composed", coding));
 
   const rawQuery = queryAt === -1 ? "" : url.slice(queryAt + 1);
+  if (route.kind === "changes") {
+    const request = parseChangesRequest(rawQuery);
+    const identity = `changes|${request.binding}|${JSON.stringify(request.position ?? null)}`;
+    const write = (out: PageBuffer) => composeChangesInto(snapshot, request, out);
+    return sendComposed(snapshot, cache, url, identity, write, pages, conditions);
+  }
   if (route.kind === "one") {
     if (route.resource === "showtimes") {
       // Parameters first (a 400 before a 404), then the id.

@@ -44,7 +44,7 @@ export const cursorParameter: Parameter = {
 };
 
 /** `limit`: a whole number from 1 to `max` in plain decimal digits; `fallback` when absent (spec §4.1: 1..100, 25). */
-export function limitParameter(max: number, fallback: number): Parameter {
+export function limitParameter(max: number, fallback: number, component = "limit"): Parameter {
   return {
     key: "limit",
     names: ["limit"],
@@ -58,7 +58,7 @@ export function limitParameter(max: number, fallback: number): Parameter {
     bind: null,
     openapi: [
       {
-        component: "limit",
+        component,
         parameter: {
           name: "limit",
           in: "query",

@@ -6,6 +6,7 @@
  */
 import { checkDateTime } from "../primitives/date-time.js";
 import { checksumOf } from "../primitives/checksum.js";
+import type { HistoryFacts } from "./history.js";
 import { SnapshotError } from "../primitives/errors.js";
 import { DATA_FILES, MANIFEST_FILE, type DataFile } from "../primitives/files.js";
 
@@ -33,8 +34,10 @@ export interface Manifest {
   /** Freshness over every cinema, film and showtime: what responses without provenance carry. */
   freshness: Freshness;
   files: Record<DataFile, DataFileFacts>;
-  /** The --drop-before instant as written, when the build left out earlier showtimes (decision: upcoming showtimes). */
+  /** The earliest kept start, when the build left out earlier showtimes (decision: upcoming showtimes). */
   dropBefore?: string;
+  /** The changes history this snapshot carries: its chain and generation (layout/history.ts). */
+  history: HistoryFacts;
 }
 
 /** The manifest's text: pretty JSON with a checksum of everything else in it. */
@@ -82,7 +85,11 @@ export function parseManifest(text: string): Manifest {
     checkFreshness(rest.freshness) &&
     isObject(files) &&
     DATA_FILES.every((f) => isObject(files[f]) && isCount(files[f].bytes) && isCount(files[f].digest)) &&
-    (rest.dropBefore === undefined || (typeof rest.dropBefore === "string" && checkDateTime(rest.dropBefore).ok));
+    (rest.dropBefore === undefined || (typeof rest.dropBefore === "string" && checkDateTime(rest.dropBefore).ok)) &&
+    isObject(rest.history) &&
+    typeof rest.history.id === "string" &&
+    /^[0-9a-f]{32}$/.test(rest.history.id) &&
+    isCount(rest.history.generation);
   if (!wellFormed) throw new SnapshotError(MANIFEST_FILE, "has the wrong shape");
   return rest as unknown as Manifest;
 }

@@ -15,7 +15,10 @@ export const RECORDS_FILE = "records.blocks";
 /** Every index, dictionary, position list and small resource, as named sections of checksummed pages. */
 export const INDEX_FILE = "index.pages";
 
-export const DATA_FILES = [BODIES_FILE, BODY_INDEX_FILE, RECORDS_FILE, INDEX_FILE] as const;
+/** The changes history carried from snapshot to snapshot (layout/history.ts). */
+export const HISTORY_FILE = "history.pages";
+
+export const DATA_FILES = [BODIES_FILE, BODY_INDEX_FILE, RECORDS_FILE, INDEX_FILE, HISTORY_FILE] as const;
 export type DataFile = (typeof DATA_FILES)[number];
 
 /** Joins a file name to the snapshot root, refusing anything that would leave it. */

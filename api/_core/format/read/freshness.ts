@@ -31,6 +31,16 @@ export class FreshnessFold {
     if (updated >= 0 && (this.updated < 0 || u[updated]! > u[this.updated]!)) this.updated = updated;
   }
 
+  /** The fold so far, to go back to when a record written is taken back (a page over its size). */
+  save(): [number, number] {
+    return [this.observed, this.updated];
+  }
+
+  restore([observed, updated]: [number, number]): void {
+    this.observed = observed;
+    this.updated = updated;
+  }
+
   /** The folded freshness, or `fallback` when no record carried provenance. */
   result(fallback: Freshness): Freshness {
     if (this.observed < 0) return fallback;

@@ -19,7 +19,7 @@ import { RECORDS_FILE } from "../primitives/files.js";
 import type { FreshnessFold } from "./freshness.js";
 import { fingerprintOf, hashId } from "../primitives/id-hash.js";
 import { BlockCache } from "../primitives/block-cache.js";
-import { PACKED_HEADER, readPacked } from "../primitives/packed.js";
+import { PackedSection } from "../primitives/packed-section.js";
 import type { PageBuffer } from "../primitives/page-buffer.js";
 import type { PagedFile, Section } from "../primitives/paged-file.js";
 import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
@@ -32,38 +32,6 @@ export type Embed = (out: PageBuffer, fold: FreshnessFold, film: number, cinema:
 
 /** Records per entry of the table that finds a record's block without a search. */
 const CHUNK_SHIFT = 6;
-
-/** A packed array section of the index (packed.ts), read a range at a time through the page cache. */
-class PackedSection {
-  readonly width: number;
-  readonly count: number;
-
-  constructor(
-    private readonly index: PagedFile,
-    private readonly section: Section,
-  ) {
-    this.width = index.read(section.offset, 1)[0]!;
-    if (this.width < 1 || this.width > 4)
-      throw new SnapshotError(index.file.name, `section at ${section.offset} has width ${this.width}`);
-    this.count = (section.length - PACKED_HEADER) / this.width;
-    if (!Number.isInteger(this.count))
-      throw new SnapshotError(index.file.name, `section at ${section.offset} has a partial value`);
-  }
-
-  /** Values [start, end). */
-  range(start: number, end: number): Uint32Array {
-    if (start < 0 || end > this.count || start > end)
-      throw new SnapshotError(this.index.file.name, `values ${start}..${end} are past a position list`);
-    const bytes = this.index.read(this.section.offset + PACKED_HEADER + start * this.width, (end - start) * this.width);
-    const out = new Uint32Array(end - start);
-    for (let i = 0; i < out.length; i++) out[i] = readPacked(bytes, this.width, i);
-    return out;
-  }
-
-  at(i: number): number {
-    return this.range(i, i + 1)[0]!;
-  }
-}
 
 /** One clustering's resident directories: where each block lies and what it holds, and each cluster's records. */
 class ClusterDirectory {
@@ -347,6 +315,23 @@ export class ShowtimeStore {
         instantKey: this.dictionaries.instantKeyOf(d.startsAt),
         escapedId: Buffer.from(d.idBytes()).toString("utf8"),
       };
+    });
+  }
+
+  /**
+   * Renders record r (by-cinema clustering) as a change of the feed,
+   * `{"op":"upsert","type":"showtime","id":"…","record":{…}}`, and folds its freshness.
+   */
+  renderUpsert(r: number, out: PageBuffer, fold: FreshnessFold): void {
+    this.guarded(() => {
+      const d = this.decoder;
+      this.decode("byCinema", r);
+      out.text('{"op":"upsert","type":"showtime","id":"');
+      out.raw(d.idBytes());
+      out.text('","record":');
+      d.render(out, d.other, this.directories.byCinema.cluster[this.current]!);
+      fold.add(d.observed, d.updated);
+      out.byte(0x7d);
     });
   }
 

@@ -10,6 +10,7 @@ import { SnapshotError } from "../primitives/errors.js";
 import {
   BODIES_FILE,
   BODY_INDEX_FILE,
+  HISTORY_FILE,
   INDEX_FILE,
   MANIFEST_FILE,
   RECORDS_FILE,
@@ -21,6 +22,7 @@ import { PagedFile } from "../primitives/paged-file.js";
 import { PlainStore } from "./plain-store.js";
 import type { RecordList } from "./record-list.js";
 import { SnapshotDictionaries } from "./snapshot-dictionaries.js";
+import { SnapshotHistory } from "./snapshot-history.js";
 import { SnapshotZones } from "./snapshot-zones.js";
 import { ShowtimeStore } from "./showtime-store.js";
 import { StoredBodies } from "./stored-bodies.js";
@@ -32,6 +34,9 @@ export interface CacheBudgets {
   /** Bytes of showtime blocks kept decoded in memory. */
   blockBytes: number;
 }
+
+/** Pages of the history kept: a feed page reads its records' generations a range at a time. */
+const HISTORY_CACHE_BYTES = 2 ** 20;
 
 /** Pages of the body index kept: the fan-out and the buckets hot pages fall in. */
 const BODY_INDEX_CACHE_BYTES = 2 ** 20;
@@ -120,6 +125,7 @@ export function openDataFiles(dir: string, files: Partial<Record<DataFile, DataF
     const records = track(disk(RECORDS_FILE));
     const bodies = files[BODIES_FILE] ? track(disk(BODIES_FILE)) : undefined;
     const bodyIndex = files[BODY_INDEX_FILE] ? track(disk(BODY_INDEX_FILE)) : undefined;
+    const history = files[HISTORY_FILE] ? track(disk(HISTORY_FILE)) : undefined;
     return {
       index: new PagedFile(index.file, index.digest, new LruCache<number, Uint8Array>(budgets.pageBytes)),
       records: new BlockFile(records.file, records.digest),
@@ -127,6 +133,8 @@ export function openDataFiles(dir: string, files: Partial<Record<DataFile, DataF
       bodyIndex:
         bodyIndex &&
         new PagedFile(bodyIndex.file, bodyIndex.digest, new LruCache<number, Uint8Array>(BODY_INDEX_CACHE_BYTES)),
+      history:
+        history && new PagedFile(history.file, history.digest, new LruCache<number, Uint8Array>(HISTORY_CACHE_BYTES)),
       close: () => opened.forEach((f) => f.close()),
     };
   } catch (error) {
@@ -186,6 +194,21 @@ export class Snapshot {
     } catch (error) {
       this.failure = error;
       throw error;
+    }
+  }
+
+  private historyRead: SnapshotHistory | undefined;
+
+  /** The changes history, read on first use (only the changes feed and the next build need it). */
+  get history(): SnapshotHistory {
+    if (this.historyRead) return this.historyRead;
+    if (!this.files.history) throw new SnapshotError(HISTORY_FILE, "is not listed in manifest.json");
+    try {
+      const { counts } = this.manifest;
+      return (this.historyRead = new SnapshotHistory(this.files.history, counts));
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error;
+      throw new SnapshotError(HISTORY_FILE, (error as Error).message);
     }
   }
 
