@@ -18,7 +18,8 @@ export function formatBuildReport(report: BuildReport): string {
   );
   if (report.dropped)
     lines.push(
-      `dropped ${plural(report.dropped.showtimes, "showtime")} that start before ${report.dropped.before.text} (--drop-before)`,
+      `dropped ${plural(report.dropped.showtimes, "showtime")} that start before ${report.dropped.before.text} ` +
+        (report.dropped.before.carried ? "(the previous snapshot's: it never moves back)" : "(--drop-before)"),
     );
   return `${lines.join("\n")}\n`;
 }

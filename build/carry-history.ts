@@ -191,8 +191,10 @@ function compareType(
   let removed = 0;
   for (let was = 0; was < digests.length; was++) {
     if (present[was]) continue;
-    // A showtime that starts before the drop-before instant is left out, not deleted.
-    if (type === "showtimes" && dropBeforeKey !== undefined && starts[was]! < dropBeforeKey) continue;
+    // A showtime that starts before the drop-before instant is left out, not deleted: every mirror
+    // drops it by the rule, provided the version it holds is this one (unchanged since the horizon).
+    const dropped = type === "showtimes" && dropBeforeKey !== undefined && starts[was]! < dropBeforeKey;
+    if (dropped && old.changedAt(type, was) <= old.meta.horizon) continue;
     deletes.push({ generation: next, text: deletionAt(previous.lists, type, was) });
     removed++;
   }

@@ -12,6 +12,8 @@ export interface DropBefore {
   text: string;
   /** Its instant key (date-time.ts). */
   key: string;
+  /** Carried from the previous snapshot (within a history the instant never moves back). */
+  carried?: boolean;
 }
 
 export interface ScheduledRecords {

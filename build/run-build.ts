@@ -7,6 +7,7 @@ import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js"
 import type { SnapshotContent } from "../api/_core/format/layout/content.js";
 import type { Manifest } from "../api/_core/format/layout/manifest.js";
 import { epochSecondsOfKey, instantKeyOf } from "../api/_core/format/primitives/date-time.js";
+import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { Interner } from "./entries.js";
 import { type DropBefore, dropPastShowtimes } from "./drop-before.js";
 import { type HistoryReport, recordHistory } from "./carry-history.js";
@@ -68,6 +69,24 @@ function latestObservation(content: SnapshotContent): string {
   return latest === "0" ? "0100000000000" : latest;
 }
 
+/**
+ * The instant to drop showtimes before: the one asked for, but never earlier than the previous
+ * snapshot's, so that within a history it only moves forward (a mirror that dropped showtimes by
+ * the rule would otherwise never get them back; decision: upcoming showtimes).
+ */
+function dropBeforeOf(options: BuildOptions): DropBefore | undefined {
+  let previous: string | undefined;
+  try {
+    previous = options.previous === undefined ? undefined : readManifest(options.previous).dropBefore;
+  } catch {
+    // Unreadable: the history stage says why (or begins afresh).
+    previous = undefined;
+  }
+  if (previous === undefined) return options.dropBefore;
+  const carried = { text: previous, key: instantKeyOf(previous), carried: true };
+  return !options.dropBefore || options.dropBefore.key < carried.key ? carried : options.dropBefore;
+}
+
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const problems: Problem[] = [];
   const interner = new Interner();
@@ -95,7 +114,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       await options.output.abort();
       return { ok: false, problems };
     }
-    const scheduled = stage("drop", () => dropPastShowtimes(linked, options.dropBefore));
+    const scheduled = stage("drop", () => dropPastShowtimes(linked, dropBeforeOf(options)));
     const warnings: Problem[] = [];
     const localized = stage("localize", () => localizeRecords(scheduled, warnings));
     const content = stage("index", () => indexRecords(localized));

@@ -7,6 +7,7 @@ import { checkDate, DateTimeMemo } from "../api/_core/format/primitives/date-tim
 import {
   type FieldShape,
   ID_LENGTH,
+  MAX_URL_LENGTH,
   PROVENANCE_FIELDS,
   SHOWTIME_FIELDS,
 } from "../api/_core/format/layout/showtime-fields.js";
@@ -75,7 +76,7 @@ export const timeZone = z
       "The cinema's IANA time zone (e.g. `Europe/Berlin`): given by the source, or derived from its coordinates or its country; absent when neither tells.",
   });
 
-/** Absolute http(s) URL: what a client can actually open. */
+/** Absolute http(s) URL: what a client can actually open, of a length every browser and proxy takes (decision: validation of source data). */
 export const httpUrl = z
   .string()
   .check((ctx) => {
@@ -85,9 +86,15 @@ export const httpUrl = z
         input: ctx.value,
         message: "must be an absolute http or https URL in ASCII (percent-encode other characters)",
       });
+    } else if (ctx.value.length > MAX_URL_LENGTH) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: `must be at most ${MAX_URL_LENGTH} characters long (got ${ctx.value.length})`,
+      });
     }
   })
-  .meta({ format: "uri" });
+  .meta({ format: "uri", maxLength: MAX_URL_LENGTH });
 
 function isHttpUrl(value: string): boolean {
   // The WHATWG parser repairs "https:example.com" and "http:\\x"; stored text must already be absolute.

@@ -248,6 +248,15 @@ const RULE_CASES: Case[] = [
       bad("http://", "no host"),
       bad("mailto:box@example.com", "not http(s)"),
       bad("https://example.com/é", "a URI is ASCII: other characters must be percent-encoded"),
+      valid(resource, path, `https://x.example/${"a".repeat(2048 - 18)}`, "2048 characters: the bound"),
+      invalid(
+        resource,
+        path,
+        `https://x.example/${"a".repeat(2049 - 18)}`,
+        "2049 characters: past what browsers and proxies take",
+        "invalid_value",
+        "must be at most 2048 characters long (got 2049)",
+      ),
     ];
   }),
 
@@ -492,11 +501,22 @@ describe("checkRecord: whole records", () => {
     ]);
   });
 
-  test("a record too large to keep 100 per page under 4.5 MB is rejected (decision: record size)", () => {
-    const bookingUrl = `https://tickets.example.com/${"a".repeat(MAX_RECORD_BYTES)}`;
-    const problems = problemsOf("showtimes", { ...validRecords().showtimes, bookingUrl });
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ code: "record_too_large", path: "" });
+  test("the largest showtime the field bounds allow stays under the record size (decision: record size)", () => {
+    // Every text at its bound, in characters that JSON escapes to six bytes each.
+    const longest = (n: number) => "\u0001".repeat(n);
+    const attributeIds = Array.from({ length: 32 }, (_, i) => `${i}`.padEnd(160, "\u0001"));
+    const showtime = {
+      ...validRecords().showtimes,
+      id: longest(160),
+      filmId: longest(160),
+      cinemaId: longest(160),
+      bookingUrl: `https://x.example/${"a".repeat(2048 - 18)}`,
+      attributeIds,
+      screenName: longest(120),
+      provenance: { ...validRecords().showtimes.provenance, provider: longest(80), externalId: longest(240) },
+    };
+    const json = JSON.stringify(showtime);
+    expect(Buffer.byteLength(json)).toBeLessThan(MAX_RECORD_BYTES);
   });
 
   test("a JSON array record carries its index instead of a line", () => {

@@ -25,6 +25,9 @@ export interface FieldShape {
   readonly stored: Stored;
 }
 
+/** URLs are at most 2,048 characters (decision: validation of source data): what browsers and proxies take. */
+export const MAX_URL_LENGTH = 2048;
+
 /** The provenance object of a showtime (spec §2.1). */
 export const PROVENANCE_FIELDS = [
   { name: "observedAt", type: "dateTime", optional: false, stored: "dictionary" },
@@ -39,7 +42,7 @@ export const SHOWTIME_FIELDS = [
   { name: "filmId", type: "id", optional: false, stored: "other" },
   { name: "cinemaId", type: "id", optional: false, stored: "cluster" },
   { name: "startsAt", type: "dateTime", optional: false, stored: "dictionary" },
-  { name: "bookingUrl", type: "url", optional: true, stored: "string" },
+  { name: "bookingUrl", type: "url", max: MAX_URL_LENGTH, optional: true, stored: "string" },
   { name: "attributeIds", type: "idList", max: 32, optional: false, stored: "dictionary" },
   { name: "screenName", type: "text", min: 1, max: 120, optional: true, stored: "dictionary" },
   { name: "provenance", type: "provenance", optional: false, stored: "object" },

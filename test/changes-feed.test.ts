@@ -1,0 +1,328 @@
+/**
+ * The changes feed's contract (decision: changes feed), case by case: a full copy, an empty catch-up
+ * with the same token, the 410 of a token too old, foreign or from a rolled-back future, the 400 of
+ * a malformed one, cursors bound to `since` and `limit`, a cursor outliving its snapshot, pages
+ * kept under 4 MB, and builds that change nothing keeping the snapshot and the token.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { fileAccess } from "../api/_core/access.js";
+import { instantKeyOf } from "../api/_core/format/primitives/date-time.js";
+import { readManifest } from "../api/_core/format/read/snapshot.js";
+import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
+import { createHandler, type Handler } from "../api/_core/handle-request.js";
+import { createDiskWriter } from "../build/output-writer.js";
+import { runBuild } from "../build/run-build.js";
+import { makeTempDir, removeDir, runBuildCli } from "./helpers/build-helpers.js";
+import { type Dataset, formatInstant, generateDataset, SHOWS_FROM, writeDataset } from "./helpers/dataset.js";
+import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
+
+let root: string;
+let accessFile: string;
+beforeAll(() => {
+  root = makeTempDir("feed");
+  accessFile = writeAccessFile(root);
+});
+afterAll(() => removeDir(root));
+
+interface Body {
+  data: Array<{ op: string; type: string; id: string; record?: Record<string, unknown> }>;
+  pagination: { nextCursor: string | null; hasMore: boolean };
+  syncToken: string | null;
+  dropBefore: string | null;
+  error?: { code: string; details?: Record<string, unknown> };
+}
+
+async function build(
+  dataset: Dataset,
+  out: string,
+  options: { previous?: string; keep?: { generations: number; days: number }; dropBefore?: string } = {},
+) {
+  const dataDir = makeTempDir("feed-data");
+  writeDataset(dataDir, dataset);
+  const result = await runBuild({
+    dataDir,
+    output: createDiskWriter(out),
+    previous: options.previous,
+    keep: options.keep,
+    dropBefore:
+      options.dropBefore === undefined
+        ? undefined
+        : { text: options.dropBefore, key: instantKeyOf(options.dropBefore) },
+    gzipLevel: 1,
+    gzipWorkers: 0,
+  });
+  removeDir(dataDir);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems.slice(0, 3)));
+  return result;
+}
+
+function serve(dir: string): (url: string) => Promise<{ status: number; body: Body }> {
+  const handle: Handler = createHandler({
+    snapshots: new SnapshotSource(dir),
+    access: fileAccess(accessFile),
+    now: () => TEST_NOW,
+  });
+  return async (url) => {
+    const response = await handle({ method: "GET", url, headers: { authorization: `Bearer ${KEYS.bulk}` } });
+    return { status: response.status, body: JSON.parse(Buffer.from(response.body).toString()) };
+  };
+}
+
+/** Every page of a sync: the changes in order, and the token of the last page. */
+async function drain(get: ReturnType<typeof serve>, query: string) {
+  const changes: Body["data"] = [];
+  const pages: Body[] = [];
+  let cursor: string | null = null;
+  do {
+    const { status, body } = await get(`/v1/changes?${query}${cursor ? `&cursor=${cursor}` : ""}`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    pages.push(body);
+    changes.push(...body.data);
+    cursor = body.pagination.nextCursor;
+  } while (cursor);
+  return { changes, pages, token: pages.at(-1)!.syncToken! };
+}
+
+const base = generateDataset({ seed: 11, showtimes: 40, cinemas: 2, films: 2 });
+
+describe("a full copy", () => {
+  test("every record once, as an upsert, attributes, cinemas and films before showtimes; the token on the last page only", async () => {
+    const dir = path.join(root, "full");
+    await build(base, dir);
+    const { changes, pages } = await drain(serve(dir), "limit=7");
+    const count = base.cinemas.length + base.films.length + base.attributes.length + base.showtimes.length;
+    expect(changes).toHaveLength(count);
+    expect(new Set(changes.map((c) => `${c.type}/${c.id}`)).size).toBe(count);
+    expect(changes.every((c) => c.op === "upsert")).toBe(true);
+    const firstShowtime = changes.findIndex((c) => c.type === "showtime");
+    expect(changes.slice(firstShowtime).every((c) => c.type === "showtime")).toBe(true);
+    expect(pages.slice(0, -1).every((p) => p.syncToken === null && p.pagination.hasMore)).toBe(true);
+    expect(pages.at(-1)!.pagination).toEqual({ nextCursor: null, hasMore: false });
+    expect(pages.every((p) => p.data.length <= 7)).toBe(true);
+  });
+
+  test("catching up on the snapshot in service: an empty page and the same token", async () => {
+    const dir = path.join(root, "same");
+    await build(base, dir);
+    const get = serve(dir);
+    const { token } = await drain(get, "limit=5000");
+    const { status, body } = await get(`/v1/changes?since=${token}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      data: [],
+      pagination: { nextCursor: null, hasMore: false },
+      syncToken: token,
+      dropBefore: null,
+    });
+  });
+});
+
+describe("tokens", () => {
+  test.each([
+    ["garbage", "not-a-token"],
+    ["a token with one character changed", "CHANGED"],
+    ["too long", "a".repeat(300)],
+  ])("%s is a 400 naming since", async (_, value) => {
+    const dir = path.join(root, "tokens");
+    await build(base, dir);
+    const get = serve(dir);
+    const { token } = await drain(get, "limit=5000");
+    const since =
+      value === "CHANGED" ? `${token.slice(0, -2)}${token.endsWith("A") ? "B" : "A"}${token.slice(-1)}` : value;
+    const { status, body } = await get(`/v1/changes?since=${since}`);
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: "bad_request", details: { parameter: "since" } });
+  });
+
+  const expired = { code: "not_found", details: { reason: "sync_token_expired", restart: "/v1/changes" } };
+
+  test("a token older than the history kept is a 410 that says to start a full copy", async () => {
+    const dir = path.join(root, "retention");
+    const keep = { generations: 1, days: 0 };
+    await build(base, dir, { keep });
+    const first = (await drain(serve(dir), "limit=5000")).token;
+    let dataset = base;
+    for (let k = 1; k <= 3; k++) {
+      // A day later each time (a build's time is its drop-before instant), with a showtime gone.
+      dataset = { ...dataset, showtimes: dataset.showtimes.slice(1) };
+      await build(dataset, dir, {
+        previous: dir,
+        keep,
+        dropBefore: formatInstant(SHOWS_FROM - (4 - k) * 86_400, "", 0),
+      });
+    }
+    const { status, body } = await serve(dir)(`/v1/changes?since=${first}`);
+    expect(status).toBe(410);
+    expect(body.error).toMatchObject(expired);
+  });
+
+  test("a token of a history that began afresh is a 410", async () => {
+    const dir = path.join(root, "restarted");
+    await build(base, dir);
+    const token = (await drain(serve(dir), "limit=5000")).token;
+    await build({ ...base, showtimes: base.showtimes.slice(3) }, dir);
+    const { status, body } = await serve(dir)(`/v1/changes?since=${token}`);
+    expect(status).toBe(410);
+    expect(body.error).toMatchObject(expired);
+  });
+
+  test("a token from a later snapshot than the one serving (a rollback) is a 410", async () => {
+    const [older, newer] = [path.join(root, "older"), path.join(root, "newer")];
+    await build(base, older);
+    await build({ ...base, showtimes: base.showtimes.slice(2) }, newer, { previous: older });
+    const token = (await drain(serve(newer), "limit=5000")).token;
+    const { status, body } = await serve(older)(`/v1/changes?since=${token}`);
+    expect(status).toBe(410);
+    expect(body.error).toMatchObject(expired);
+  });
+});
+
+describe("cursors", () => {
+  test("bound to since and limit: another limit or token with it is a 400 naming cursor", async () => {
+    const dir = path.join(root, "cursors");
+    await build(base, dir);
+    const get = serve(dir);
+    const first = await get("/v1/changes?limit=3");
+    const cursor = first.body.pagination.nextCursor!;
+    expect((await get(`/v1/changes?limit=3&cursor=${cursor}`)).status).toBe(200);
+    expect((await get(`/v1/changes?limit=3&cursor=${cursor}x`)).body.error).toMatchObject({
+      details: { parameter: "cursor" },
+    });
+    const otherLimit = await get(`/v1/changes?limit=4&cursor=${cursor}`);
+    expect(otherLimit.status).toBe(400);
+    expect(otherLimit.body.error).toMatchObject({ details: { parameter: "cursor" } });
+    const token = (await drain(get, "limit=5000")).token;
+    expect((await get(`/v1/changes?since=${token}&limit=3&cursor=${cursor}`)).status).toBe(400);
+    const list = await get("/v1/showtimes?limit=3");
+    expect(
+      (await get(`/v1/changes?limit=3&cursor=${(list.body.pagination as { nextCursor: string }).nextCursor}`)).status,
+    ).toBe(400);
+  });
+
+  test("a cursor from a snapshot no longer served is a 410 pointing at the start of its sync", async () => {
+    const dir = path.join(root, "stale");
+    await build(base, dir);
+    const before = serve(dir);
+    const token = (await drain(before, "limit=5000")).token;
+    const fullCursor = (await before("/v1/changes?limit=3")).body.pagination.nextCursor!;
+    await build({ ...base, showtimes: base.showtimes.slice(1) }, dir, { previous: dir });
+    const after = serve(dir);
+    const full = await after(`/v1/changes?limit=3&cursor=${fullCursor}`);
+    expect(full.status).toBe(410);
+    expect(full.body.error).toMatchObject({
+      code: "not_found",
+      details: { reason: "sync_page_expired", restart: "/v1/changes" },
+    });
+    // A catch-up's cursor: restart from its own token.
+    await build({ ...base, showtimes: base.showtimes.slice(2) }, dir, { previous: dir });
+    const again = serve(dir);
+    const catchUp = (await again(`/v1/changes?since=${token}&limit=1`)).body.pagination.nextCursor!;
+    await build({ ...base, showtimes: base.showtimes.slice(3) }, dir, { previous: dir });
+    const stale = await serve(dir)(`/v1/changes?since=${token}&limit=1&cursor=${catchUp}`);
+    expect(stale.status).toBe(410);
+    expect(stale.body.error!.details).toEqual({ reason: "sync_page_expired", restart: `/v1/changes?since=${token}` });
+  });
+});
+
+describe("pages", () => {
+  test("stop before 4 MB, whatever the limit", async () => {
+    const dir = path.join(root, "large");
+    const url = (i: number) => `https://tickets.example.com/${String(i).padStart(2020, "x")}`;
+    const big: Dataset = {
+      ...base,
+      showtimes: Array.from({ length: 2200 }, (_, i) => ({
+        ...base.showtimes[i % 40]!,
+        id: `big-${i}`,
+        bookingUrl: url(i),
+      })),
+    };
+    await build(big, dir);
+    const get = serve(dir);
+    let cursor: string | null = null;
+    let pages = 0;
+    let changes = 0;
+    do {
+      const response = await createHandler({
+        snapshots: new SnapshotSource(dir),
+        access: fileAccess(accessFile),
+        now: () => TEST_NOW,
+      })({
+        method: "GET",
+        url: `/v1/changes?limit=5000${cursor ? `&cursor=${cursor}` : ""}`,
+        headers: { authorization: `Bearer ${KEYS.bulk}` },
+      });
+      expect(response.body.length).toBeLessThanOrEqual(4_000_000 + 2048);
+      const body = JSON.parse(Buffer.from(response.body).toString()) as Body;
+      changes += body.data.length;
+      cursor = body.pagination.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBeGreaterThan(1);
+    expect(changes).toBe(2200 + big.cinemas.length + big.films.length + big.attributes.length);
+    void get;
+  });
+});
+
+describe("builds", () => {
+  test("the same data with --previous is the same snapshot and the same token; a change is one more generation", async () => {
+    const dir = path.join(root, "idempotent");
+    const first = await build(base, dir);
+    const token = (await drain(serve(dir), "limit=5000")).token;
+    const again = await build(base, dir, { previous: dir });
+    expect(again.ok && again.manifest.snapshotId).toBe(first.ok && first.manifest.snapshotId);
+    expect((await drain(serve(dir), "limit=5000")).token).toBe(token);
+    const changed = await build({ ...base, showtimes: base.showtimes.slice(1) }, dir, { previous: dir });
+    expect(changed.ok && changed.manifest.history.generation).toBe(1);
+    const { changes } = await drain(serve(dir), `since=${token}`);
+    expect(changes).toEqual([
+      { op: "delete", type: "showtime", id: base.showtimes[0]!.id, cinemaId: base.showtimes[0]!.cinemaId },
+    ]);
+  });
+
+  test("the drop-before instant never moves back within a history, and what it leaves out is no deletion", async () => {
+    const dir = path.join(root, "drop");
+    const late = formatInstant(SHOWS_FROM + 6 * 3600, "", 0);
+    await build(base, dir, { dropBefore: late });
+    const token = (await drain(serve(dir), "limit=5000")).token;
+    const earlier = await build(base, dir, { previous: dir, dropBefore: formatInstant(SHOWS_FROM, "", 0) });
+    expect(earlier.ok && readManifest(dir).dropBefore).toBe(earlier.ok && earlier.manifest.dropBefore);
+    const { changes, pages } = await drain(serve(dir), `since=${token}`);
+    expect(changes).toEqual([]);
+    expect(pages.at(-1)!.dropBefore! >= late.slice(0, 16)).toBe(true);
+  });
+
+  test.each([
+    ["a folder that does not exist", (dir: string) => path.join(dir, "missing"), 2, /--previous .*cannot be read/],
+    [
+      "a snapshot of format 3",
+      (dir: string) => dir,
+      0,
+      /history: begun afresh at generation 0 \(the previous snapshot is snapshot format 3/,
+    ],
+  ])("--previous, %s", async (_, previousOf, code, message) => {
+    const dir = path.join(root, `previous-${code}`);
+    await build(base, dir);
+    const manifest = path.join(dir, "manifest.json");
+    if (code === 0)
+      writeFileSync(
+        manifest,
+        (await import("node:fs")).readFileSync(manifest, "utf8").replace('"format": 4', '"format": 3'),
+      );
+    const data = makeTempDir("prev-data");
+    writeDataset(data, base);
+    const result = await runBuildCli([
+      "--data",
+      data,
+      "--out",
+      path.join(root, `out-${code}`),
+      "--previous",
+      previousOf(dir),
+      "--quiet",
+    ]);
+    removeDir(data);
+    expect(result.code, result.stderr).toBe(code);
+    expect(code === 0 ? result.stdout : result.stderr).toMatch(message);
+  });
+});
