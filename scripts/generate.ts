@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ATTRIBUTES } from "./generate/attributes.js";
+import { churnDataset } from "./generate/churn.js";
 import { countCinemas, createCinemas } from "./generate/cinemas.js";
 import { countFilms, createFilms } from "./generate/films.js";
 import { createNdjsonSink } from "./generate/ndjson-sink.js";
@@ -13,11 +14,15 @@ import { renderShowtimes } from "./generate/schedule.js";
 import type { CinemaPlan } from "./generate/types.js";
 
 const USAGE = `Usage: npm run generate -- --out DIR --showtimes N [--seed S] [--force]
+       npm run generate -- --churn FROM --out DIR [--seed S] [--force]
 
 Writes DIR/{attributes,cinemas,films,showtimes}: about N/364 cinemas in GB, DE, FR, ES, IT, NL
 and US, a few hundred films, and exactly N showtimes over 14 days from 2026-12-01 as NDJSON
 parts of at most ${(100_000).toLocaleString("en")} lines. The same N and S always give byte-identical files.
 
+  --churn FROM    instead of a new dataset, the generated dataset FROM a day later: its earliest day
+                  gone, a new last day, 2% of the showtimes moved, 0.5% cancelled, a few cinemas and
+                  films closed and opened (a changes-feed benchmark's day; --seed varies the day)
   --out DIR       output directory; created if missing, must be empty unless --force
   --showtimes N   number of showtimes, an integer from 0 to 100000000
   --seed S        random seed, an integer from 0 to 4294967295 (default 1)
@@ -30,6 +35,7 @@ const RESOURCES = ["attributes", "cinemas", "films", "showtimes"] as const;
 
 interface Options {
   out: string;
+  churn?: string;
   showtimes: number;
   seed: number;
   force: boolean;
@@ -52,7 +58,7 @@ function parseArguments(argv: readonly string[]): Options | "help" {
       arg.startsWith("--") && arg.includes("=")
         ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
         : [arg, undefined];
-    if (!["--out", "--showtimes", "--seed"].includes(flag)) {
+    if (!["--out", "--showtimes", "--seed", "--churn"].includes(flag)) {
       throw new UsageError(
         flag.startsWith("-")
           ? `unknown option ${flag} (see --help)`
@@ -67,11 +73,15 @@ function parseArguments(argv: readonly string[]): Options | "help" {
   }
   const out = values.get("--out");
   if (out === undefined) throw new UsageError("--out DIR is required");
+  const churn = values.get("--churn");
   const showtimes = values.get("--showtimes");
-  if (showtimes === undefined) throw new UsageError("--showtimes N is required");
+  if (churn !== undefined && showtimes !== undefined)
+    throw new UsageError("--churn and --showtimes do not go together");
+  if (churn === undefined && showtimes === undefined) throw new UsageError("--showtimes N is required");
   return {
     out,
-    showtimes: parseInteger("--showtimes", showtimes, MAX_SHOWTIMES),
+    churn,
+    showtimes: showtimes === undefined ? 0 : parseInteger("--showtimes", showtimes, MAX_SHOWTIMES),
     seed: parseInteger("--seed", values.get("--seed") ?? "1", 0xffffffff),
     force,
   };
@@ -153,6 +163,16 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const started = performance.now();
   prepareOutput(options);
+  if (options.churn !== undefined) {
+    if (!existsSync(join(options.churn, "films", "films.json")))
+      throw new UsageError(`--churn ${options.churn} is not a generated dataset`);
+    const day = churnDataset(options.churn, options.out, options.seed);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `generate: wrote ${options.out}, ${options.churn} a day later: ${day.dropped} showtimes of the first day gone, ${day.added} added, ${day.moved} moved, ${day.cancelled} cancelled in ${seconds} s`,
+    );
+    return;
+  }
   const made = await generateDataset(options);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
