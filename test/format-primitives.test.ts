@@ -1,5 +1,5 @@
 /**
- * The snapshot format's building blocks (architecture: "Snapshot format 3"), each at its bounds:
+ * The snapshot format's building blocks (architecture: "Snapshot format 4"), each at its bounds:
  * varints and zigzag, packed integer widths, the paged file (sections across page boundaries,
  * read whole or in ranges, every page checked), the block cache's byte bound whatever the block
  * sizes, and the showtime id index (one showtime by id: a hash bucket, 16-bit fingerprints, one

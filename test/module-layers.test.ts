@@ -1,6 +1,6 @@
 /**
- * The layers of the code show in its folders, and imports go one way only (architecture: "The
- * snapshot format's layers"): within api/_core/format, primitives ← layout ← read | write ← query,
+ * The layers of the code show in its folders, and imports go one way only (architecture: "Snapshot
+ * format 4"): within api/_core/format, primitives ← layout ← read | write ← query,
  * read and write never import each other, and nothing there imports the request core; the request
  * core and its adapters import nothing from build/ or scripts/, and build/ nothing from scripts/.
  */
