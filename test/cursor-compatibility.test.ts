@@ -11,11 +11,11 @@ import { staticAccess } from "../api/_core/access.js";
 import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
-import type { Parameter } from "../api/_core/parameters/parameter.js";
 import { LIST_TABLES, parseListRequestWith } from "../api/_core/route.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { NEWCOMER } from "./helpers/newcomer-parameter.js";
 
 interface Pinned {
   url: string;
@@ -65,17 +65,6 @@ describe("cursors pinned when they were issued", () => {
     expect(first.pagination.nextCursor).toBe(pinned.cursor);
   });
 });
-
-/** A parameter no release has had: bound alone, like any parameter added from now on. */
-const NEWCOMER: Parameter = {
-  key: "newcomer",
-  names: ["newcomer"],
-  parse: (values) => values.get("newcomer"),
-  bind: (value: string) => value,
-  openapi: [],
-  client: "newcomer",
-  select: null,
-};
 
 describe("adding a parameter", () => {
   const queries = PINNED.map((p) => new URL(p.url, "http://x"));

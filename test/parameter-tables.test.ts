@@ -16,7 +16,7 @@ import { Snapshot, readManifest } from "../api/_core/format/read/snapshot.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
 import { CHANGES_PARAMETERS } from "../api/_core/parameters/changes.js";
-import { namesOf, type Parameter } from "../api/_core/parameters/parameter.js";
+import { namesOf } from "../api/_core/parameters/parameter.js";
 import {
   isStoredPageRequest,
   LIST_TABLES,
@@ -30,6 +30,7 @@ import { runBuild } from "../build/run-build.js";
 import { createClient } from "../client/index.js";
 import type { ChangesParams, CinemaFilters, ListParams, ShowtimeFilters } from "../client/types.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { NEWCOMER } from "./helpers/newcomer-parameter.js";
 
 /** The client's query fields, listed so that a field the client gains or loses fails tsc until it is listed here. */
 const CLIENT_FIELDS = {
@@ -161,16 +162,6 @@ const withRequired = (names: string[]) => [
 ];
 
 describe("stored pages are chosen by allow-list", () => {
-  const NEWCOMER: Parameter = {
-    key: "newcomer",
-    names: ["newcomer"],
-    parse: (values) => values.get("newcomer"),
-    bind: (value: string) => value,
-    openapi: [],
-    client: "newcomer",
-    select: null,
-  };
-
   test("random queries, with a parameter the stored-page choice has never heard of, are stored only when paging alone at the default limit", () => {
     const showtimeNames = namesOf(LIST_TABLES.showtimes).filter((n) => n !== "cursor");
     const values: Record<string, string> = {

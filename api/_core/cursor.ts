@@ -4,11 +4,11 @@
  * and edits become a 400), not secrecy: a forged cursor could only name a position that
  * startsAfter reaches anyway, so a fixed key is enough and keeps builds reproducible.
  */
-import { createHash, createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
+import { sealer } from "./sealed.js";
 
 const CURSOR_VERSION = 1;
 const MAC_KEY = "cinema-listings/cursor/v1";
-const MAC_BYTES = 12;
 export const MAX_CURSOR_LENGTH = 2048;
 
 export interface CursorPayload {
@@ -41,16 +41,7 @@ export function bindingOf(resource: string, bound: ReadonlyArray<readonly [strin
   return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 16);
 }
 
-// Imported once: a string key is imported again by every createHmac call.
-const MAC_SECRET = createSecretKey(Buffer.from(MAC_KEY, "utf8"));
-
-function macOf(payload: Buffer): Buffer {
-  return createHmac("sha256", MAC_SECRET).update(payload).digest().subarray(0, MAC_BYTES);
-}
-
-function sealPayload(payload: Buffer): string {
-  return Buffer.concat([macOf(payload), payload]).toString("base64url");
-}
+const SEALER = sealer(MAC_KEY);
 
 /**
  * Encodes a cursor as a URL-safe string, from a sort key whose id is already JSON-escaped text
@@ -59,22 +50,12 @@ function sealPayload(payload: Buffer): string {
  */
 export function encodeCursorEscaped(binding: string, instantKey: string | undefined, escapedId: string): string {
   const key = instantKey === undefined ? `"${escapedId}"` : `"${instantKey}","${escapedId}"`;
-  return sealPayload(Buffer.from(`[${CURSOR_VERSION},"${binding}",${key}]`, "utf8"));
+  return SEALER.seal(Buffer.from(`[${CURSOR_VERSION},"${binding}",${key}]`, "utf8"));
 }
 
 /** Decodes a cursor, or returns undefined when it is malformed or was altered. */
 export function decodeCursor(token: string): CursorPayload | undefined {
-  if (token.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
-  const bytes = Buffer.from(token, "base64url");
-  if (bytes.length <= MAC_BYTES || bytes.toString("base64url") !== token) return undefined;
-  const payload = bytes.subarray(MAC_BYTES);
-  if (!timingSafeEqual(bytes.subarray(0, MAC_BYTES), macOf(payload))) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload.toString("utf8"));
-  } catch {
-    return undefined;
-  }
+  const parsed = SEALER.open(token, MAX_CURSOR_LENGTH);
   if (!Array.isArray(parsed) || parsed[0] !== CURSOR_VERSION || parsed.length < 3 || parsed.length > 4)
     return undefined;
   if (!parsed.slice(1).every((part) => typeof part === "string")) return undefined;
