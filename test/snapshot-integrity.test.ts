@@ -6,7 +6,9 @@
  */
 import { cpSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { SHOWTIME_SECTIONS } from "../api/_core/format/layout/sections.js";
+import { PagedFileWriter } from "../api/_core/format/primitives/paged-file.js";
 import { fileAccess } from "../api/_core/access.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
 import { SnapshotError } from "../api/_core/format/primitives/errors.js";
@@ -170,6 +172,49 @@ describe("a snapshot file with one byte changed", () => {
       expect(detected).toBeGreaterThan(0);
     },
   );
+});
+
+describe("sections that disagree with each other, every checksum intact (a writer's bug)", () => {
+  /** The zone directory's (start, length) pairs, as u32 values, changed by `tamper` when written. */
+  async function buildWithZoneDirectory(name: string, tamper: (pairs: number[]) => number[]): Promise<string> {
+    const dir = path.join(root, name);
+    const add = PagedFileWriter.prototype.add;
+    const spy = vi.spyOn(PagedFileWriter.prototype, "add").mockImplementation(function (
+      this: PagedFileWriter,
+      section,
+      bytes,
+    ) {
+      if (section !== SHOWTIME_SECTIONS.zones) return add.call(this, section, bytes);
+      const pairs = tamper([...new Uint32Array(Uint8Array.from(bytes).buffer)]);
+      return add.call(this, section, new Uint8Array(Uint32Array.from(pairs).buffer));
+    });
+    try {
+      await buildDataset(dataset, root, dir, `${name}-data`);
+    } finally {
+      spy.mockRestore();
+    }
+    return dir;
+  }
+
+  test("zone lists one showtime short of the showtimes: the build's own read of its output refuses them", async () => {
+    const short = (pairs: number[]) => pairs.map((v, i) => (i === pairs.length - 1 ? v - 1 : v));
+    await expect(buildWithZoneDirectory("zones-short", short)).rejects.toThrow(
+      new SnapshotError("index.pages", "position lists do not match the showtimes"),
+    );
+  });
+
+  test("a zone list more than the zone table: a local day is a 503 naming index.pages, other pages are served", async () => {
+    const dir = await buildWithZoneDirectory("zones-extra", (pairs) => [...pairs, pairs.at(-2)! + pairs.at(-1)!, 0]);
+    const errors: unknown[] = [];
+    const ask = open(dir, errors);
+    const day = dataset.showtimes[0]!.startsAt.slice(0, 10);
+    const dated = await ask(`/v1/showtimes?date=${day}`, false);
+    expect([(await ask("/v1/showtimes", false)).status, dated.status]).toEqual([200, 503]);
+    expect(JSON.parse(dated.body.toString()).error.code).toBe("database_unavailable");
+    expect(errors.at(-1)).toEqual(
+      new SnapshotError("index.pages", "its showtimes by zone do not match its time zones"),
+    );
+  });
 });
 
 describe("manifest.json", () => {

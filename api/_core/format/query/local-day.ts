@@ -72,6 +72,19 @@ export class LocalDay {
     return z >= 0 ? this.window(z) : this.broadWindow();
   }
 
+  /** The codes [lo, hi) the day can hold at cinemas of zone key k (zone index + 1; 0, no zone). */
+  codesInZoneKey(k: number): [number, number] {
+    return k > 0 ? this.window(k - 1) : this.broadWindow();
+  }
+
+  /** The zone keys of `cinemas` (every key when undefined), ascending. */
+  zoneKeysOf(cinemas: ArrayLike<number> | undefined): number[] {
+    if (cinemas === undefined) return Array.from({ length: this.zones.names.length + 1 }, (_, k) => k);
+    const keys = new Set<number>();
+    for (let i = 0; i < cinemas.length; i++) keys.add(this.zones.zoneOf(cinemas[i]!) + 1);
+    return [...keys].sort((a, b) => a - b);
+  }
+
   /** The codes [lo, hi) the day can hold at any of `cinemas` (every cinema when undefined). */
   codesAtAny(cinemas: ArrayLike<number> | undefined): [number, number] {
     let [lo, hi] = [Infinity, -Infinity];

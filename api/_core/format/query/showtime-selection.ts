@@ -119,13 +119,15 @@ function merge(store: ShowtimeStore, runs: Run[], want: number, accept: (record:
   // Each head's instant key, read once when it becomes the head (a comparison decodes nothing
   // more, but an id on a tie).
   const keys: string[] = [];
+  // Each head's id, read on its first tie (one instant at many cinemas is common).
+  const ids: Array<string | undefined> = [];
+  const idOf = (i: number) => (ids[i] ??= store.idOf("byCinema", heads[i]!));
   const heap: number[] = [];
-  const less = (a: number, b: number) =>
-    keys[a]! < keys[b]! ||
-    (keys[a] === keys[b] && store.idOf("byCinema", heads[a]!) < store.idOf("byCinema", heads[b]!));
+  const less = (a: number, b: number) => keys[a]! < keys[b]! || (keys[a] === keys[b] && idOf(a) < idOf(b));
   const setHead = (i: number, run: Run) => {
     heads[i] = run.list.recordsIn(run.next, run.next + 1)[0]!;
     keys[i] = store.instantKeyOfRecord(heads[i]!);
+    ids[i] = undefined;
   };
   const siftDown = (at: number) => {
     for (;;) {
@@ -219,11 +221,40 @@ function readWide(
   atCinema?: (record: number) => boolean,
 ): number[] {
   const { store, day } = plan;
+  if (day && plan.film === undefined) return readDayByZone(plan, day, cinemas, atCinema);
   const list = plan.film === undefined ? store.all() : store.ofFilm(plan.film);
   const bounds = day ? narrowed(plan.bounds, day.codesAtAny(cinemas)) : plan.bounds;
   const onDay = day && ((record: number) => day.holds(store.cinemaOf(record), store.startsAtOf("byCinema", record)));
   const accept = both(both(atCinema, onDay), plan.bySets);
   return readInOrder(runOf(list, plan.seek, bounds), plan.want, accept, plan.sets);
+}
+
+/**
+ * A local day across many cinemas, from the lists by zone: a zone's day is one window of its list,
+ * so the windows are merged and nothing outside them is read (reading every list instead walks
+ * through the western zones' evening before, all of it off the day). Only cinemas without a zone
+ * have their records checked.
+ */
+function readDayByZone(
+  plan: Plan,
+  day: LocalDay,
+  cinemas: ArrayLike<number> | undefined,
+  atCinema?: (record: number) => boolean,
+): number[] {
+  const { store } = plan;
+  const keys = day.zoneKeysOf(cinemas);
+  const runs = keys
+    .map((k) => runOf(store.ofZone(k), plan.seek, narrowed(plan.bounds, day.codesInZoneKey(k))))
+    .filter((run) => run.next < run.end);
+  const onDay = keys.includes(0)
+    ? (record: number) => {
+        const c = store.cinemaOf(record);
+        return day.isExactAt(c) || day.holds(c, store.startsAtOf("byCinema", record));
+      }
+    : undefined;
+  const accept = both(both(atCinema, onDay), plan.bySets);
+  if (runs.length === 1) return readInOrder(runs[0]!, plan.want, accept);
+  return merge(store, runs, plan.want, accept ?? (() => true));
 }
 
 /** Showtimes at a set of cinemas: their clusters (or cinema+film pairs) merged, or one wider list read and filtered. */

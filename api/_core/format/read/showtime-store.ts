@@ -97,6 +97,17 @@ class ClusterDirectory {
   }
 }
 
+/** Whether (start, length) pairs lie end to end from 0 to `count`. */
+function partsCover(directory: Uint32Array, count: number): boolean {
+  if (directory.length % 2 !== 0) return false;
+  let next = 0;
+  for (let i = 0; i < directory.length; i += 2) {
+    if (directory[i] !== next) return false;
+    next += directory[i + 1]!;
+  }
+  return next === count;
+}
+
 /** A showtime list: its clustering, how many, and the record numbers of positions [start, end). */
 interface Positions {
   clustering: Clustering;
@@ -147,6 +158,9 @@ export class ShowtimeStore {
   private readonly filmPositions: PackedSection;
   private readonly filmStarts: PackedSection;
   private readonly orderStarts: PackedSection;
+  private readonly zoneDirectory: Uint32Array;
+  private readonly zonePositions: PackedSection;
+  private readonly zoneStarts: PackedSection;
   private readonly pairDirectory: Uint32Array;
   private readonly pairEntries: Section;
   private readonly pairPositions: PackedSection;
@@ -173,6 +187,9 @@ export class ShowtimeStore {
     this.filmPositions = new PackedSection(index, index.section(S.filmPositions));
     this.filmStarts = new PackedSection(index, index.section(S.filmStarts));
     this.orderStarts = new PackedSection(index, index.section(S.orderStarts));
+    this.zoneDirectory = index.readUint32Section(S.zones);
+    this.zonePositions = new PackedSection(index, index.section(S.zonePositions));
+    this.zoneStarts = new PackedSection(index, index.section(S.zoneStarts));
     this.count = expectedCount;
     this.order = new PackedSection(index, index.section(S.order));
     this.pairDirectory = index.readUint32Section(S.pairs);
@@ -181,7 +198,12 @@ export class ShowtimeStore {
     this.idBuckets = index.readUint32Section(S.idBuckets);
     this.idRecords = new PackedSection(index, index.section(S.idRecords));
     this.idFingerprints = index.section(S.idFingerprints);
-    if (this.order.count !== this.count || this.idRecords.count !== this.count)
+    if (
+      this.order.count !== this.count ||
+      this.idRecords.count !== this.count ||
+      this.zonePositions.count !== this.count ||
+      !partsCover(this.zoneDirectory, this.count)
+    )
       throw new RangeError("position lists do not match the showtimes");
     this.decoder = new ShowtimeDecoder(dictionaries.fragments);
   }
@@ -260,8 +282,8 @@ export class ShowtimeStore {
     const first = Math.ceil(start / SUMMARY_CHUNK);
     const end = Math.ceil((start + length) / SUMMARY_CHUNK);
     if (end <= first) return [0, length];
-    const keys = chunkStarts.range(first, end);
-    const m = lowerBound(keys.length, (i) => keys[i]! >= code) - 1;
+    // A binary search reading one chunk start a step: the whole list has a chunk per 64 showtimes.
+    const m = lowerBound(end - first, (i) => chunkStarts.at(first + i) >= code) - 1;
     if (m < 0) return [0, Math.min(length, first * SUMMARY_CHUNK - start)];
     const lo = (first + m) * SUMMARY_CHUNK - start;
     return [lo, Math.min(length, lo + SUMMARY_CHUNK)];
@@ -465,6 +487,22 @@ export class ShowtimeStore {
         },
         base: start,
       },
+    });
+  }
+
+  /** How many zone keys the zone lists have: the zone table's zones plus one (no zone). */
+  get zoneKeys(): number {
+    return this.zoneDirectory.length / 2;
+  }
+
+  /** The showtimes at cinemas of zone key k (zone index + 1; 0, cinemas without a zone), in list order. */
+  ofZone(k: number): ShowtimeList {
+    const [start, length] = [this.zoneDirectory[2 * k]!, this.zoneDirectory[2 * k + 1]!];
+    return this.list({
+      clustering: "byCinema",
+      length,
+      records: (s, e) => this.zonePositions.range(start + s, start + e),
+      narrow: (code) => this.narrowPositions(this.zoneStarts, start, length, code),
     });
   }
 

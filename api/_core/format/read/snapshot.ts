@@ -75,7 +75,10 @@ export class SnapshotLists {
   get zones(): SnapshotZones {
     if (this.zonesRead) return this.zonesRead;
     try {
-      return (this.zonesRead = new SnapshotZones(this.index, this.cinemas.length));
+      const zones = new SnapshotZones(this.index, this.cinemas.length);
+      if (this.showtimes.zoneKeys !== zones.names.length + 1)
+        throw new SnapshotError(INDEX_FILE, "its showtimes by zone do not match its time zones");
+      return (this.zonesRead = zones);
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(INDEX_FILE, (error as Error).message);

@@ -16,6 +16,7 @@ import { bucketCountFor, fingerprintOf, hashId } from "../primitives/id-hash.js"
 import { encodePacked } from "../primitives/packed.js";
 import type { ShowtimeRow } from "../layout/showtime-record.js";
 import { encodeShowtimeBlock } from "./encode-showtime-block.js";
+import { zoneKeysOfCinemas } from "./encode-zones.js";
 
 export interface BlockLayout {
   /** Encoded bytes a block aims at; records are never split. */
@@ -212,9 +213,39 @@ export function encodeShowtimes(
   sections.set(SHOWTIME_SECTIONS.filmPositions, encodePacked(filmRecords, Math.max(0, n - 1)));
   sections.set(SHOWTIME_SECTIONS.filmSets, summarizeSets(filmRecords, setOfRecord));
   sections.set(SHOWTIME_SECTIONS.filmStarts, chunkStarts(filmRecords, startsAtOfRecord));
+  add(encodeZoneLists(content, cinemaOf, recordOf, startsAtOfRecord));
   add(encodePairs(cinemas.length, filmOf, byCinema.starts, listPositionOf));
   add(encodeIdIndex(content, recordOf));
   return sections;
+}
+
+/**
+ * The whole list split by the time zone of each showtime's cinema (key: zone index + 1; 0, no
+ * zone), each part in list order: a local day is one window of each part (decision: local dates),
+ * so a day across every cinema merges a window per zone instead of reading the neighbouring
+ * zones' evenings and throwing them away.
+ */
+function encodeZoneLists(
+  content: SnapshotContent,
+  cinemaOf: Uint32Array,
+  recordOf: Uint32Array,
+  startsAtOfRecord: Int32Array,
+): Record<string, Uint8Array> {
+  const keyOfCinema = zoneKeysOfCinemas(content);
+  const keys = content.zones.zones.length + 1;
+  const n = recordOf.length;
+  const byZone = groupPositions(n, keys, (p) => keyOfCinema[cinemaOf[p]!]!);
+  const zoneRecords = byZone.positions.map((p) => recordOf[p]!);
+  const directory = new ByteWriter(8 * keys);
+  for (let k = 0; k < keys; k++) {
+    directory.u32(byZone.starts[k]!);
+    directory.u32(byZone.starts[k + 1]! - byZone.starts[k]!);
+  }
+  return {
+    [SHOWTIME_SECTIONS.zones]: directory.finish(),
+    [SHOWTIME_SECTIONS.zonePositions]: encodePacked(zoneRecords, Math.max(0, n - 1)),
+    [SHOWTIME_SECTIONS.zoneStarts]: chunkStarts(zoneRecords, startsAtOfRecord),
+  };
 }
 
 /** Per cinema, per film showing there: the film's showtimes as indexes into the cinema's cluster. */

@@ -2,17 +2,22 @@
 import type { SnapshotContent } from "../layout/content.js";
 import { ZONE_SECTIONS } from "../layout/sections.js";
 
-export function encodeZones(content: SnapshotContent): Map<string, Uint8Array> {
+/** Each cinema's zone key: its zone's index in the zone table plus one; 0, no zone. */
+export function zoneKeysOfCinemas(content: SnapshotContent): Uint16Array {
   const index = new Map(content.zones.zones.map((zone, i) => [zone.name, i]));
-  const cinemaZones = new Uint16Array(content.cinemas.length);
+  const keys = new Uint16Array(content.cinemas.length);
   content.cinemas.forEach((cinema, i) => {
     if (cinema.timeZone === undefined) return;
     const zone = index.get(cinema.timeZone);
     if (zone === undefined) throw new Error(`cinema ${cinema.id} has a zone the zone table lacks`);
-    cinemaZones[i] = zone + 1;
+    keys[i] = zone + 1;
   });
+  return keys;
+}
+
+export function encodeZones(content: SnapshotContent): Map<string, Uint8Array> {
   return new Map([
     [ZONE_SECTIONS.zones, new Uint8Array(Buffer.from(JSON.stringify(content.zones)))],
-    [ZONE_SECTIONS.cinemaZones, new Uint8Array(cinemaZones.buffer)],
+    [ZONE_SECTIONS.cinemaZones, new Uint8Array(zoneKeysOfCinemas(content).buffer)],
   ]);
 }
