@@ -15,9 +15,13 @@ import { diffFields } from "../scripts/diff/field-diff.js";
 import { MovePairer, type Side } from "../scripts/diff/pair-moves.js";
 import { findRemovalsOver, formatText, type SnapshotDiff } from "../scripts/diff/report.js";
 import { runDiff } from "../scripts/diff/run-diff.js";
+import { instantKeyOf } from "../api/_core/format/primitives/date-time.js";
+import { createDiskWriter } from "../build/output-writer.js";
+import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import {
   buildDataset,
+  compareInstants,
   createRandom,
   generateDataset,
   writeDataset,
@@ -172,10 +176,10 @@ describe("field-level changes", () => {
 });
 
 describe("--fail-if-removed-over", () => {
-  function diffWith(removed: number, from: number): SnapshotDiff {
-    const none = { added: 0, removed: 0, changed: 0, changes: [], omitted: 0, count: { from: 10, to: 10 } };
+  function diffWith(removed: number, from: number, expired = 0): SnapshotDiff {
+    const none = { added: 0, removed: 0, changed: 0, expired: 0, changes: [], omitted: 0, count: { from: 10, to: 10 } };
     return {
-      showtimes: { ...none, removed, count: { from, to: from - removed } },
+      showtimes: { ...none, removed, expired, count: { from, to: from - removed - expired } },
       cinemas: none,
       films: none,
       attributes: none,
@@ -201,6 +205,21 @@ describe("--fail-if-removed-over", () => {
     },
   ])("$removed of $from at $percent% → $messages ($reason)", ({ removed, from, percent, messages }) => {
     expect(findRemovalsOver(diffWith(removed, from), percent)).toEqual(messages);
+  });
+
+  // decision: expired showtimes — the share is of the old showtimes that had not expired.
+  test.each([
+    { removed: 16, from: 100, expired: 20, messages: [], reason: "16 of 80 current is exactly 20%" },
+    {
+      removed: 17,
+      from: 100,
+      expired: 20,
+      messages: ["21.3% of showtimes were removed (17 of the 80 not expired), more than the 20% allowed"],
+      reason: "17 of 80 is past the bound",
+    },
+    { removed: 0, from: 100, expired: 100, messages: [], reason: "everything expired removes nothing" },
+  ])("$removed removed and $expired expired of $from → $messages ($reason)", ({ removed, from, expired, messages }) => {
+    expect(findRemovalsOver(diffWith(removed, from, expired), 20)).toEqual(messages);
   });
 });
 
@@ -291,6 +310,48 @@ describe("diffing snapshots", () => {
     expect(capped.split("\n").filter((line) => line.startsWith("  … and "))).toEqual(
       omitted.map((n) => `  … and ${n} more`),
     );
+  });
+
+  // decision: expired showtimes
+  test("showtimes left out as past by --drop-before are expired, not removed, and not held against the threshold", async () => {
+    const edited = edits[0]!.dataset;
+    const dropBefore = [...base.showtimes].sort((a, b) => compareInstants(a.startsAt, b.startsAt))[120]!.startsAt;
+    const dataDir = path.join(root, "data-dropped");
+    writeDataset(dataDir, edited);
+    const built = await runBuild({
+      dataDir,
+      output: createDiskWriter(snapshot("dropped")),
+      gzipLevel: 1,
+      gzipWorkers: 0,
+      dropBefore: { text: dropBefore, key: instantKeyOf(dropBefore) },
+    });
+    expect(built.ok).toBe(true);
+    const kept: Dataset = {
+      ...edited,
+      showtimes: edited.showtimes.filter((s) => compareInstants(s.startsAt, dropBefore) >= 0),
+    };
+    // The manifest records the earliest start kept: what the diff measures expiry against.
+    const recorded = built.ok ? built.manifest.dropBefore! : "";
+    expect(compareInstants(recorded, dropBefore)).toBeGreaterThanOrEqual(0);
+    const keptIds = new Set(kept.showtimes.map((s) => s.id));
+    const expired = base.showtimes.filter((s) => !keptIds.has(s.id) && compareInstants(s.startsAt, recorded) < 0);
+    const oracle = expectedCounts(base, kept).showtimes!;
+    const result = await runDiff({ from: snapshot("base"), to: snapshot("dropped"), maxChanges: 3 });
+    expect(expired.length).toBeGreaterThan(50);
+    expect(result.showtimes).toMatchObject({
+      ...oracle,
+      removed: oracle.removed - expired.length,
+      expired: expired.length,
+    });
+    expect(result.showtimes.changes.every((c) => !expired.some((s) => s.id === c.id))).toBe(true);
+    expect(formatText(result)).toContain(
+      `showtimes: ${oracle.added} added, ${oracle.removed - expired.length} removed, ${oracle.changed} changed, ${expired.length} expired (240 → ${kept.showtimes.length})`,
+    );
+    // Half the showtimes are gone, yet only the real removals count against a 20% threshold.
+    expect(findRemovalsOver(result, 20)).toEqual([]);
+    // Without a drop-before on the newer side nothing is expired (the report's form is unchanged).
+    const plain = await runDiff({ from: snapshot("base"), to: snapshot("edit-101"), maxChanges: 0 });
+    expect(plain.showtimes.expired).toBe(0);
   });
 
   test("data folders are built to temporary snapshots first", async () => {

@@ -23,6 +23,11 @@ export interface ResourceDiff {
   added: number;
   removed: number;
   changed: number;
+  /**
+   * Showtimes of `from` missing from `to` because they start before the instant `to` was built to
+   * leave out (its manifest's dropBefore): expected, so not counted as removed (decision: expired showtimes).
+   */
+  expired: number;
   /** At most the requested number of changes, shared fairly between the three kinds. */
   changes: RecordChange[];
   /** Changes counted but not listed. */
@@ -32,6 +37,11 @@ export interface ResourceDiff {
 export interface SnapshotSide {
   lists: SnapshotLists;
   count: number;
+}
+
+/** Unmatched `from` records before this instant key are expired, not removed (showtimes only). */
+export interface CompareOptions {
+  expireBefore?: string;
 }
 
 const KINDS: readonly ChangeKind[] = ["removed", "changed", "added"];
@@ -76,6 +86,7 @@ export function compareResource(
   from: SnapshotSide,
   to: SnapshotSide,
   maxChanges: number,
+  options: CompareOptions = {},
 ): ResourceDiff {
   const sample = new ChangeSample(maxChanges);
   const diff: ResourceDiff = {
@@ -83,9 +94,12 @@ export function compareResource(
     added: 0,
     removed: 0,
     changed: 0,
+    expired: 0,
     changes: [],
     omitted: 0,
   };
+  // `from` is in list order, [instant, id]: its records before the instant are a prefix of it.
+  let expiredBelow = 0;
   const pairer = new MovePairer(from.count + to.count);
   const left = new ListCursor(from.lists, resource);
   const right = new ListCursor(to.lists, resource);
@@ -94,6 +108,8 @@ export function compareResource(
     let b = right.next();
     while (a || b) {
       const order = !a ? 1 : !b ? -1 : compareSortKeys(a.sortKey, b.sortKey);
+      if (a && options.expireBefore !== undefined && a.sortKey.length === 2 && a.sortKey[0]! < options.expireBefore)
+        expiredBelow = a.position + 1;
       if (order < 0) pairer.add("from", a!.id, a!.position);
       else if (order > 0) pairer.add("to", b!.id, b!.position);
       else if (!a!.bytes.equals(b!.bytes)) {
@@ -111,7 +127,7 @@ export function compareResource(
     pairer.discard();
     throw error;
   }
-  pairRemaining(resource, from, to, pairer, diff, sample);
+  pairRemaining(resource, from, to, pairer, diff, sample, expiredBelow);
   diff.changes = sample.pick();
   diff.omitted = diff.added + diff.removed + diff.changed - diff.changes.length;
   return diff;
@@ -125,6 +141,7 @@ function pairRemaining(
   pairer: MovePairer,
   diff: ResourceDiff,
   sample: ChangeSample,
+  expiredBelow: number,
 ): void {
   const readers = {
     from: { read: (p: number) => readRecord(from.lists, resource, p) },
@@ -142,7 +159,11 @@ function pairRemaining(
         sample.add({ kind: "changed", id, fields });
       }
     },
-    removed(id) {
+    removed(id, position) {
+      if (position < expiredBelow) {
+        diff.expired++;
+        return;
+      }
       diff.removed++;
       sample.add({ kind: "removed", id });
     },

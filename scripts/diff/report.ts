@@ -32,8 +32,9 @@ function formatField(change: FieldChange): string {
 
 function formatSummary(resource: ListResource, diff: ResourceDiff): string {
   const sizes = `(${diff.count.from} → ${diff.count.to})`;
-  if (diff.added + diff.removed + diff.changed === 0) return `${resource}: no changes ${sizes}`;
-  return `${resource}: ${diff.added} added, ${diff.removed} removed, ${diff.changed} changed ${sizes}`;
+  if (diff.added + diff.removed + diff.changed + diff.expired === 0) return `${resource}: no changes ${sizes}`;
+  const expired = diff.expired > 0 ? `, ${diff.expired} expired` : "";
+  return `${resource}: ${diff.added} added, ${diff.removed} removed, ${diff.changed} changed${expired} ${sizes}`;
 }
 
 /** The human report: a summary line per resource, then its listed changes and how many were left out. */
@@ -52,12 +53,12 @@ export function formatText(result: SnapshotDiff): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** `{"resources": {...}}` as docs/operations.md gives it; `count` and `omitted` are additions for pipelines. */
+/** `{"resources": {...}}` as docs/operations.md gives it; `expired`, `count` and `omitted` are additions for pipelines. */
 export function formatJson(result: SnapshotDiff): string {
   const resources = Object.fromEntries(
     REPORT_ORDER.map((resource) => {
-      const { added, removed, changed, changes, omitted, count } = result[resource];
-      return [resource, { added, removed, changed, changes, omitted, count }];
+      const { added, removed, changed, expired, changes, omitted, count } = result[resource];
+      return [resource, { added, removed, changed, expired, changes, omitted, count }];
     }),
   );
   return `${JSON.stringify({ resources })}\n`;
@@ -65,17 +66,20 @@ export function formatJson(result: SnapshotDiff): string {
 
 /** True when anything differs. */
 export function hasChanges(result: SnapshotDiff): boolean {
-  return REPORT_ORDER.some((r) => result[r].added + result[r].removed + result[r].changed > 0);
+  return REPORT_ORDER.some((r) => result[r].added + result[r].removed + result[r].changed + result[r].expired > 0);
 }
 
-/** Resources whose removed share of the old records exceeds `percent`, as messages. */
+/**
+ * Resources whose removed share of the old records exceeds `percent`, as messages. Expired showtimes
+ * are neither removed nor counted among the old records that could have stayed (decision: expired showtimes).
+ */
 export function findRemovalsOver(result: SnapshotDiff, percent: number): string[] {
   return REPORT_ORDER.flatMap((resource) => {
-    const { removed, count } = result[resource];
-    const share = count.from === 0 ? 0 : (removed / count.from) * 100;
+    const { removed, expired, count } = result[resource];
+    const current = count.from - expired;
+    const share = current === 0 ? 0 : (removed / current) * 100;
     if (share <= percent) return [];
-    return [
-      `${share.toFixed(1)}% of ${resource} were removed (${removed} of ${count.from}), more than the ${percent}% allowed`,
-    ];
+    const of = expired > 0 ? `${removed} of the ${current} not expired` : `${removed} of ${count.from}`;
+    return [`${share.toFixed(1)}% of ${resource} were removed (${of}), more than the ${percent}% allowed`];
   });
 }

@@ -1,5 +1,6 @@
 /** Opens both sides and compares every resource; the CLI and the tests call this. */
 import { LIST_RESOURCES } from "../../api/_core/format/layout/manifest.js";
+import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import { compareResource } from "./compare-resource.js";
 import { openSide, type OpenedSnapshot } from "./open-side.js";
 import type { SnapshotDiff } from "./report.js";
@@ -23,12 +24,16 @@ export async function runDiff(options: RunDiffOptions): Promise<SnapshotDiff> {
     const to = await openSide(options.to, "--to", onStatus);
     opened.push(to);
     const result = {} as SnapshotDiff;
+    // Showtimes `to` left out as past are expired, not removed (decision: expired showtimes).
+    const dropBefore = to.snapshot.manifest.dropBefore;
+    const expireBefore = dropBefore === undefined ? undefined : instantKeyOf(dropBefore);
     for (const resource of LIST_RESOURCES) {
       result[resource] = compareResource(
         resource,
         { lists: from.snapshot.lists, count: from.snapshot.manifest.counts[resource] },
         { lists: to.snapshot.lists, count: to.snapshot.manifest.counts[resource] },
         options.maxChanges,
+        resource === "showtimes" ? { expireBefore } : {},
       );
     }
     return result;
