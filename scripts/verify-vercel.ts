@@ -9,7 +9,7 @@
  *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the existing .vercel/output)
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,23 +27,10 @@ import {
 import { launchFunction } from "./vercel-launcher.js";
 import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel-output.js";
 import { startPlatform, type Platform, type PlatformEvent } from "./vercel-platform.js";
+import { withProjectSettings } from "./vercel-project.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUTPUT = path.join(ROOT, ".vercel/output");
-const PROJECT_FILE = path.join(ROOT, ".vercel/project.json");
-/** Local project settings: no real project is needed to build, and nothing is fetched. */
-const LOCAL_PROJECT = {
-  projectId: "local",
-  orgId: "local",
-  settings: {
-    framework: null,
-    installCommand: "",
-    buildCommand: null,
-    outputDirectory: null,
-    devCommand: null,
-    rootDirectory: null,
-  },
-};
 
 function report(results: HttpCheckResult[]): boolean {
   for (const r of results) process.stdout.write(`${r.ok ? "✓" : "✖"} ${r.name}${r.detail ? ` — ${r.detail}` : ""}\n`);
@@ -54,13 +41,27 @@ function seconds(since: number): string {
   return `${((performance.now() - since) / 1000).toFixed(1)} s`;
 }
 
-/** `vercel build` with the pinned CLI; dependencies are already installed, so no builder installs any. */
+/**
+ * `vercel build` with the pinned CLI; dependencies are already installed, so no builder installs any.
+ * Without a linked project it builds with local settings, written for the build only (scripts/vercel-project.ts).
+ */
 function runVercelBuild(): void {
-  if (!existsSync(PROJECT_FILE)) {
-    mkdirSync(path.dirname(PROJECT_FILE), { recursive: true });
-    writeFileSync(PROJECT_FILE, `${JSON.stringify(LOCAL_PROJECT, null, 2)}\n`);
-    process.stdout.write("wrote .vercel/project.json (local project settings)\n");
+  const failure = withProjectSettings(ROOT, (source) => {
+    process.stdout.write(
+      source === "linked"
+        ? "project settings: the linked project's (.vercel/project.json)\n"
+        : "project settings: local (no project linked), for this build only\n",
+    );
+    return spawnVercelBuild();
+  });
+  if (failure) {
+    process.stderr.write(failure.message);
+    process.exit(failure.code);
   }
+}
+
+/** Runs the build; a failure is returned (not exited on), so the local settings are removed first. */
+function spawnVercelBuild(): { code: number; message: string } | undefined {
   const result = spawnSync(path.join(ROOT, "node_modules/.bin/vercel"), ["build", "--yes", "--standalone"], {
     cwd: ROOT,
     encoding: "utf8",
@@ -75,16 +76,17 @@ function runVercelBuild(): void {
       FORCE_COLOR: "0",
     },
   });
-  if (result.error) {
-    process.stderr.write(`verify:vercel: cannot run the vercel CLI (${result.error.message}); run npm ci first\n`);
-    process.exit(2);
-  }
-  if (result.status !== 0) {
-    process.stderr.write(
-      `${result.stdout}${result.stderr}\nverify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`,
-    );
-    process.exit(1);
-  }
+  if (result.error)
+    return {
+      code: 2,
+      message: `verify:vercel: cannot run the vercel CLI (${result.error.message}); run npm ci first\n`,
+    };
+  if (result.status !== 0)
+    return {
+      code: 1,
+      message: `${result.stdout}${result.stderr}\nverify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`,
+    };
+  return undefined;
 }
 
 /** The middleware, the function and the platform in front of them, as one deployment. */

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterEach, expect, test, vi } from "vitest";
+import { LOCAL_PROJECT } from "../scripts/vercel-project.js";
 import { ROOT } from "./helpers/build-helpers.js";
 
 /** The @vercel/build-utils that `vercel build` itself loads (the CLI carries its own copy). */
@@ -27,7 +28,8 @@ const buildUtils = createRequire(createRequire(import.meta.url).resolve("vercel/
 
 const json = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), "utf8"));
 const ENGINES: string = json("package.json").engines.node;
-const PROJECT_NODE: string = json(".vercel/project.json").settings.nodeVersion;
+/** The settings an unlinked `vercel build` uses (verify:vercel): nothing committed names a project. */
+const PROJECT_NODE: string = LOCAL_PROJECT.settings.nodeVersion;
 /** The majors Vercel offers today, newest first. */
 const ON_VERCEL = [24, 22, 20];
 
