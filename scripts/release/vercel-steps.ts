@@ -1,0 +1,86 @@
+/**
+ * The release's Vercel steps, through the `vercel` command on PATH (npm run puts the pinned CLI,
+ * node_modules/.bin/vercel, first): the project's settings, `vercel build` with the candidate as
+ * the snapshot, and `vercel deploy --prebuilt`. Authentication is the CLI's own: a `vercel login`
+ * on this machine, or VERCEL_TOKEN in CI.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { runProcess, tail } from "./processes.js";
+import { ReleaseStop } from "./snapshot-steps.js";
+import type { Target } from "./state.js";
+
+const VERCEL = "vercel";
+
+function vercelEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, NO_UPDATE_NOTIFIER: "1", FORCE_COLOR: "0", ...extra };
+}
+
+/** Which project the release deploys to: `vercel link`'s file, or the two variables CI sets instead. */
+export function describeLink(project: string, env: NodeJS.ProcessEnv): string {
+  if (env.VERCEL_ORG_ID && env.VERCEL_PROJECT_ID) return `project ${env.VERCEL_PROJECT_ID} (VERCEL_PROJECT_ID)`;
+  const file = path.join(project, ".vercel/project.json");
+  let link: { projectId?: unknown; orgId?: unknown } = {};
+  if (existsSync(file)) {
+    try {
+      link = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      // Reported below as not linked.
+    }
+  }
+  if (typeof link.projectId === "string" && typeof link.orgId === "string")
+    return `project ${link.projectId} (.vercel/project.json)`;
+  throw new ReleaseStop(
+    2,
+    "this folder is not linked to a Vercel project: run `npx vercel link` here, or set VERCEL_ORG_ID and " +
+      "VERCEL_PROJECT_ID (docs/operations.md, Deploying)",
+  );
+}
+
+function failed(step: string, outcome: { code: number; stdout: string; stderr: string }): ReleaseStop {
+  const output = tail(`${outcome.stdout}\n${outcome.stderr}`);
+  return new ReleaseStop(3, `${step} failed (exit ${outcome.code}):\n${output}\nnothing was deployed`);
+}
+
+/** The project's settings and the target's environment, as `vercel build` needs them. */
+export async function vercelPull(project: string, target: Target): Promise<void> {
+  const args = ["pull", "--yes", `--environment=${target}`];
+  const outcome = await runProcess(VERCEL, args, { cwd: project, env: vercelEnv() });
+  if (outcome.code !== 0) throw failed(`vercel ${args.join(" ")}`, outcome);
+}
+
+/**
+ * `vercel build` with the candidate in snapshot/: RELEASE_SNAPSHOT_ID tells vercel.json's build
+ * command to bundle it instead of building data/ (scripts/vercel-snapshot.ts).
+ */
+export async function vercelBuild(project: string, target: Target, snapshotId: string): Promise<void> {
+  const args = ["build", "--yes", "--standalone", ...(target === "production" ? ["--prod"] : [])];
+  // VERCEL_INSTALL_COMPLETED: the dependencies are installed, so the Node builder installs none again.
+  const env = vercelEnv({ RELEASE_SNAPSHOT_ID: snapshotId, VERCEL_INSTALL_COMPLETED: "1" });
+  const outcome = await runProcess(VERCEL, args, { cwd: project, env });
+  if (outcome.code !== 0) throw failed(`vercel ${args.join(" ")}`, outcome);
+}
+
+/**
+ * Uploads .vercel/output and waits until the platform says the deployment is ready; its progress
+ * shows as it comes. Returns the deployment's URL, which the CLI prints alone on stdout.
+ */
+export async function vercelDeploy(project: string, target: Target): Promise<string> {
+  const args = ["deploy", "--prebuilt", ...(target === "production" ? ["--prod"] : [])];
+  const outcome = await runProcess(VERCEL, args, { cwd: project, env: vercelEnv(), passThrough: "stderr" });
+  if (outcome.code !== 0) {
+    const message = `vercel ${args.join(" ")} failed (exit ${outcome.code}); its messages are above`;
+    throw new ReleaseStop(3, `${message}\nthe state is unchanged: the next release diffs against and deploys again`);
+  }
+  const url = outcome.stdout
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((line) => /^https:\/\/\S+$/.test(line.trim()));
+  if (url === undefined)
+    throw new ReleaseStop(
+      3,
+      `vercel deploy exited 0 without a deployment URL: the state is unchanged\n${tail(outcome.stdout)}`,
+    );
+  return url.trim();
+}

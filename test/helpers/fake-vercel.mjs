@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+/**
+ * A stand-in for the `vercel` CLI, put first on PATH by the release tests: no network, no account.
+ * Every call appends one JSON line to $FAKE_VERCEL_LOG: its arguments, its exit status and, for a
+ * deploy, the snapshot id the upload carried. `build` runs vercel.json's build command as the real
+ * CLI does (so the snapshot step and the gateway secret are the project's own) and then writes a
+ * Build Output API folder shaped like the pinned CLI's (checked by scripts/vercel-output.ts).
+ *
+ * $FAKE_VERCEL_FAIL=pull|build|deploy makes that command fail (exit 1); $FAKE_VERCEL_OVERSIZE=1
+ * makes build add a 251 MB (sparse) file to the function.
+ */
+import { execSync } from "node:child_process";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
+import path from "node:path";
+
+const args = process.argv.slice(2);
+const command = args[0];
+const cwd = process.cwd();
+const output = path.join(cwd, ".vercel/output");
+const entry = { args, cwd };
+
+function finish(code, extra = {}) {
+  if (process.env.FAKE_VERCEL_LOG)
+    appendFileSync(process.env.FAKE_VERCEL_LOG, `${JSON.stringify({ ...entry, ...extra, exit: code })}\n`);
+  process.exit(code);
+}
+
+if (process.env.FAKE_VERCEL_FAIL === command) {
+  process.stderr.write(`Error: ${command} failed (FAKE_VERCEL_FAIL)\n`);
+  finish(1);
+}
+
+/** The routes the pinned CLI writes for this repository's vercel.json and middleware.ts. */
+const ROUTES = [
+  {
+    src: "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
+    middlewarePath: "middleware",
+    continue: true,
+    override: true,
+  },
+  { handle: "filesystem" },
+  { src: "^/healthz$", dest: "/api/v1", check: true },
+  { src: "^/v1$", dest: "/api/v1", check: true },
+  { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
+  { src: "^/_c(?:/(.*))$", dest: "/api/v1", check: true },
+  { src: "^/api(/.*)?$", status: 404 },
+];
+
+function writeText(file, text) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+const writeJson = (file, value) => writeText(file, JSON.stringify(value));
+
+function build() {
+  const { buildCommand } = JSON.parse(readFileSync(path.join(cwd, "vercel.json"), "utf8"));
+  try {
+    execSync(buildCommand, { cwd, stdio: "inherit", env: process.env });
+  } catch (error) {
+    process.stderr.write(`Error: Command "${buildCommand}" exited with ${error.status}\n`);
+    finish(1);
+  }
+  rmSync(output, { recursive: true, force: true });
+  const func = path.join(output, "functions/api/v1.func");
+  const middleware = path.join(output, "functions/middleware.func");
+  writeJson(path.join(output, "config.json"), { version: 3, routes: ROUTES });
+  writeJson(path.join(output, "builds.json"), { target: args.includes("--prod") ? "production" : "preview" });
+  writeJson(path.join(func, ".vc-config.json"), {
+    handler: "api/v1.js",
+    runtime: "nodejs24.x",
+    launcherType: "Nodejs",
+  });
+  writeText(path.join(func, "api/v1.js"), "export default () => {};\n");
+  writeJson(path.join(middleware, ".vc-config.json"), {
+    handler: "middleware.js",
+    runtime: "nodejs24.x",
+    useWebApi: true,
+  });
+  writeText(path.join(middleware, "middleware.js"), "export default () => {};\n");
+  cpSync(path.join(cwd, "snapshot"), path.join(func, "snapshot"), { recursive: true });
+  cpSync(path.join(cwd, "snapshot/manifest.json"), path.join(middleware, "snapshot/manifest.json"));
+  for (const dir of [func, middleware])
+    cpSync(path.join(cwd, "generated"), path.join(dir, "generated"), { recursive: true });
+  cpSync(path.join(cwd, "public"), path.join(output, "static"), { recursive: true });
+  if (process.env.FAKE_VERCEL_OVERSIZE === "1") {
+    writeFileSync(path.join(func, "padding.bin"), "");
+    truncateSync(path.join(func, "padding.bin"), 251 * 1024 * 1024);
+  }
+  finish(0);
+}
+
+function deploy() {
+  if (!existsSync(output)) {
+    process.stderr.write('Error: No prebuilt output found in ".vercel/output".\n');
+    finish(1);
+  }
+  const manifest = JSON.parse(readFileSync(path.join(output, "functions/api/v1.func/snapshot/manifest.json"), "utf8"));
+  const url = `https://cinema-listings-${manifest.snapshotId.slice(0, 9)}.vercel.app`;
+  process.stderr.write(`Deploying…\n✅ Ready\n`);
+  process.stdout.write(`${url}\n`);
+  finish(0, { snapshotId: manifest.snapshotId, target: args.includes("--prod") ? "production" : "preview" });
+}
+
+if (command === "pull") finish(0);
+else if (command === "build") build();
+else if (command === "deploy") deploy();
+else {
+  process.stderr.write(`fake vercel: unknown command ${command}\n`);
+  finish(2);
+}

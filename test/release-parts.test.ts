@@ -1,0 +1,172 @@
+/**
+ * The release's parts on their own (decision: prebuilt releases): its arguments at each bound, the
+ * clock and the instant it leaves the past out from, the state's reading and advancing, and the lock.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { parseReleaseArgs, UsageError } from "../scripts/release/args.js";
+import { dropBeforeFor, readNow } from "../scripts/release/clock.js";
+import { lockState } from "../scripts/release/lock.js";
+import { advanceState, readState, StateError, type ReleaseRecord } from "../scripts/release/state.js";
+import { makeTempDir, removeDir, validRecords, writeFiles, toNdjson } from "./helpers/build-helpers.js";
+import { createDiskWriter } from "../build/output-writer.js";
+import { runBuild } from "../build/run-build.js";
+
+describe("arguments", () => {
+  const parse = (...args: string[]) => parseReleaseArgs(["--data", "d", ...args]);
+
+  test("defaults", () => {
+    expect(parse()).toEqual({
+      dataDir: "d",
+      stateDir: ".release",
+      prod: false,
+      dryRun: false,
+      first: false,
+      force: false,
+      removedPercent: 20,
+      keepPastDays: 1,
+    });
+  });
+
+  test.each([
+    [["--keep-past-days", "1"], { keepPastDays: 1 }],
+    [["--keep-past-days", "30"], { keepPastDays: 30 }],
+    [["--fail-if-removed-over", "0%"], { removedPercent: 0 }],
+    [["--fail-if-removed-over", "100%"], { removedPercent: 100 }],
+    [["--fail-if-removed-over", "12.5"], { removedPercent: 12.5 }],
+    [["--prod", "--first"], { prod: true, first: true }],
+  ])("%j is accepted", (args, expected) => {
+    expect(parse(...args)).toMatchObject(expected);
+  });
+
+  test.each([
+    [[], "--data DIR is required"],
+    [["--data", ""], "must not be empty"],
+    [["--data", "d", "--keep-past-days", "0"], "--keep-past-days must be a whole number from 1 to 30"],
+    [["--data", "d", "--keep-past-days", "31"], "--keep-past-days must be a whole number from 1 to 30"],
+    [["--data", "d", "--keep-past-days", "1.5"], "--keep-past-days must be a whole number from 1 to 30"],
+    [["--data", "d", "--fail-if-removed-over", "100.1%"], "--fail-if-removed-over must be a percentage"],
+    [["--data", "d", "--first"], "--first is for the first production release: add --prod"],
+    [["--data", "d", "--deploy"], "Unknown option '--deploy'"],
+  ])("%j is refused: %s", (args, message) => {
+    expect(() => parseReleaseArgs(args)).toThrow(UsageError);
+    expect(() => parseReleaseArgs(args)).toThrow(message);
+  });
+});
+
+describe("the clock", () => {
+  test.each([
+    ["2026-11-23T00:00:00Z", 1, "2026-11-22T00:00:00Z"],
+    ["2026-11-22T23:59:59.999Z", 1, "2026-11-21T00:00:00Z"],
+    ["2026-11-23T05:17:00+09:00", 1, "2026-11-21T00:00:00Z"],
+    ["2026-03-01T12:00:00Z", 30, "2026-01-30T00:00:00Z"],
+  ])("now %s, keeping %i day(s): drop before %s", (now, days, expected) => {
+    expect(dropBeforeFor(readNow({ RELEASE_NOW: now }), days)).toBe(expected);
+  });
+
+  test("without RELEASE_NOW it is the system clock; a malformed one is a usage error", () => {
+    expect(readNow({}, () => 1234)).toBe(1234);
+    expect(() => readNow({ RELEASE_NOW: "2026-11-23" })).toThrow(UsageError);
+  });
+});
+
+describe("the state", () => {
+  let root: string;
+  beforeEach(() => {
+    root = makeTempDir("release-state");
+  });
+  afterEach(() => removeDir(root));
+
+  async function buildSnapshot(dir: string, films: number): Promise<string> {
+    const records = validRecords();
+    const data = path.join(root, `data-${films}`);
+    const film = (i: number) => ({ ...records.films, id: `film-${i}` });
+    writeFiles(data, {
+      "cinemas/c.ndjson": toNdjson([records.cinemas]),
+      "films/f.ndjson": toNdjson([records.films, ...Array.from({ length: films }, (_, i) => film(i + 2))]),
+      "attributes/a.ndjson": toNdjson([records.attributes, { ...records.attributes, id: "lang-en", kind: "language" }]),
+      "showtimes/s.ndjson": toNdjson([records.showtimes]),
+    });
+    const result = await runBuild({ dataDir: data, output: createDiskWriter(dir), gzipLevel: 1, gzipWorkers: 0 });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    return result.manifest.snapshotId;
+  }
+
+  const record = (snapshotId: string): ReleaseRecord => ({
+    snapshotId,
+    url: "https://x.vercel.app",
+    deployedAt: "2026-11-23T06:00:00Z",
+    dropBefore: "2026-11-22T00:00:00Z",
+    counts: { cinemas: 1, films: 1, showtimes: 1, attributes: 2 },
+    commit: null,
+  });
+
+  test("a missing folder is an empty state; advancing keeps only the released snapshot", async () => {
+    const state = path.join(root, "state");
+    expect(readState(state)).toEqual({ format: 1 });
+    const first = await buildSnapshot(path.join(state, "candidate"), 0);
+    const afterFirst = advanceState(
+      state,
+      readState(state),
+      "production",
+      record(first),
+      path.join(state, "candidate"),
+    );
+    const second = await buildSnapshot(path.join(state, "candidate"), 1);
+    advanceState(state, afterFirst, "production", record(second), path.join(state, "candidate"));
+    expect(readState(state).production?.snapshotId).toBe(second);
+    expect(readdirSync(path.join(state, "snapshots"))).toEqual([second]);
+    expect(existsSync(path.join(state, "candidate"))).toBe(false);
+  });
+
+  test("a preview changes only its record, never the released snapshot", async () => {
+    const state = path.join(root, "state");
+    const released = await buildSnapshot(path.join(state, "candidate"), 0);
+    const after = advanceState(state, readState(state), "production", record(released), path.join(state, "candidate"));
+    const preview = await buildSnapshot(path.join(state, "candidate"), 3);
+    advanceState(state, after, "preview", record(preview), path.join(state, "candidate"));
+    expect(readState(state)).toMatchObject({ production: { snapshotId: released }, preview: { snapshotId: preview } });
+    expect(readdirSync(path.join(state, "snapshots"))).toEqual([released]);
+  });
+
+  test.each([
+    ["state.json is not JSON", (state: string) => writeFileSync(path.join(state, "state.json"), "{"), "cannot be read"],
+    [
+      "state.json has an unknown field",
+      (state: string) => writeFileSync(path.join(state, "state.json"), JSON.stringify({ format: 1, extra: 1 })),
+      "has the wrong shape",
+    ],
+    [
+      "the released snapshot is gone",
+      (state: string) => {
+        const json = JSON.parse(readFileSync(path.join(state, "state.json"), "utf8"));
+        json.production.snapshotId = "0".repeat(32);
+        writeFileSync(path.join(state, "state.json"), JSON.stringify(json));
+      },
+      "cannot be read",
+    ],
+  ])("%s: a StateError that names the problem", async (_name, spoil, message) => {
+    const state = path.join(root, "state");
+    const id = await buildSnapshot(path.join(state, "candidate"), 0);
+    advanceState(state, readState(state), "production", record(id), path.join(state, "candidate"));
+    spoil(state);
+    expect(() => readState(state)).toThrow(StateError);
+    expect(() => readState(state)).toThrow(message);
+  });
+
+  test("the lock: held by a live process it is refused; left by a dead one it is taken over", () => {
+    const state = path.join(root, "state");
+    mkdirSync(state);
+    const release = lockState(state);
+    expect(() => lockState(state)).toThrow(`another release (process ${process.pid})`);
+    release();
+    const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    writeFileSync(path.join(state, "lock"), `${dead}\n`);
+    const again = lockState(state);
+    expect(readFileSync(path.join(state, "lock"), "utf8")).toBe(`${process.pid}\n`);
+    again();
+    expect(existsSync(path.join(state, "lock"))).toBe(false);
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * `npm run release` (docs/operations.md, "Deploying"; decision: prebuilt releases) against a fake
+ * `vercel` on PATH, without network: what is deployed, what stops a release and at which step, and
+ * that --state moves only after a confirmed deployment. The clock is RELEASE_NOW.
+ */
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readManifest } from "../api/_core/format/read/snapshot.js";
+import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
+import { generateDataset, writeDataset, type Dataset } from "./helpers/dataset.js";
+import { commandsOf, makeProject, type ReleaseHarness } from "./helpers/release-harness.js";
+
+/** Before every showtime of the test data (which start on 2026-11-23 from 09:00 UTC): nothing is past. */
+const MORNING = { RELEASE_NOW: "2026-11-23T06:00:00Z" };
+
+let root: string;
+let harness: ReleaseHarness;
+const base = generateDataset({ seed: 21, showtimes: 240 });
+
+function dataFolder(name: string, dataset: Dataset): string {
+  const dir = path.join(root, `data-${name}`);
+  if (!existsSync(dir)) writeDataset(dir, dataset);
+  return dir;
+}
+
+/** The base data with a few showtimes changed: a normal day's update. */
+function update(seed: number): Dataset {
+  const copy: Dataset = JSON.parse(JSON.stringify(base));
+  copy.showtimes = copy.showtimes.filter((_, i) => (i + seed) % 40 !== 0);
+  copy.showtimes[seed]!.screenName = `Screen ${seed}`;
+  return copy;
+}
+
+const stateOf = (state: string) => JSON.parse(readFileSync(path.join(state, "state.json"), "utf8"));
+const fileOrNone = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "(none)");
+
+beforeAll(() => {
+  root = makeTempDir("release");
+  harness = makeProject(root);
+});
+afterAll(() => removeDir(root));
+
+describe("a production history", () => {
+  const state = () => path.join(root, "state-history");
+  const release = (data: string, extra: string[] = [], env: Record<string, string> = {}) =>
+    harness.run(["--data", data, "--state", state(), "--prod", ...extra], { ...MORNING, ...env });
+
+  test("the first production release needs --first: without it nothing is built or deployed", async () => {
+    const run = await release(dataFolder("base", base));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("holds no earlier production release");
+    expect(run.calls).toEqual([]);
+    expect(existsSync(path.join(state(), "state.json"))).toBe(false);
+  });
+
+  test("a first release builds, runs vercel build, deploys the candidate and records it", async () => {
+    const run = await release(dataFolder("base", base), ["--first"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.calls.map((c) => c.args.join(" "))).toEqual([
+      "pull --yes --environment=production",
+      "build --yes --standalone --prod",
+      "deploy --prebuilt --prod",
+    ]);
+    const recorded = stateOf(state()).production;
+    expect(run.calls[2]).toMatchObject({ snapshotId: recorded.snapshotId, target: "production", exit: 0 });
+    expect(readManifest(path.join(state(), "snapshots", recorded.snapshotId)).snapshotId).toBe(recorded.snapshotId);
+    expect(recorded).toMatchObject({ deployedAt: "2026-11-23T06:00:00Z", dropBefore: "2026-11-22T00:00:00Z" });
+    expect(recorded.url).toBe(`https://cinema-listings-${recorded.snapshotId.slice(0, 9)}.vercel.app`);
+    expect(readdirSync(state()).sort()).toEqual(["snapshots", "state.json"]);
+    for (const line of ["build: showtimes before", "built snapshot", "vercel build", "vercel deploy", "done in"])
+      expect(run.stdout).toContain(line);
+  });
+
+  test("the same data again deploys nothing new, and changes nothing", async () => {
+    const before = readFileSync(path.join(state(), "state.json"), "utf8");
+    const run = await release(dataFolder("base", base), [], { RELEASE_NOW: "2026-11-23T07:30:00Z" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("nothing new to deploy");
+    expect(run.calls).toEqual([]);
+    expect(readFileSync(path.join(state(), "state.json"), "utf8")).toBe(before);
+  });
+
+  test("a diff that removes more than allowed stops before vercel, exit 4, state unchanged", async () => {
+    const before = readFileSync(path.join(state(), "state.json"), "utf8");
+    const half: Dataset = { ...base, showtimes: base.showtimes.slice(0, 100) };
+    const run = await release(dataFolder("half", half));
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/58\.3% of showtimes were removed \(140 of 240\), more than the 20% allowed/);
+    expect(run.calls).toEqual([]);
+    expect(readFileSync(path.join(state(), "state.json"), "utf8")).toBe(before);
+    // Asked for on purpose, the same removal goes through.
+    const allowed = await release(dataFolder("half", half), ["--fail-if-removed-over", "60%", "--dry-run"]);
+    expect(allowed.code, allowed.stderr).toBe(0);
+  });
+
+  test("a failed upload leaves the state as it was; the next run deploys the same candidate", async () => {
+    const before = readFileSync(path.join(state(), "state.json"), "utf8");
+    const failed = await release(dataFolder("update-1", update(1)), [], { FAKE_VERCEL_FAIL: "deploy" });
+    expect(failed.code).toBe(3);
+    expect(commandsOf(failed)).toEqual(["pull", "build", "deploy"]);
+    expect(failed.stderr).toContain("the state is unchanged");
+    expect(readFileSync(path.join(state(), "state.json"), "utf8")).toBe(before);
+    const retried = await release(dataFolder("update-1", update(1)));
+    expect(retried.code, retried.stderr).toBe(0);
+    const deployed = retried.calls.find((c) => c.args[0] === "deploy")!;
+    expect(stateOf(state()).production.snapshotId).toBe(deployed.snapshotId);
+    expect(retried.stdout).toMatch(/1 removed, 1 changed|6 removed, 1 changed/);
+  });
+});
+
+describe("what stops a release before vercel build", () => {
+  test("invalid data: exit 1, every problem printed, no vercel call", async () => {
+    const broken: Dataset = JSON.parse(JSON.stringify(base));
+    broken.showtimes[0]!.cinemaId = "nowhere";
+    broken.films[0]!.durationMinutes = 0;
+    const run = await harness.run(
+      ["--data", dataFolder("broken", broken), "--state", path.join(root, "s-broken"), "--prod", "--first"],
+      MORNING,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('cinemaId refers to cinema "nowhere"');
+    expect(run.stderr).toContain("durationMinutes");
+    expect(run.stderr).toContain("the data is invalid");
+    expect(run.calls).toEqual([]);
+  });
+
+  test("an output over the function size limit is not uploaded (exit 3)", async () => {
+    const state = path.join(root, "s-oversize");
+    const run = await harness.run(["--data", dataFolder("base", base), "--state", state, "--prod", "--first"], {
+      ...MORNING,
+      FAKE_VERCEL_OVERSIZE: "1",
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("its uncompressed size is under 250 MB");
+    expect(commandsOf(run)).toEqual(["pull", "build"]);
+    expect(existsSync(path.join(state, "state.json"))).toBe(false);
+  });
+
+  test("an unlinked folder stops before the build (exit 2)", async () => {
+    const link = path.join(harness.project, ".vercel/project.json");
+    const saved = readFileSync(link, "utf8");
+    rmSync(link);
+    try {
+      const run = await harness.run(
+        ["--data", dataFolder("base", base), "--prod", "--first", "--state", path.join(root, "s-unlinked")],
+        MORNING,
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("not linked to a Vercel project");
+      expect(run.stdout).not.toContain("built snapshot");
+    } finally {
+      writeFileSync(link, saved);
+    }
+  });
+
+  test("a state held by a running release is refused (exit 2)", async () => {
+    const state = path.join(root, "s-locked");
+    const run0 = await harness.run(["--data", dataFolder("base", base), "--state", state, "--dry-run"], MORNING);
+    expect(run0.code, run0.stderr).toBe(0);
+    writeFileSync(path.join(state, "lock"), `${process.pid}\n`);
+    const run = await harness.run(["--data", dataFolder("base", base), "--state", state], MORNING);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`another release (process ${process.pid})`);
+    rmSync(path.join(state, "lock"));
+  });
+});
+
+test("a dry run says what would be uploaded and deploys nothing", async () => {
+  const state = path.join(root, "s-dry");
+  const run = await harness.run(
+    ["--data", dataFolder("base", base), "--state", state, "--prod", "--first", "--dry-run"],
+    MORNING,
+  );
+  expect(run.code, run.stderr).toBe(0);
+  expect(commandsOf(run)).toEqual(["pull", "build"]);
+  expect(run.stdout).toMatch(/dry run: would upload \d+ files, \d+\.\d MB/);
+  expect(fileOrNone(path.join(state, "state.json"))).toBe("(none)");
+});

@@ -1,0 +1,74 @@
+/**
+ * Where a deployment's snapshot comes from (decision: prebuilt releases): vercel.json's build
+ * command bundles the release's snapshot when one is named, refuses in a project deployed by
+ * releases, and otherwise builds the demo data, so a clone still deploys with a plain
+ * `vercel deploy`. Also: nothing of a release or a link is committed or uploaded as source.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readManifest } from "../api/_core/format/read/snapshot.js";
+import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { makeProject } from "./helpers/release-harness.js";
+
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+let root: string;
+let project: string;
+
+function vercelSnapshot(env: Record<string, string>) {
+  const { RELEASE_ONLY, RELEASE_SNAPSHOT_ID, ...inherited } = process.env;
+  return spawnSync(process.execPath, ["--import", TSX_LOADER, "scripts/vercel-snapshot.ts"], {
+    cwd: project,
+    env: { ...inherited, ...env },
+    encoding: "utf8",
+  });
+}
+
+beforeAll(() => {
+  root = makeTempDir("vercel-snapshot");
+  project = makeProject(root).project;
+});
+afterAll(() => removeDir(root));
+
+describe("npm run vercel-snapshot", () => {
+  test("a project deployed by releases refuses to build data/", () => {
+    const run = vercelSnapshot({ RELEASE_ONLY: "1" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("this project is deployed with npm run release (RELEASE_ONLY=1");
+    expect(existsSync(path.join(project, "snapshot"))).toBe(false);
+  });
+
+  test("otherwise it builds the demo data into snapshot/", () => {
+    const run = vercelSnapshot({});
+    expect(run.status, run.stderr).toBe(0);
+    expect(readManifest(path.join(project, "snapshot")).counts.showtimes).toBeGreaterThan(0);
+  });
+
+  test("with RELEASE_SNAPSHOT_ID it only checks that snapshot/ holds that snapshot", () => {
+    const id = readManifest(path.join(project, "snapshot")).snapshotId;
+    const same = vercelSnapshot({ RELEASE_SNAPSHOT_ID: id, RELEASE_ONLY: "1" });
+    expect(same.status, same.stderr).toBe(0);
+    expect(same.stdout).toBe(`vercel-snapshot: bundling snapshot ${id}, prepared by npm run release\n`);
+    const other = vercelSnapshot({ RELEASE_SNAPSHOT_ID: "0".repeat(32) });
+    expect(other.status).toBe(1);
+    expect(other.stderr).toContain(`snapshot/ holds snapshot ${id}, not ${"0".repeat(32)}`);
+  });
+});
+
+test("vercel.json's build command is the snapshot step, then the gateway secret", () => {
+  const config = JSON.parse(readFileSync(path.join(ROOT, "vercel.json"), "utf8"));
+  expect(config.buildCommand).toBe("npm run vercel-snapshot && npm run gateway-secret");
+});
+
+test("the release state and the Vercel link are never committed, nor uploaded as a deployment's source", () => {
+  const files = [".release/state.json", ".release/snapshots/x/manifest.json", ".vercel/project.json"];
+  const ignored = spawnSync("git", ["check-ignore", "--no-index", ...files], { cwd: ROOT, encoding: "utf8" });
+  expect(ignored.stdout.split("\n").filter(Boolean)).toEqual(files);
+  const tracked = spawnSync("git", ["ls-files", ".vercel"], { cwd: ROOT, encoding: "utf8" });
+  expect(tracked.stdout).toBe("");
+  const vercelignore = readFileSync(path.join(ROOT, ".vercelignore"), "utf8").split("\n");
+  for (const entry of ["/.release/", "/ops/", "/snapshot/"]) expect(vercelignore).toContain(entry);
+});
