@@ -68,6 +68,17 @@ function describeBuild(manifest: Manifest): string {
   return `built snapshot ${manifest.snapshotId}: ${c.showtimes} showtimes, ${c.cinemas} cinemas, ${c.films} films, ${c.attributes} attributes`;
 }
 
+/** The diff against the released snapshot, printed; a share over the limit stops the release (exit 4). */
+async function diffStep(context: ReleaseContext, previous: string, candidate: string): Promise<void> {
+  const percent = context.options.removedPercent;
+  const diff = await step(
+    context,
+    () => diffAgainstRelease({ from: previous, to: candidate, removedPercent: percent }),
+    () => `diff against the last release: no resource lost more than ${percent}%`,
+  );
+  for (const line of diff.text.trimEnd().split("\n")) context.print(`  ${line}`);
+}
+
 /** Build, diff and Vercel steps; returns the exit status. */
 export async function runRelease(context: ReleaseContext): Promise<number> {
   const { options, project } = context;
@@ -97,14 +108,8 @@ export async function runRelease(context: ReleaseContext): Promise<number> {
     );
     return 0;
   }
-  if (previous) {
-    const diff = await step(
-      context,
-      () => diffAgainstRelease({ from: previous, to: candidate, removedPercent: options.removedPercent }),
-      () => `diff against the last release (removals within ${options.removedPercent}%):`,
-    );
-    context.print(diff.text.trimEnd().replace(/^/gm, "  "));
-  } else context.print("diff: no earlier release to compare with");
+  if (previous) await diffStep(context, previous, candidate);
+  else context.print("diff: no earlier release to compare with");
   await shipCandidate(context, target, state, manifest, { candidate, dropBefore });
   return 0;
 }
@@ -127,7 +132,7 @@ async function shipCandidate(
   await step(
     context,
     () => vercelBuild(project, target, manifest.snapshotId),
-    () => "vercel build: .vercel/output",
+    () => "vercel build: .vercel/output written",
   );
   const facts = checkBuiltOutput(project, built.candidate);
   const upload = summarizeUpload(project);
