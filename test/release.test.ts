@@ -3,7 +3,7 @@
  * `vercel` on PATH, without network: what is deployed, what stops a release and at which step, and
  * that --state moves only after a confirmed deployment. The clock is RELEASE_NOW.
  */
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
@@ -37,8 +37,15 @@ const fileOrNone = (file: string) => (existsSync(file) ? readFileSync(file, "utf
 
 beforeAll(() => {
   root = makeTempDir("release");
-  harness = makeProject(root);
+  harness = makeProject(path.join(root, "history"));
+  dataFolder("base", base);
 });
+
+let projects = 0;
+/** A project folder of the test's own, for tests that run side by side. */
+function own(): ReleaseHarness {
+  return makeProject(path.join(root, `project-${++projects}`));
+}
 afterAll(() => removeDir(root));
 
 describe("a production history", () => {
@@ -107,14 +114,41 @@ describe("a production history", () => {
     expect(stateOf(state()).production.snapshotId).toBe(deployed.snapshotId);
     expect(retried.stdout).toMatch(/1 removed, 1 changed|6 removed, 1 changed/);
   });
+  test("a preview deploys what production would get, on the production history, and moves only its own record", async () => {
+    const production = stateOf(state()).production;
+    const preview = () => harness.run(["--data", dataFolder("update-2", update(2)), "--state", state()], MORNING);
+    const run = await preview();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.calls.map((c) => c.args.join(" "))).toEqual([
+      "pull --yes --environment=preview",
+      "build --yes --standalone",
+      "deploy --prebuilt",
+    ]);
+    const after = stateOf(state());
+    expect(after.production).toEqual(production);
+    expect(after.preview.snapshotId).toBe(run.calls[2]!.snapshotId);
+    expect(run.stdout).toContain(`history from snapshot ${production.snapshotId}`);
+    const again = await preview();
+    expect(again.stdout).toContain("nothing new to deploy: the last preview release");
+    expect(again.calls).toEqual([]);
+  });
+
+  test("days later, the showtimes gone by are expired, not removals: the release goes through", async () => {
+    // Two days on, everything before 2026-11-24T00:00Z is left out: most of the test data.
+    const run = await release(dataFolder("update-1", update(1)), [], { RELEASE_NOW: "2026-11-25T12:00:00Z" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/showtimes: 0 added, 0 removed, 0 changed, \d+ expired/);
+    expect(stateOf(state()).production).toMatchObject({ dropBefore: "2026-11-24T00:00:00Z" });
+  });
 });
 
-describe("what stops a release before vercel build", () => {
+// Concurrent: each case has its own project folder and state, and most of its time is spent in child processes.
+describe.concurrent("what stops a release before vercel build, or before the upload", () => {
   test("invalid data: exit 1, every problem printed, no vercel call", async () => {
     const broken: Dataset = JSON.parse(JSON.stringify(base));
     broken.showtimes[0]!.cinemaId = "nowhere";
     broken.films[0]!.durationMinutes = 0;
-    const run = await harness.run(
+    const run = await own().run(
       ["--data", dataFolder("broken", broken), "--state", path.join(root, "s-broken"), "--prod", "--first"],
       MORNING,
     );
@@ -127,7 +161,7 @@ describe("what stops a release before vercel build", () => {
 
   test("an output over the function size limit is not uploaded (exit 3)", async () => {
     const state = path.join(root, "s-oversize");
-    const run = await harness.run(["--data", dataFolder("base", base), "--state", state, "--prod", "--first"], {
+    const run = await own().run(["--data", dataFolder("base", base), "--state", state, "--prod", "--first"], {
       ...MORNING,
       FAKE_VERCEL_OVERSIZE: "1",
     });
@@ -138,28 +172,20 @@ describe("what stops a release before vercel build", () => {
   });
 
   test("an unlinked folder stops before the build (exit 2)", async () => {
-    const link = path.join(harness.project, ".vercel/project.json");
-    const saved = readFileSync(link, "utf8");
-    rmSync(link);
-    try {
-      const run = await harness.run(
-        ["--data", dataFolder("base", base), "--prod", "--first", "--state", path.join(root, "s-unlinked")],
-        MORNING,
-      );
-      expect(run.code).toBe(2);
-      expect(run.stderr).toContain("not linked to a Vercel project");
-      expect(run.stdout).not.toContain("built snapshot");
-    } finally {
-      writeFileSync(link, saved);
-    }
+    const owned = own();
+    rmSync(path.join(owned.project, ".vercel/project.json"));
+    const state = path.join(root, "s-unlinked");
+    const run = await owned.run(["--data", dataFolder("base", base), "--prod", "--first", "--state", state], MORNING);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("not linked to a Vercel project");
+    expect(run.stdout).not.toContain("built snapshot");
   });
 
   test("a state held by a running release is refused (exit 2)", async () => {
     const state = path.join(root, "s-locked");
-    const run0 = await harness.run(["--data", dataFolder("base", base), "--state", state, "--dry-run"], MORNING);
-    expect(run0.code, run0.stderr).toBe(0);
+    mkdirSync(state);
     writeFileSync(path.join(state, "lock"), `${process.pid}\n`);
-    const run = await harness.run(["--data", dataFolder("base", base), "--state", state], MORNING);
+    const run = await own().run(["--data", dataFolder("base", base), "--state", state], MORNING);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`another release (process ${process.pid})`);
     rmSync(path.join(state, "lock"));
@@ -168,7 +194,7 @@ describe("what stops a release before vercel build", () => {
 
 test("a dry run says what would be uploaded and deploys nothing", async () => {
   const state = path.join(root, "s-dry");
-  const run = await harness.run(
+  const run = await own().run(
     ["--data", dataFolder("base", base), "--state", state, "--prod", "--first", "--dry-run"],
     MORNING,
   );
