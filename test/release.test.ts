@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Manifest } from "../api/_core/format/layout/manifest.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { generateDataset, writeDataset, type Dataset } from "./helpers/dataset.js";
@@ -28,10 +29,15 @@ function dataFolder(name: string, dataset: Dataset): string {
 function update(seed: number): Dataset {
   const copy: Dataset = JSON.parse(JSON.stringify(base));
   copy.showtimes = copy.showtimes.filter((_, i) => (i + seed) % 40 !== 0);
-  copy.showtimes[seed]!.screenName = `Screen ${seed}`;
+  copy.showtimes[seed]!.screenName = `Screen X${seed}`;
   return copy;
 }
 
+/** The manifest of the snapshot the history state records as released to production. */
+function releasedManifest(): Manifest {
+  const { snapshotId } = stateOf(path.join(root, "state-history")).production;
+  return readManifest(path.join(root, "state-history", "snapshots", snapshotId));
+}
 const stateOf = (state: string) => JSON.parse(readFileSync(path.join(state, "state.json"), "utf8"));
 const fileOrNone = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "(none)");
 
@@ -112,7 +118,21 @@ describe("a production history", () => {
     expect(retried.code, retried.stderr).toBe(0);
     const deployed = retried.calls.find((c) => c.args[0] === "deploy")!;
     expect(stateOf(state()).production.snapshotId).toBe(deployed.snapshotId);
-    expect(retried.stdout).toMatch(/1 removed, 1 changed|6 removed, 1 changed/);
+    // update(1) drops every 40th showtime and renames one screen.
+    expect(retried.stdout).toContain("showtimes: 0 added, 6 removed, 1 changed (240 → 234)");
+  });
+
+  test("the history carried into the next build is the one that was deployed, not the one whose upload failed", async () => {
+    const live = releasedManifest();
+    const failed = await release(dataFolder("update-3", update(3)), [], { FAKE_VERCEL_FAIL: "deploy" });
+    expect(failed.code).toBe(3);
+    const unreleased = readManifest(path.join(state(), "candidate"));
+    expect(unreleased.history).toEqual({ id: live.history.id, generation: live.history.generation + 1 });
+    const next = await release(dataFolder("update-4", update(4)));
+    expect(next.code, next.stderr).toBe(0);
+    // Carried from the live snapshot: the same chain, one generation on; from the failed one it would be two.
+    expect(releasedManifest().history).toEqual({ id: live.history.id, generation: live.history.generation + 1 });
+    expect(next.stdout).toContain(`history from snapshot ${live.snapshotId}`);
   });
   test("a preview deploys what production would get, on the production history, and moves only its own record", async () => {
     const production = stateOf(state()).production;
@@ -135,7 +155,8 @@ describe("a production history", () => {
 
   test("days later, the showtimes gone by are expired, not removals: the release goes through", async () => {
     // Two days on, everything before 2026-11-24T00:00Z is left out: most of the test data.
-    const run = await release(dataFolder("update-1", update(1)), [], { RELEASE_NOW: "2026-11-25T12:00:00Z" });
+    // The data last released (by the history test), two days on.
+    const run = await release(dataFolder("update-4", update(4)), [], { RELEASE_NOW: "2026-11-25T12:00:00Z" });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/showtimes: 0 added, 0 removed, 0 changed, \d+ expired/);
     expect(stateOf(state()).production).toMatchObject({ dropBefore: "2026-11-24T00:00:00Z" });
