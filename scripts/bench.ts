@@ -3,37 +3,33 @@
  * Serving is measured as the server's CPU time per request against a bare node:http server
  * sending the same status, headers and bytes, in the same run, with wrk as the load generator.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { build } from "esbuild";
 import { describeSnapshot, ensureData, measureBuild } from "./bench/build-step.js";
+import { collectFeedScenario } from "./bench/feed-scenario.js";
 import { formatGateway, measureGateway } from "./bench/gateway-step.js";
+import { formatHistory } from "./bench/history-report.js";
+import { type HistoryFigures, measureHistory, SYNC_LIMIT } from "./bench/history-step.js";
 import { checkLoadGenerator } from "./bench/load.js";
-import { spawnUntil, stop } from "./bench/processes.js";
+import { parseHistory, parseSize } from "./bench/options.js";
 import { formatTable, type SizeReport } from "./bench/report.js";
 import { measureResponseSizes } from "./bench/response-size.js";
 import { collectScenarios } from "./bench/scenarios.js";
 import {
-  SERVER_BUNDLE,
   compareWithCeiling,
+  type ScenarioFigures,
   measureColdStart,
   measureFunctionColdStart,
-  serverArgs,
   sweepMemory,
   writeBenchAccess,
 } from "./bench/serve-step.js";
+import { bundle, withServer } from "./bench/server.js";
 
 const USAGE =
-  "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve] [--reuse-snapshots] [--gateway-only]";
-
-function parseSize(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(text.trim());
-  if (!match) throw new Error(`bad size ${JSON.stringify(text)}`);
-  const unit = match[2]!.toLowerCase() === "k" ? 1e3 : match[2]!.toLowerCase() === "m" ? 1e6 : 1;
-  return Math.round(Number(match[1]) * unit);
-}
+  "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve] [--reuse-snapshots] [--gateway-only]\n" +
+  "       npm run bench -- --history 200k:30,2M:3 [--seconds 5] [--work bench-results] [--no-serve]";
 
 function readOptions() {
   try {
@@ -45,6 +41,7 @@ function readOptions() {
         "no-serve": { type: "boolean", default: false },
         "reuse-snapshots": { type: "boolean", default: false },
         "gateway-only": { type: "boolean", default: false },
+        history: { type: "string" },
       },
       strict: true,
     });
@@ -57,35 +54,11 @@ function readOptions() {
       serve: !values["no-serve"],
       reuse: values["reuse-snapshots"]!,
       gatewayOnly: values["gateway-only"]!,
+      history: values.history === undefined ? undefined : parseHistory(values.history),
     };
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}\n`);
     process.exit(2);
-  }
-}
-
-/** Bundles the server and the function as they run in production (no tsx at run time). */
-async function bundle(): Promise<number> {
-  const common = { bundle: true, platform: "node", packages: "external", logLevel: "warning" } as const;
-  // CommonJS, as `npm run serve` bundles it: Node's ESM loader costs a cold start ~15 ms more here.
-  await build({ ...common, format: "cjs", entryPoints: ["scripts/serve.ts"], outfile: SERVER_BUNDLE });
-  await build({ ...common, format: "esm", entryPoints: ["api/v1.ts"], outfile: "dist/v1.mjs" });
-  return statSync("dist/v1.mjs").size;
-}
-
-/** Runs `work` against a fresh server process, stopped afterwards. */
-async function withServer<T>(
-  snapshotDir: string,
-  accessFile: string,
-  work: (url: string, pid: number) => Promise<T>,
-): Promise<T> {
-  const server = await spawnUntil("node", serverArgs(snapshotDir, accessFile, 0), /listening on/, {
-    LOG_LEVEL: "silent",
-  });
-  try {
-    return await work(/http:\/\/\S+/.exec(server.line)![0], server.child.pid!);
-  } finally {
-    await stop(server.child);
   }
 }
 
@@ -97,7 +70,7 @@ async function measureServing(
   snapshotMb: number,
 ): Promise<SizeReport["serve"]> {
   const accessFile = writeBenchAccess(work);
-  const scenarios = collectScenarios(snapshotDir);
+  const scenarios = await collectScenarios(snapshotDir);
   const figures = await withServer(snapshotDir, accessFile, (url, pid) =>
     compareWithCeiling({ url, pid }, work, scenarios, seconds),
   );
@@ -119,9 +92,45 @@ async function measureServing(
   };
 }
 
+/** Writes a run's figures as JSON: `latest.json` (or `latest-history.json`) and a dated copy. */
+function writeResult(work: string, kind: "bench" | "history", figures: object): void {
+  const result = { date: new Date().toISOString(), cores: availableParallelism(), node: process.version, ...figures };
+  const json = `${JSON.stringify(result, null, 2)}\n`;
+  writeFileSync(path.join(work, kind === "bench" ? "latest.json" : "latest-history.json"), json);
+  writeFileSync(path.join(work, `${kind}-${result.date.slice(0, 19).replace(/:/g, "")}.json`), json);
+}
+
+/** `--history`: the changes feed's chain of daily builds at each size, then its feed served from the last. */
+async function runHistory(options: ReturnType<typeof readOptions>): Promise<void> {
+  if (options.serve) {
+    await checkLoadGenerator();
+    await bundle();
+  }
+  const accessFile = writeBenchAccess(options.work);
+  const runs: Array<{ figures: HistoryFigures; feed?: ScenarioFigures[] }> = [];
+  for (const { showtimes, days } of options.history!) {
+    process.stderr.write(`\n== history: ${showtimes.toLocaleString("en-US")} showtimes, ${days} days of churn\n`);
+    const { figures, lastSnapshot } = await measureHistory(options.work, showtimes, days, (line) =>
+      process.stderr.write(`${line}\n`),
+    );
+    const run: (typeof runs)[number] = { figures };
+    if (options.serve) {
+      const scenarios = [await collectFeedScenario(lastSnapshot)];
+      run.feed = await withServer(lastSnapshot, accessFile, (url, pid) =>
+        compareWithCeiling({ url, pid }, options.work, scenarios, options.seconds),
+      );
+    }
+    runs.push(run);
+    process.stderr.write(`${formatHistory([run], SYNC_LIMIT)}\n`);
+  }
+  process.stdout.write(`\n${formatHistory(runs, SYNC_LIMIT)}\n`);
+  writeResult(options.work, "history", { runs });
+}
+
 async function main(): Promise<void> {
   const options = readOptions();
   mkdirSync(options.work, { recursive: true });
+  if (options.history) return runHistory(options);
   const gateway = await measureGateway();
   process.stderr.write(`${formatGateway(gateway)}\n`);
   if (options.gatewayOnly) return;
@@ -149,20 +158,8 @@ async function main(): Promise<void> {
     reports.push(report);
     process.stderr.write(`${formatTable([report])}\n`);
   }
-  const table = formatTable(reports);
-  process.stdout.write(`\n${table}\n`);
-  const result = {
-    date: new Date().toISOString(),
-    cores: availableParallelism(),
-    node: process.version,
-    gateway,
-    reports,
-  };
-  writeFileSync(path.join(options.work, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(
-    path.join(options.work, `bench-${result.date.slice(0, 19).replace(/:/g, "")}.json`),
-    `${JSON.stringify(result, null, 2)}\n`,
-  );
+  process.stdout.write(`\n${formatTable(reports)}\n`);
+  writeResult(options.work, "bench", { gateway, reports });
 }
 
 main().catch((error: unknown) => {

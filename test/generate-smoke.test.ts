@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
+import { feedInProcess, walkFeed } from "../scripts/bench/feed-walk.js";
 import { measureResponseSizes } from "../scripts/bench/response-size.js";
 import { startServer } from "../scripts/local-server.js";
 import {
@@ -124,5 +125,18 @@ describe("generate → build → serve", () => {
     expect(sizes.precomputedGzipMb * 2 ** 20).toBe(gzip);
     // A composed page of 100 records is larger than any precomputed page of 25.
     expect(sizes.composedBoundMb).toBeGreaterThan(sizes.precomputedIdentityMb);
+  });
+
+  test("the bench's walk of the changes feed, through the request core, copies every record in ⌈records ÷ limit⌉ pages", async () => {
+    const snapshotDir = path.join(work, "snapshot");
+    const { counts } = readManifest(snapshotDir);
+    const records = counts.showtimes + counts.cinemas + counts.films + counts.attributes;
+    const walk = await walkFeed(feedInProcess(snapshotDir), "/v1/changes?limit=1000");
+    expect(walk.changes).toBe(records);
+    expect(walk.pageUrls).toHaveLength(Math.ceil(records / 1000));
+    expect(walk.pageUrls[1]).toMatch(/^\/v1\/changes\?limit=1000&cursor=[^&]+$/);
+    // A catch-up from the token it ended with has nothing to send: one page, no changes.
+    const again = await walkFeed(feedInProcess(snapshotDir), `/v1/changes?since=${walk.token}&limit=1000`);
+    expect([again.changes, again.pageUrls.length, again.token]).toEqual([0, 1, walk.token]);
   });
 });

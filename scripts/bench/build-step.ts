@@ -72,6 +72,12 @@ export function describeSnapshot(outDir: string, showtimes: number): BuildFigure
   };
 }
 
+/** Seconds per stage, from the build's `stages: load 0.1 s, validate 3.2 s, …` line. */
+export function stagesOf(stderr: string): Record<string, number> {
+  const stageLine = stderr.split("\n").find((line) => line.startsWith("stages: ")) ?? "";
+  return Object.fromEntries([...stageLine.matchAll(/(\w+) ([\d.]+) s/g)].map((m) => [m[1]!, Number(m[2])]));
+}
+
 /** Builds a dataset with the real CLI in a child process, sampling its peak memory. */
 export async function measureBuild(dataDir: string, outDir: string, showtimes: number): Promise<BuildFigures> {
   const result = await runMeasured("node", [...TSX, "build/index.ts", "--data", dataDir, "--out", outDir], {
@@ -81,8 +87,7 @@ export async function measureBuild(dataDir: string, outDir: string, showtimes: n
   const counts = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8")).counts as Record<string, number>;
   const records = Object.values(counts).reduce((a, b) => a + b, 0);
   const { bytes, files } = folderSize(outDir);
-  const stageLine = result.stderr.split("\n").find((line) => line.startsWith("stages: ")) ?? "";
-  const stages = Object.fromEntries([...stageLine.matchAll(/(\w+) ([\d.]+) s/g)].map((m) => [m[1]!, Number(m[2])]));
+  const stages = stagesOf(result.stderr);
   const fileBytes = Object.fromEntries(
     readdirSync(outDir).map((name) => [name, statSync(path.join(outDir, name)).size]),
   );

@@ -2,10 +2,12 @@
  * The bench's scenarios, with real paths taken from the snapshot through the format's reader:
  * the stored default page, a get-one, a composed page the cache holds, "this cinema, from now
  * on" and "this film, from now on" at random cinemas, films and minutes (thousands of distinct
- * URLs, so no cache hides the work of composing), "near me tonight" (a place, a film, a 4-hour
- * window) and cinemas near a point, and a request without a key.
+ * URLs, so no cache hides the work of composing), a cinema's listings for a day (decision: local
+ * dates), "near me tonight" (a place, a film, a 4-hour window) and cinemas near a point, pages of
+ * the changes feed (feed-scenario.ts), and a request without a key.
  */
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
+import { collectFeedScenario } from "./feed-scenario.js";
 
 export interface Scenario {
   name: string;
@@ -39,7 +41,23 @@ function dateTimeOfMinute(minute: number): string {
   return new Date(minute * 60_000).toISOString().replace(":00.000Z", "Z");
 }
 
-export function collectScenarios(snapshotDir: string): Scenario[] {
+/** Every UTC date from the one of minute `first` to the one of minute `last`: the days the data covers. */
+export function datesBetween(first: number, last: number): string[] {
+  const day = (minute: number) => Math.floor(minute / 1440);
+  return Array.from({ length: day(last) - day(first) + 1 }, (_, i) =>
+    new Date((day(first) + i) * 86_400_000).toISOString().slice(0, 10),
+  );
+}
+
+export async function collectScenarios(snapshotDir: string): Promise<Scenario[]> {
+  const scenarios = collectListScenarios(snapshotDir);
+  const feed = await collectFeedScenario(snapshotDir);
+  // Before the 401, so every authorized scenario runs on a server in the same state as before.
+  scenarios.splice(scenarios.length - 1, 0, feed);
+  return scenarios;
+}
+
+function collectListScenarios(snapshotDir: string): Scenario[] {
   const snapshot = new Snapshot(readManifest(snapshotDir), snapshotDir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
   try {
     const { lists } = snapshot;
@@ -55,6 +73,15 @@ export function collectScenarios(snapshotDir: string): Scenario[] {
       { length: UNCACHED_URLS },
       () =>
         `/v1/showtimes?cinemaId=${encodeURIComponent(cinemas[pick(cinemas.length)]!)}&startsAfter=${at()}&limit=100`,
+    );
+    // A cinema's listings for one local day, as a date strip asks them: two searches more than the cinema
+    // alone. Its own random sequence, so the other scenarios ask the same URLs as in earlier releases.
+    const pickDay = random(2);
+    const days = datesBetween(first, last);
+    const byCinemaDate = Array.from(
+      { length: UNCACHED_URLS },
+      () =>
+        `/v1/showtimes?cinemaId=${encodeURIComponent(cinemas[pickDay(cinemas.length)]!)}&date=${days[pickDay(days.length)]}&limit=100`,
     );
     const byFilm = Array.from(
       { length: UNCACHED_URLS },
@@ -90,6 +117,7 @@ export function collectScenarios(snapshotDir: string): Scenario[] {
       { name: "get-one", paths: [`/v1/cinemas/${encodeURIComponent(cinemas[0]!)}`], authorized: true },
       { name: "composed, cached", paths: [byCinema[0]!], authorized: true },
       { name: "composed by cinema, uncached", paths: byCinema, authorized: true, uncached: true },
+      { name: "cinema + date, uncached", paths: byCinemaDate, authorized: true, uncached: true },
       { name: "composed by film, uncached", paths: byFilm, authorized: true, uncached: true },
       ...places,
       { name: "401", paths: ["/v1/showtimes"], authorized: false },

@@ -1,25 +1,13 @@
 /** Bench steps against a running server: load against the ceiling, memory sweep, cold start. */
-import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import path from "node:path";
+import { BENCH_KEY, benchAccessText } from "./access.js";
 import { runLoad, type LoadResult } from "./load.js";
 import { procMemory, runMeasured, spawnUntil, stop } from "./processes.js";
+import { serverArgs } from "./server.js";
 import type { Scenario } from "./scenarios.js";
 
-/** The server as `npm run serve` bundles it. */
-export const SERVER_BUNDLE = "dist/serve.cjs";
-/**
- * And as `npm run serve` starts it: young generation capped at 4 MB per semi-space (V8's default
- * grows it to 16 MB under load, which after a sweep of the snapshot is ~25 MB of RSS kept).
- */
-const SERVER_NODE_ARGS = ["--max-semi-space-size=4", SERVER_BUNDLE];
-
-/** The node arguments that start the bundled server on a snapshot (port 0: the system picks one). */
-export function serverArgs(snapshotDir: string, accessFile: string, port: number): string[] {
-  return [...SERVER_NODE_ARGS, "--snapshot", snapshotDir, "--access", accessFile, "--port", String(port)];
-}
-export const BENCH_KEY = "cl_bench_0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
 
 export interface ScenarioFigures {
@@ -33,18 +21,7 @@ export interface ScenarioFigures {
 /** An access file whose one organization is entitled and effectively unlimited. */
 export function writeBenchAccess(dir: string): string {
   const file = path.join(dir, "bench-access.json");
-  const sha256 = createHash("sha256").update(BENCH_KEY).digest("hex");
-  const access = {
-    organizations: [
-      {
-        id: "bench",
-        entitlements: [{ plan: "paid", status: "active" }],
-        rateLimit: { requests: 1e9, windowSeconds: 1 },
-      },
-    ],
-    keys: [{ id: "bench-key", organization: "bench", sha256, revoked: false }],
-  };
-  writeFileSync(file, JSON.stringify(access));
+  writeFileSync(file, benchAccessText());
   return file;
 }
 

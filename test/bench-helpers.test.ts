@@ -1,0 +1,122 @@
+/**
+ * The bench's own helpers (docs/performance.md, "Method"): its command-line values, the even spread
+ * of feed pages it serves, the days a cinema's date is asked for, how it walks the changes feed,
+ * and the figures its targets are checked on. No timing is measured here.
+ */
+import { describe, expect, test } from "vitest";
+import { spreadEvenly } from "../scripts/bench/feed-scenario.js";
+import { walkFeed } from "../scripts/bench/feed-walk.js";
+import { catchUpBound, previousCost } from "../scripts/bench/history-report.js";
+import { MAX_HISTORY_DAYS, parseHistory, parseSize } from "../scripts/bench/options.js";
+import { relativeCpu } from "../scripts/bench/report.js";
+import { datesBetween } from "../scripts/bench/scenarios.js";
+import type { ScenarioFigures } from "../scripts/bench/serve-step.js";
+
+describe("command-line values", () => {
+  test.each([
+    ["20k", 20_000],
+    ["200K", 200_000],
+    ["2M", 2_000_000],
+    ["1.5m", 1_500_000],
+    ["3000", 3000],
+  ])("size %s is %d showtimes", (text, size) => expect(parseSize(text)).toBe(size));
+
+  test.each(["", "2G", "-1k", "k", "0", "2 M"])("size %j is refused", (text) =>
+    expect(() => parseSize(text)).toThrow(/bad size/),
+  );
+
+  test("--history takes SIZE:DAYS items, days from 1 to the bound", () => {
+    expect(parseHistory("200k:30,2M:3")).toEqual([
+      { showtimes: 200_000, days: 30 },
+      { showtimes: 2_000_000, days: 3 },
+    ]);
+    expect(parseHistory(`20k:1,20k:${MAX_HISTORY_DAYS}`).map((h) => h.days)).toEqual([1, MAX_HISTORY_DAYS]);
+  });
+
+  test.each(["200k:0", `200k:${MAX_HISTORY_DAYS + 1}`, "200k", "200k:3:1", "200k:x", "200k:3,", "x:3"])(
+    "--history %j is refused",
+    (text) => expect(() => parseHistory(text)).toThrow(/bad (--history item|size)/),
+  );
+});
+
+describe("scenario helpers", () => {
+  test.each([
+    [5, 5, [0, 1, 2, 3, 4]],
+    [5, 9, [0, 1, 2, 3, 4]],
+    [10, 3, [0, 5, 9]],
+    [10, 2, [0, 9]],
+    [10, 1, [0]],
+    [0, 3, []],
+  ])("%d items spread to %d keep the first and the last", (length, n, picked) =>
+    expect(
+      spreadEvenly(
+        Array.from({ length }, (_, i) => i),
+        n,
+      ),
+    ).toEqual(picked),
+  );
+
+  test("the days between two minutes are every UTC date from the first one's to the last one's", () => {
+    const minute = (iso: string) => Date.parse(iso) / 60_000;
+    expect(datesBetween(minute("2026-12-01T10:00Z"), minute("2026-12-01T23:59Z"))).toEqual(["2026-12-01"]);
+    expect(datesBetween(minute("2026-12-30T23:59Z"), minute("2027-01-01T00:00Z"))).toEqual([
+      "2026-12-30",
+      "2026-12-31",
+      "2027-01-01",
+    ]);
+  });
+});
+
+describe("walking the changes feed", () => {
+  const page = (data: number, next: string | null, token: string | null) =>
+    Buffer.from(JSON.stringify({ data: Array(data).fill({}), pagination: { nextCursor: next }, syncToken: token }));
+
+  test("it follows nextCursor from the first page and counts requests, changes and the largest body", async () => {
+    const pages = new Map([
+      ["/v1/changes?limit=2", page(2, "c1", null)],
+      ["/v1/changes?limit=2&cursor=c1", page(2, "c2", null)],
+      ["/v1/changes?limit=2&cursor=c2", page(1, null, "t")],
+    ]);
+    const walk = await walkFeed(async (url) => pages.get(url)!, "/v1/changes?limit=2");
+    expect(walk).toEqual({
+      pageUrls: [...pages.keys()],
+      changes: 5,
+      largestBytes: Math.max(...[...pages.values()].map((b) => b.length)),
+      token: "t",
+    });
+  });
+
+  test("a last page without a syncToken is a failure, not a figure", async () => {
+    await expect(walkFeed(async () => page(0, null, null), "/v1/changes")).rejects.toThrow(/no syncToken/);
+  });
+});
+
+describe("target figures", () => {
+  test.each([
+    [0, 1],
+    [1, 2],
+    [5000, 2],
+    [5001, 3],
+    [10_000, 3],
+  ])("a catch-up of %d changes at limit 5000 may take %d requests", (changes, bound) =>
+    expect(catchUpBound(changes, 5000)).toBe(bound),
+  );
+
+  test("what --previous adds is the median build with it less the median without", () => {
+    expect(previousCost({ withPrevious: [10, 30, 12], withoutPrevious: [8, 9] })).toBeCloseTo(12 - 8.5);
+  });
+
+  test("a relative target compares the scenario's CPU with the one it names in the same run", () => {
+    const figure = (name: string, cpu: number) =>
+      ({
+        name,
+        ours: { cpuPerRequestUs: cpu },
+        ceiling: { cpuPerRequestUs: 40 },
+        cpuRatio: 40 / cpu,
+      }) as ScenarioFigures;
+    const run = [figure("composed by cinema, uncached", 200), figure("cinema + date, uncached", 230)];
+    expect(relativeCpu(run, "cinema + date, uncached")).toBeCloseTo(1.15);
+    expect(relativeCpu(run.slice(1), "cinema + date, uncached")).toBeUndefined();
+    expect(relativeCpu(run, "composed by cinema, uncached")).toBeUndefined();
+  });
+});
