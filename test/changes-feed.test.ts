@@ -243,6 +243,7 @@ describe("pages", () => {
     let cursor: string | null = null;
     let pages = 0;
     let changes = 0;
+    const ids = new Set<string>();
     do {
       const response = await createHandler({
         snapshots: new SnapshotSource(dir),
@@ -256,11 +257,14 @@ describe("pages", () => {
       expect(response.body.length).toBeLessThanOrEqual(4_000_000 + 2048);
       const body = JSON.parse(Buffer.from(response.body).toString()) as Body;
       changes += body.data.length;
+      for (const change of body.data) ids.add(`${change.type} ${change.id}`);
       cursor = body.pagination.nextCursor;
       pages++;
     } while (cursor);
     expect(pages).toBeGreaterThan(1);
     expect(changes).toBe(2200 + big.cinemas.length + big.films.length + big.attributes.length);
+    // Each change once: none lost or repeated where a page stopped on its size.
+    expect(ids.size).toBe(changes);
     void get;
   });
 });

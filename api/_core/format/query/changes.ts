@@ -23,6 +23,7 @@ const PHASES: ReadonlyArray<{ type: HistoryType; op: "upsert" | "delete" }> = [
   { type: "attributes", op: "delete" },
 ];
 export const PHASE_COUNT = PHASES.length;
+const SHOWTIME_UPSERTS = PHASES.findIndex(({ type, op }) => type === "showtimes" && op === "upsert");
 
 export interface FeedPosition {
   phase: number;
@@ -72,24 +73,31 @@ export class ChangesFeed {
     return undefined;
   }
 
-  /** Writes one change, comma-separated after the first. */
+  /** Writes one change of a phase other than showtime upserts. */
   private write(at: FeedPosition, out: PageBuffer, fold: FreshnessFold): void {
     const { type, op } = PHASES[at.phase]!;
     if (op === "delete") {
       out.raw(this.history.deletes(type).text(at.index));
       return;
     }
-    if (type === "showtimes") {
-      this.lists.showtimes.renderUpsert(at.index, out, fold);
-      return;
-    }
-    const store = this.lists[type];
+    const store = this.lists[type as Exclude<HistoryType, "showtimes">];
     out.text(`{"op":"upsert","type":"${SINGULAR[type]}","id":`);
     out.text(JSON.stringify(store.ids.text(at.index)));
     out.text(',"record":');
     out.raw(store.records.entry(at.index));
     out.byte(0x7d);
     store.foldInto(at.index, fold);
+  }
+
+  /**
+   * The showtime records to upsert from `from` on, at most `into.length`, into `into`; how many.
+   * Showtime upserts are most of every page: they are gathered and rendered in runs, not one by one.
+   */
+  private showtimeUpserts(from: number, into: Uint32Array): number {
+    if (this.since !== undefined) return this.history.showtimesChangedAfter(from, this.since, into);
+    const n = Math.max(0, Math.min(into.length, this.lists.showtimes.count - from));
+    for (let i = 0; i < n; i++) into[i] = from + i;
+    return n;
   }
 
   /**
@@ -100,6 +108,16 @@ export class ChangesFeed {
     let at = this.find(from);
     let count = 0;
     while (at && count < limit) {
+      if (at.phase === SHOWTIME_UPSERTS) {
+        const records = new Uint32Array(limit - count);
+        const n = this.showtimeUpserts(at.index, records);
+        if (n === 0) break; // find saw one here: only a history that changed under it could say otherwise
+        const written = this.lists.showtimes.renderUpserts(records, n, count > 0, maxBytes, out, fold);
+        count += written;
+        if (written < n) return { count, next: { phase: at.phase, index: records[written]! } };
+        at = this.find({ phase: at.phase, index: records[n - 1]! + 1 });
+        continue;
+      }
       const before = out.length;
       const folded = fold.save();
       if (count > 0) out.byte(0x2c);

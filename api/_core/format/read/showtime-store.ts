@@ -20,12 +20,18 @@ import type { FreshnessFold } from "./freshness.js";
 import { fingerprintOf, hashId } from "../primitives/id-hash.js";
 import { BlockCache } from "../primitives/block-cache.js";
 import { PackedSection } from "../primitives/packed-section.js";
-import type { PageBuffer } from "../primitives/page-buffer.js";
+import { literal, PAD, type PageBuffer } from "../primitives/page-buffer.js";
 import type { PagedFile, Section } from "../primitives/paged-file.js";
 import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
 import { ShowtimeBlock, ShowtimeDecoder } from "./showtime-block.js";
 import { lowerBound } from "../primitives/search.js";
 import type { SnapshotDictionaries } from "./snapshot-dictionaries.js";
+
+/** The text around a showtime's id and record in a change of the feed (decision: changes feed). */
+const UPSERT_OPEN = literal('{"op":"upsert","type":"showtime","id":"');
+const RECORD_OPEN = literal('","record":');
+const UPSERT_OPEN_END = UPSERT_OPEN.bytes.length - PAD;
+const RECORD_OPEN_END = RECORD_OPEN.bytes.length - PAD;
 
 /** Writes `,"film":{…}` and/or `,"cinema":{…}` into a record being rendered, folding their freshness. */
 export type Embed = (out: PageBuffer, fold: FreshnessFold, film: number, cinema: number) => void;
@@ -341,19 +347,39 @@ export class ShowtimeStore {
   }
 
   /**
-   * Renders record r (by-cinema clustering) as a change of the feed,
-   * `{"op":"upsert","type":"showtime","id":"…","record":{…}}`, and folds its freshness.
+   * Renders records (by-cinema clustering, ascending) as changes of the feed,
+   * `{"op":"upsert","type":"showtime","id":"…","record":{…}}`, comma-separated (a comma before the
+   * first too when `comma`), and folds their freshness. Stops before a record that would take `out`
+   * past `maxBytes`, unless it would be the page's first; returns how many were written.
    */
-  renderUpsert(r: number, out: PageBuffer, fold: FreshnessFold): void {
-    this.guarded(() => {
+  renderUpserts(
+    records: Uint32Array,
+    count: number,
+    comma: boolean,
+    maxBytes: number,
+    out: PageBuffer,
+    fold: FreshnessFold,
+  ): number {
+    return this.guarded(() => {
       const d = this.decoder;
-      this.decode("byCinema", r);
-      out.text('{"op":"upsert","type":"showtime","id":"');
-      out.raw(d.idBytes());
-      out.text('","record":');
-      d.render(out, d.other, this.directories.byCinema.cluster[this.current]!);
-      fold.add(d.observed, d.updated);
-      out.byte(0x7d);
+      const clusters = this.directories.byCinema.cluster;
+      for (let i = 0; i < count; i++) {
+        const before = out.length;
+        const first = i === 0 && !comma;
+        if (!first) out.byte(0x2c);
+        this.decode("byCinema", records[i]!);
+        out.copy(UPSERT_OPEN, 0, UPSERT_OPEN_END);
+        out.copy(d.id, 0, d.idLength);
+        out.copy(RECORD_OPEN, 0, RECORD_OPEN_END);
+        d.render(out, d.other, clusters[this.current]!);
+        out.byte(0x7d);
+        if (!first && out.length > maxBytes) {
+          out.length = before;
+          return i;
+        }
+        fold.add(d.observed, d.updated);
+      }
+      return count;
     });
   }
 

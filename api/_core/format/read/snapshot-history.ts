@@ -101,6 +101,27 @@ export class SnapshotHistory {
     return values.count;
   }
 
+  /**
+   * Writes into `into` the showtime records (store order) at or after `from` that changed after
+   * generation g, at most `into.length` of them; returns how many. Reads each chunk's values once,
+   * where calling nextChangedAfter per record would read a chunk per record.
+   */
+  showtimesChangedAfter(from: number, g: number, into: Uint32Array): number {
+    const values = this.changed.get("showtimes")!;
+    const threshold = g - this.meta.horizon;
+    let n = 0;
+    for (let i = from; i < values.count && n < into.length; ) {
+      const chunk = Math.floor(i / CHANGED_CHUNK);
+      const end = Math.min(values.count, (chunk + 1) * CHANGED_CHUNK);
+      if (this.showtimeMaxima[chunk]! > threshold) {
+        const range = values.range(i, end);
+        for (let k = 0; k < range.length && n < into.length; k++) if (range[k]! > threshold) into[n++] = i + k;
+      }
+      i = end;
+    }
+    return n;
+  }
+
   /** The generation record i last changed in (the horizon for anything at or before it). */
   changedAt(type: HistoryType, i: number): number {
     return this.meta.horizon + this.changed.get(type)!.range(i, i + 1)[0]!;
