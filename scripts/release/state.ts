@@ -5,12 +5,12 @@
  * and atomically: the new snapshot is moved in under its own name first, then state.json is
  * replaced by a rename, then the old snapshot goes. A crash at any point leaves the old state whole.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
-import { renameSync, rmSync, writeSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { LIST_RESOURCES } from "../../api/_core/format/layout/manifest.js";
 import { readManifest } from "../../api/_core/format/read/snapshot.js";
+import { replaceFile } from "../replace-file.js";
 
 export const STATE_FILE = "state.json";
 const SNAPSHOTS = "snapshots";
@@ -74,25 +74,6 @@ function checkReleasedSnapshot(stateDir: string, snapshotId: string): void {
   if (found !== snapshotId) throw new StateError(`${dir} holds snapshot ${found}, not ${snapshotId} as recorded`);
 }
 
-/** Writes a file so that readers see the old text or the new, never a part: temporary file, fsync, rename. */
-function writeAtomically(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, "w", 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file);
-  const dir = openSync(path.dirname(file), "r");
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-}
-
 /**
  * Records a confirmed deployment. For production the candidate becomes the released snapshot
  * (moved in under its id before state.json names it); a preview changes only its record.
@@ -113,7 +94,7 @@ export function advanceState(
     else renameSync(candidate, dir);
   }
   const next: ReleaseState = { ...state, [target]: record };
-  writeAtomically(path.join(stateDir, STATE_FILE), `${JSON.stringify(next, null, 2)}\n`);
+  replaceFile(path.join(stateDir, STATE_FILE), `${JSON.stringify(next, null, 2)}\n`);
   pruneSnapshots(stateDir, next);
   return next;
 }
