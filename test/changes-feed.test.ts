@@ -9,9 +9,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { fileAccess } from "../api/_core/access.js";
 import { instantKeyOf } from "../api/_core/format/primitives/date-time.js";
-import { readManifest } from "../api/_core/format/read/snapshot.js";
+import { ChangesFeed, type FeedPosition } from "../api/_core/format/query/changes.js";
+import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
+import { FreshnessFold } from "../api/_core/format/read/freshness.js";
+import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler, type Handler } from "../api/_core/handle-request.js";
+import { decodeSyncToken } from "../api/_core/sync-token.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, runBuildCli } from "./helpers/build-helpers.js";
@@ -227,6 +231,48 @@ describe("cursors", () => {
 });
 
 describe("pages", () => {
+  test("cut at any size, a catch-up's pages hold the same changes in the same order as one page", async () => {
+    const dir = path.join(root, "cut");
+    await build(base, dir);
+    // Deletions, moved showtimes (scattered upserts) and new ones: every phase of a catch-up.
+    const next: Dataset = {
+      ...base,
+      showtimes: [
+        ...base.showtimes.slice(6).map((s, i) => (i % 5 === 0 ? { ...s, screenName: `Moved ${i}` } : s)),
+        ...base.showtimes.slice(0, 3).map((s, i) => ({ ...s, id: `new-${i}` })),
+      ],
+    };
+    const token = (await drain(serve(dir), "limit=5000")).token;
+    await build(next, dir, { previous: dir });
+    const snapshot = new Snapshot(readManifest(dir), dir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
+    try {
+      const since = decodeSyncToken(token)!.generation;
+      const feed = new ChangesFeed(snapshot.lists, snapshot.history, since);
+      const fold = () => new FreshnessFold(snapshot.lists.dictionaries.observed, snapshot.lists.dictionaries.updated);
+      const whole = new PageBuffer();
+      expect(feed.writePage({ phase: 0, index: 0 }, 5000, 4_000_000, whole, fold()).next).toBeUndefined();
+      const all = JSON.parse(`[${whole.lend().toString()}]`) as Body["data"];
+      expect(new Set(all.map((c) => `${c.op} ${c.type}`)), JSON.stringify(all.map((c) => c.op + c.type + c.id))).toEqual(new Set(["delete showtime", "upsert showtime"]));
+      for (const maxBytes of [1, 200, 700, 1500]) {
+        const seen: Body["data"] = [];
+        let at: FeedPosition | undefined = { phase: 0, index: 0 };
+        while (at) {
+          const out = new PageBuffer();
+          const page = feed.writePage(at, 5000, maxBytes, out, fold());
+          const changes = JSON.parse(`[${out.lend().toString()}]`) as Body["data"];
+          expect(changes).toHaveLength(page.count);
+          // Over the bound only when one change alone is larger.
+          if (page.count > 1) expect(out.length).toBeLessThanOrEqual(maxBytes);
+          seen.push(...changes);
+          at = page.next;
+        }
+        expect(seen, `pages of at most ${maxBytes} bytes`).toEqual(all);
+      }
+    } finally {
+      snapshot.close();
+    }
+  });
+
   test("stop before 4 MB, whatever the limit", async () => {
     const dir = path.join(root, "large");
     const url = (i: number) => `https://tickets.example.com/${String(i).padStart(2020, "x")}`;

@@ -73,13 +73,9 @@ export class ChangesFeed {
     return undefined;
   }
 
-  /** Writes one change of a phase other than showtime upserts. */
-  private write(at: FeedPosition, out: PageBuffer, fold: FreshnessFold): void {
-    const { type, op } = PHASES[at.phase]!;
-    if (op === "delete") {
-      out.raw(this.history.deletes(type).text(at.index));
-      return;
-    }
+  /** Writes the upsert of a cinema, film or attribute. */
+  private writeUpsert(at: FeedPosition, out: PageBuffer, fold: FreshnessFold): void {
+    const { type } = PHASES[at.phase]!;
     const store = this.lists[type as Exclude<HistoryType, "showtimes">];
     out.text(`{"op":"upsert","type":"${SINGULAR[type]}","id":`);
     out.text(JSON.stringify(store.ids.text(at.index)));
@@ -87,6 +83,35 @@ export class ChangesFeed {
     out.raw(store.records.entry(at.index));
     out.byte(0x7d);
     store.foldInto(at.index, fold);
+  }
+
+  /**
+   * Writes deletions from `at` on, at most `max`: all of them after `since`, as they are kept in
+   * generation order. Stops before one that would take `out` past `maxBytes` (unless it would be
+   * the page's first); `next` is where it stopped, if before the phase's end.
+   */
+  private writeDeletes(
+    at: FeedPosition,
+    max: number,
+    comma: boolean,
+    maxBytes: number,
+    out: PageBuffer,
+  ): { count: number; next?: FeedPosition } {
+    const deletes = this.history.deletes(PHASES[at.phase]!.type);
+    let count = 0;
+    for (let i = at.index; i < deletes.count; i++) {
+      if (count === max) return { count, next: { phase: at.phase, index: i } };
+      const before = out.length;
+      const first = count === 0 && !comma;
+      if (!first) out.byte(0x2c);
+      out.raw(deletes.text(i));
+      if (!first && out.length > maxBytes) {
+        out.length = before;
+        return { count, next: { phase: at.phase, index: i } };
+      }
+      count++;
+    }
+    return { count };
   }
 
   /**
@@ -118,10 +143,17 @@ export class ChangesFeed {
         at = this.find({ phase: at.phase, index: records[n - 1]! + 1 });
         continue;
       }
+      if (PHASES[at.phase]!.op === "delete") {
+        const written = this.writeDeletes(at, limit - count, count > 0, maxBytes, out);
+        count += written.count;
+        if (written.next) return { count, next: written.next };
+        at = this.find({ phase: at.phase + 1, index: 0 });
+        continue;
+      }
       const before = out.length;
       const folded = fold.save();
       if (count > 0) out.byte(0x2c);
-      this.write(at, out, fold);
+      this.writeUpsert(at, out, fold);
       if (count > 0 && out.length > maxBytes) {
         out.length = before;
         fold.restore(folded);
