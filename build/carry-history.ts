@@ -7,7 +7,6 @@
  * build that changes nothing keeps the generation, and with it every token.
  */
 import { createHash } from "node:crypto";
-import { crc32 } from "node:zlib";
 import {
   type HistoryFacts,
   HISTORY_TYPES,
@@ -18,11 +17,11 @@ import {
 import type { DataFileFacts, ListResource, Manifest } from "../api/_core/format/layout/manifest.js";
 import type { DataFile, HISTORY_FILE } from "../api/_core/format/primitives/files.js";
 import { escapeJson } from "../api/_core/format/primitives/dictionary.js";
-import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
-import { FreshnessFold } from "../api/_core/format/read/freshness.js";
 import { openDataFiles, readManifest, Snapshot, SnapshotLists } from "../api/_core/format/read/snapshot.js";
 import { type Deletion, type HistoryContent, writeHistory } from "../api/_core/format/write/encode-history.js";
 import type { SnapshotOutput } from "../api/_core/format/write/write-snapshot.js";
+import { HISTORY_READ, type RecordScan, scanRecords, scanShowtimesInWorker } from "./history-scan.js";
+import { IdTable, idHashes } from "./id-table.js";
 
 export interface HistoryOptions {
   /** The snapshot in service, whose history is carried forward; undefined: a new history. */
@@ -34,6 +33,8 @@ export interface HistoryOptions {
   dropBeforeKey?: string;
   /** Digests of the new content, from which a new history's id is made. */
   contentDigests: string[];
+  /** Scan the previous snapshot's showtimes in a worker thread, beside this thread's scan of the new ones. */
+  scanWorker?: boolean;
 }
 
 export interface HistoryReport {
@@ -42,23 +43,6 @@ export interface HistoryReport {
   restarted?: string;
   upserts: number;
   deletes: number;
-}
-
-/** One record of a snapshot as the comparison needs it. */
-interface Seen {
-  /** The id as the map key (showtimes: its escaped text; others: the id). */
-  key: string;
-  /** A 53-bit digest of its canonical JSON. */
-  digest: number;
-  /** Showtimes: the start's instant key. */
-  startsKey?: string;
-}
-
-/** crc32 and FNV-1a together: 53 bits, so a changed record passing for unchanged is a 1 in 2^53 event. */
-function digestOf(bytes: Uint8Array): number {
-  let fnv = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) fnv = Math.imul(fnv ^ bytes[i]!, 0x01000193);
-  return crc32(bytes) * 2 ** 21 + ((fnv >>> 0) & 0x1fffff);
 }
 
 /** Record i of a type as the feed's deletion writes it. */
@@ -73,23 +57,9 @@ function deletionAt(lists: SnapshotLists, type: HistoryType, i: number): Uint8Ar
   return new Uint8Array(Buffer.from(`{"op":"delete","type":"${SINGULAR[type]}",${fields}}`));
 }
 
-/** Every record of a type in store order, each rendered as the feed serves it, then digested. */
-function* recordsOf(lists: SnapshotLists, type: HistoryType): Generator<Seen> {
-  if (type !== "showtimes") {
-    const store = lists[type];
-    for (let i = 0; i < store.length; i++) yield { key: store.ids.text(i), digest: digestOf(store.records.entry(i)) };
-    return;
-  }
-  const store = lists.showtimes;
-  const out = new PageBuffer();
-  const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
-  const one = new Uint32Array(1);
-  for (let r = 0; r < store.count; r++) {
-    out.reset();
-    one[0] = r;
-    const key = store.render("byCinema", one, out, fold)!;
-    yield { key: key.escapedId, digest: digestOf(out.bytes.subarray(0, out.length)), startsKey: key.instantKey };
-  }
+/** Whether showtime `was` of the previous snapshot starts before the drop-before instant. */
+function startsBefore(lists: SnapshotLists, was: number, dropBeforeKey: string): boolean {
+  return lists.dictionaries.instantKeyOf(lists.showtimes.startsAtOf("byCinema", was)) < dropBeforeKey;
 }
 
 /** The previous snapshot's history, or why a new one begins. */
@@ -105,7 +75,7 @@ function openPrevious(dir: string | undefined): { snapshot?: Snapshot; restarted
       return { restarted: `the previous snapshot ${reason.replace(/^manifest\.json: /, "")}` };
     throw new Error(`--previous ${dir}: ${reason}`);
   }
-  return { snapshot: new Snapshot(manifest, dir, { pageBytes: 16 * 2 ** 20, blockBytes: 256 * 2 ** 20 }) };
+  return { snapshot: new Snapshot(manifest, dir, HISTORY_READ) };
 }
 
 /** The oldest generation tokens may name: the last `generations` and every one built within `days` of the newest. */
@@ -116,16 +86,42 @@ function horizonOf(meta: Pick<HistoryMeta, "generation" | "builtAt" | "keep">): 
   return Math.max(0, Math.min(byCount, recent));
 }
 
-export function carryHistory(
+export async function carryHistory(
   lists: SnapshotLists,
   options: HistoryOptions,
-): { content: HistoryContent; report: HistoryReport } {
+): Promise<{ content: HistoryContent; report: HistoryReport }> {
   const { snapshot: previous, restarted } = openPrevious(options.previous);
   try {
-    return previous ? carryFrom(previous, lists, options) : begin(lists, options, restarted!);
+    if (!previous) return begin(lists, options, restarted!);
+    const scans = await scanBoth(previous, options.previous!, lists, options.scanWorker ?? false);
+    return carryFrom(previous, lists, options, scans);
   } finally {
     previous?.close();
   }
+}
+
+type Scans = Record<HistoryType, { previous: RecordScan; current: RecordScan }>;
+
+/** Both snapshots' records scanned, the previous one's showtimes in a worker when asked and one can start. */
+async function scanBoth(previous: Snapshot, dir: string, lists: SnapshotLists, worker: boolean): Promise<Scans> {
+  const pending = worker ? await scanShowtimesInWorker(dir) : undefined;
+  const scans = {} as Scans;
+  try {
+    for (const type of HISTORY_TYPES) {
+      const current = scanRecords(lists, type);
+      const earlier =
+        type === "showtimes" && pending
+          ? await pending.result().catch((error: Error) => {
+              throw new Error(`--previous ${dir}: ${error.message}`);
+            })
+          : scanRecords(previous.lists, type);
+      scans[type] = { previous: earlier, current };
+    }
+  } catch (error) {
+    pending?.cancel();
+    throw error;
+  }
+  return scans;
 }
 
 function begin(lists: SnapshotLists, options: HistoryOptions, restarted: string) {
@@ -151,57 +147,63 @@ function compareType(
   type: HistoryType,
   next: number,
   dropBeforeKey: string | undefined,
+  scans: { previous: RecordScan; current: RecordScan },
 ): { changed: Uint32Array; deletes: Deletion[]; upserts: number; removed: number } {
   const old = previous.history;
-  // The previous records by id: their index; digests and start keys beside, in typed arrays.
-  const before = new Map<string, number>();
-  const digests = new Float64Array(countOf(previous.lists, type));
-  const starts: string[] = [];
-  let i = 0;
-  for (const seen of recordsOf(previous.lists, type)) {
-    before.set(seen.key, i);
-    digests[i] = seen.digest;
-    if (seen.startsKey !== undefined) starts[i] = seen.startsKey;
-    i++;
+  // The previous records by the hashes of their ids (ids are unique in a snapshot; id-table.ts says
+  // why 96 bits of hash stand for the id).
+  const { previous: then, current: now } = scans;
+  const before = new IdTable(then.count);
+  for (let i = 0; i < then.count; i++)
+    before.add(then.hashes[3 * i]!, then.hashes[3 * i + 1]!, then.hashes[3 * i + 2]!, i);
+  const digests = then.digests;
+  const changedBefore = old.changedAtAll(type);
+  // Kept deletions by id: one whose record is back (an upsert now) is no longer a deletion.
+  const kept = old.deletes(type);
+  const keptIds = new IdTable(kept.count);
+  const hashes = new Uint32Array(3);
+  for (let d = 0; d < kept.count; d++) {
+    const id = JSON.parse(Buffer.from(kept.text(d)).toString("utf8")).id as string;
+    const key = Buffer.from(type === "showtimes" ? escapeJson(id) : id);
+    idHashes(key, key.length, hashes);
+    keptIds.add(hashes[0]!, hashes[1]!, hashes[2]!, d);
   }
+  const back = new Uint8Array(kept.count);
   const changed = new Uint32Array(countOf(lists, type));
   const present = new Uint8Array(digests.length);
-  const keys = new Set<string>();
   let upserts = 0;
-  i = 0;
-  for (const seen of recordsOf(lists, type)) {
-    const was = before.get(seen.key);
-    keys.add(seen.key);
-    if (was !== undefined) present[was] = 1;
-    if (was !== undefined && digests[was] === seen.digest) changed[i] = old.changedAt(type, was);
+  for (let i = 0; i < now.count; i++) {
+    const a = now.hashes[3 * i]!;
+    const b = now.hashes[3 * i + 1]!;
+    const c = now.hashes[3 * i + 2]!;
+    const match = before.head(a, b, c);
+    for (let d = keptIds.head(a, b, c); d !== -1; d = keptIds.next(d)) back[d] = 1;
+    const same = match !== -1 && digests[match] === now.digests[i];
+    if (match !== -1) present[match] = 1;
+    if (same) changed[i] = changedBefore[match]!;
     else {
       changed[i] = next;
       upserts++;
     }
-    i++;
   }
-  // Kept deletions, unless their record is back (an upsert now), then this build's.
   const deletes: Deletion[] = [];
-  const kept = old.deletes(type);
-  for (let d = 0; d < kept.count; d++) {
-    const text = kept.text(d);
-    const id = JSON.parse(Buffer.from(text).toString("utf8")).id as string;
-    if (!keys.has(type === "showtimes" ? escapeJson(id) : id)) deletes.push({ generation: kept.generation(d), text });
-  }
+  for (let d = 0; d < kept.count; d++)
+    if (!back[d]) deletes.push({ generation: kept.generation(d), text: kept.text(d) });
   let removed = 0;
-  for (let was = 0; was < digests.length; was++) {
-    if (present[was]) continue;
+  for (let r = 0; r < then.count; r++) {
+    if (present[r]) continue;
     // A showtime that starts before the drop-before instant is left out, not deleted: every mirror
     // drops it by the rule, provided the version it holds is this one (unchanged since the horizon).
-    const dropped = type === "showtimes" && dropBeforeKey !== undefined && starts[was]! < dropBeforeKey;
-    if (dropped && old.changedAt(type, was) <= old.meta.horizon) continue;
-    deletes.push({ generation: next, text: deletionAt(previous.lists, type, was) });
+    const dropped =
+      type === "showtimes" && dropBeforeKey !== undefined && startsBefore(previous.lists, r, dropBeforeKey);
+    if (dropped && changedBefore[r]! <= old.meta.horizon) continue;
+    deletes.push({ generation: next, text: deletionAt(previous.lists, type, r) });
     removed++;
   }
   return { changed, deletes, upserts, removed };
 }
 
-function carryFrom(previous: Snapshot, lists: SnapshotLists, options: HistoryOptions) {
+function carryFrom(previous: Snapshot, lists: SnapshotLists, options: HistoryOptions, scans: Scans) {
   const old = previous.history.meta;
   const next = old.generation + 1;
   const changed = {} as HistoryContent["changed"];
@@ -209,7 +211,7 @@ function carryFrom(previous: Snapshot, lists: SnapshotLists, options: HistoryOpt
   let upserts = 0;
   let removed = 0;
   for (const type of HISTORY_TYPES) {
-    const compared = compareType(previous, lists, type, next, options.dropBeforeKey);
+    const compared = compareType(previous, lists, type, next, options.dropBeforeKey, scans[type]);
     changed[type] = compared.changed;
     deletes[type] = compared.deletes;
     upserts += compared.upserts;
@@ -234,19 +236,16 @@ function carryFrom(previous: Snapshot, lists: SnapshotLists, options: HistoryOpt
 }
 
 /** The history stage: compares the snapshot just written with the one in service, writes history.pages. */
-export function recordHistory(
+export async function recordHistory(
   output: SnapshotOutput & { root: string },
   files: Record<Exclude<DataFile, typeof HISTORY_FILE>, DataFileFacts>,
   counts: Record<ListResource, number>,
   options: HistoryOptions,
-): { files: Record<DataFile, DataFileFacts>; facts: HistoryFacts; report: HistoryReport } {
-  const opened = openDataFiles(output.root, files, { pageBytes: 16 * 2 ** 20, blockBytes: 256 * 2 ** 20 });
+): Promise<{ files: Record<DataFile, DataFileFacts>; facts: HistoryFacts; report: HistoryReport }> {
+  const opened = openDataFiles(output.root, files, HISTORY_READ);
   try {
-    const lists = new SnapshotLists(opened.index, opened.records, counts.showtimes, {
-      pageBytes: 16 * 2 ** 20,
-      blockBytes: 256 * 2 ** 20,
-    });
-    const { content, report } = carryHistory(lists, options);
+    const lists = new SnapshotLists(opened.index, opened.records, counts.showtimes, HISTORY_READ);
+    const { content, report } = await carryHistory(lists, options);
     const written = writeHistory(output, content);
     return {
       files: { ...files, ...written },

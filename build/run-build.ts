@@ -127,13 +127,15 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       }),
     );
     const dropBeforeKey = localized.dropped && instantKeyOf(localized.dropped.effective);
-    const historied = stage("history", () =>
+    const historied = await stage("history", () =>
       recordHistory(options.output, rendered.files, rendered.counts, {
         previous: options.previous,
         keep: options.keep ?? DEFAULT_KEEP,
         builtAt: epochSecondsOfKey(dropBeforeKey ?? latestObservation(content)),
         dropBeforeKey,
         contentDigests: [rendered.files["index.pages"].digest, rendered.files["records.blocks"].digest].map(String),
+        // Builds that keep to this thread (gzipWorkers 0) compare on it too.
+        scanWorker: options.gzipWorkers !== 0,
       }),
     );
     const manifest = await stage("write", () =>

@@ -4,7 +4,7 @@
  * a malformed one, cursors bound to `since` and `limit`, a cursor outliving its snapshot, pages
  * kept under 4 MB, and builds that change nothing keeping the snapshot and the token.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { fileAccess } from "../api/_core/access.js";
@@ -41,7 +41,13 @@ interface Body {
 async function build(
   dataset: Dataset,
   out: string,
-  options: { previous?: string; keep?: { generations: number; days: number }; dropBefore?: string } = {},
+  options: {
+    previous?: string;
+    keep?: { generations: number; days: number };
+    dropBefore?: string;
+    /** Body workers; any: the history stage scans the previous snapshot in a worker too. */
+    workers?: number;
+  } = {},
 ) {
   const dataDir = makeTempDir("feed-data");
   writeDataset(dataDir, dataset);
@@ -55,7 +61,7 @@ async function build(
         ? undefined
         : { text: options.dropBefore, key: instantKeyOf(options.dropBefore) },
     gzipLevel: 1,
-    gzipWorkers: 0,
+    gzipWorkers: options.workers ?? 0,
   });
   removeDir(dataDir);
   if (!result.ok) throw new Error(JSON.stringify(result.problems.slice(0, 3)));
@@ -252,7 +258,10 @@ describe("pages", () => {
       const whole = new PageBuffer();
       expect(feed.writePage({ phase: 0, index: 0 }, 5000, 4_000_000, whole, fold()).next).toBeUndefined();
       const all = JSON.parse(`[${whole.lend().toString()}]`) as Body["data"];
-      expect(new Set(all.map((c) => `${c.op} ${c.type}`)), JSON.stringify(all.map((c) => c.op + c.type + c.id))).toEqual(new Set(["delete showtime", "upsert showtime"]));
+      expect(
+        new Set(all.map((c) => `${c.op} ${c.type}`)),
+        JSON.stringify(all.map((c) => c.op + c.type + c.id)),
+      ).toEqual(new Set(["delete showtime", "upsert showtime"]));
       for (const maxBytes of [1, 200, 700, 1500]) {
         const seen: Body["data"] = [];
         let at: FeedPosition | undefined = { phase: 0, index: 0 };
@@ -329,6 +338,24 @@ describe("builds", () => {
     expect(changes).toEqual([
       { op: "delete", type: "showtime", id: base.showtimes[0]!.id, cinemaId: base.showtimes[0]!.cinemaId },
     ]);
+  });
+
+  test("the history is the same whether the previous snapshot is scanned in a worker or on the build's thread", async () => {
+    const previous = path.join(root, "scan-previous");
+    await build(base, previous);
+    const next: Dataset = {
+      ...base,
+      showtimes: [
+        ...base.showtimes.slice(4).map((s, i) => (i % 3 === 0 ? { ...s, screenName: `Moved ${i}` } : s)),
+        { ...base.showtimes[0]!, id: "added" },
+      ],
+    };
+    const [here, worker] = [path.join(root, "scan-here"), path.join(root, "scan-worker")];
+    const a = await build(next, here, { previous });
+    const b = await build(next, worker, { previous, workers: 1 });
+    expect(a.report.history).toEqual(b.report.history);
+    expect(a.report.history).toMatchObject({ generation: 1, deletes: 4 });
+    expect(readFileSync(path.join(worker, "history.pages"))).toEqual(readFileSync(path.join(here, "history.pages")));
   });
 
   test("the drop-before instant never moves back within a history, and what it leaves out is no deletion", async () => {

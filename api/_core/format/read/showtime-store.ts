@@ -347,6 +347,24 @@ export class ShowtimeStore {
   }
 
   /**
+   * Visits every record in by-cinema order with its canonical JSON (as a list serves it) in `out`,
+   * which is reset before each, and its escaped id's bytes, `id[0, idLength)`: one pass over the
+   * blocks, for the build's history stage, which compares whole snapshots record by record.
+   */
+  forEachRendered(out: PageBuffer, visit: (record: number, id: Uint8Array, idLength: number) => void): void {
+    const d = this.decoder;
+    const clusters = this.directories.byCinema.cluster;
+    this.guarded(() => {
+      for (let r = 0; r < this.count; r++) {
+        this.decode("byCinema", r);
+        out.reset();
+        d.render(out, d.other, clusters[this.current]!);
+        visit(r, d.id.bytes, d.idLength);
+      }
+    });
+  }
+
+  /**
    * Renders records (by-cinema clustering, ascending) as changes of the feed,
    * `{"op":"upsert","type":"showtime","id":"…","record":{…}}`, comma-separated (a comma before the
    * first too when `comma`), and folds their freshness. Stops before a record that would take `out`

@@ -122,6 +122,14 @@ export class SnapshotHistory {
     return n;
   }
 
+  /** The generation each record of a type last changed in (as changedAt), read at once. */
+  changedAtAll(type: HistoryType): Uint32Array {
+    const values = this.changed.get(type)!;
+    const all = Uint32Array.from(values.range(0, values.count));
+    for (let i = 0; i < all.length; i++) all[i]! += this.meta.horizon;
+    return all;
+  }
+
   /** The generation record i last changed in (the horizon for anything at or before it). */
   changedAt(type: HistoryType, i: number): number {
     return this.meta.horizon + this.changed.get(type)!.range(i, i + 1)[0]!;
