@@ -119,7 +119,7 @@ export class ChangesFeed {
    * Showtime upserts are most of every page: they are gathered and rendered in runs, not one by one.
    */
   private showtimeUpserts(from: number, into: Uint32Array): number {
-    if (this.since !== undefined) return this.history.showtimesChangedAfter(from, this.since, into);
+    if (this.since !== undefined) return this.history.changedAfter("showtimes", from, this.since, into);
     const n = Math.max(0, Math.min(into.length, this.lists.showtimes.count - from));
     for (let i = 0; i < n; i++) into[i] = from + i;
     return n;

@@ -75,45 +75,20 @@ export class SnapshotHistory {
   }
 
   /**
-   * The first record (store order) at or after `from` that changed after generation g (the count
-   * when none does): whole chunks of unchanged showtimes are skipped on their summary.
+   * Writes into `into` the records of a type (store order) at or after `from` that changed after
+   * generation g, at most `into.length` of them; returns how many. Showtimes are read a chunk at
+   * a time, and a chunk whose summary says nothing in it changed is skipped unread.
    */
-  nextChangedAfter(type: HistoryType, from: number, g: number): number {
+  changedAfter(type: HistoryType, from: number, g: number, into: Uint32Array): number {
     const values = this.changed.get(type)!;
     const threshold = g - this.meta.horizon;
-    let i = from;
-    while (i < values.count) {
-      if (type === "showtimes") {
-        const chunk = Math.floor(i / CHANGED_CHUNK);
-        if (this.showtimeMaxima[chunk]! <= threshold) {
-          i = (chunk + 1) * CHANGED_CHUNK;
-          continue;
-        }
-      }
-      const end = Math.min(
-        values.count,
-        type === "showtimes" ? (Math.floor(i / CHANGED_CHUNK) + 1) * CHANGED_CHUNK : values.count,
-      );
-      const range = values.range(i, end);
-      for (let k = 0; k < range.length; k++) if (range[k]! > threshold) return i + k;
-      i = end;
-    }
-    return values.count;
-  }
-
-  /**
-   * Writes into `into` the showtime records (store order) at or after `from` that changed after
-   * generation g, at most `into.length` of them; returns how many. Reads each chunk's values once,
-   * where calling nextChangedAfter per record would read a chunk per record.
-   */
-  showtimesChangedAfter(from: number, g: number, into: Uint32Array): number {
-    const values = this.changed.get("showtimes")!;
-    const threshold = g - this.meta.horizon;
+    const showtimes = type === "showtimes";
+    const chunk = showtimes ? CHANGED_CHUNK : Math.max(1, values.count);
     let n = 0;
     for (let i = from; i < values.count && n < into.length; ) {
-      const chunk = Math.floor(i / CHANGED_CHUNK);
-      const end = Math.min(values.count, (chunk + 1) * CHANGED_CHUNK);
-      if (this.showtimeMaxima[chunk]! > threshold) {
+      const c = Math.floor(i / chunk);
+      const end = Math.min(values.count, (c + 1) * chunk);
+      if (!showtimes || this.showtimeMaxima[c]! > threshold) {
         const range = values.range(i, end);
         for (let k = 0; k < range.length && n < into.length; k++) if (range[k]! > threshold) into[n++] = i + k;
       }
@@ -122,17 +97,18 @@ export class SnapshotHistory {
     return n;
   }
 
-  /** The generation each record of a type last changed in (as changedAt), read at once. */
+  /** The first record (store order) at or after `from` that changed after generation g; the count when none does. */
+  nextChangedAfter(type: HistoryType, from: number, g: number): number {
+    const first = new Uint32Array(1);
+    return this.changedAfter(type, from, g, first) === 1 ? first[0]! : this.changed.get(type)!.count;
+  }
+
+  /** The generation each record of a type last changed in (the horizon for anything at or before it). */
   changedAtAll(type: HistoryType): Uint32Array {
     const values = this.changed.get(type)!;
     const all = Uint32Array.from(values.range(0, values.count));
     for (let i = 0; i < all.length; i++) all[i]! += this.meta.horizon;
     return all;
-  }
-
-  /** The generation record i last changed in (the horizon for anything at or before it). */
-  changedAt(type: HistoryType, i: number): number {
-    return this.meta.horizon + this.changed.get(type)!.range(i, i + 1)[0]!;
   }
 
   /** The deletions of a type the history keeps. */
