@@ -1,17 +1,20 @@
 /**
  * Cursors keep paging across releases (decision: pagination). Pinned cursors issued by the server
  * of 2026-11-24 over a fixed dataset, for every filter alone and a few combinations, resume with
- * the same records; and a parameter added to a table changes no binding of a request without it.
+ * the same records; a parameter added to a table changes no binding of a request without it; and
+ * every filter binds.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { staticAccess } from "../api/_core/access.js";
-import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
+import { bindingOf, decodeCursor, encodeCursorEscaped } from "../api/_core/cursor.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
-import { LIST_TABLES, parseListRequestWith } from "../api/_core/route.js";
+import type { ListResource } from "../api/_core/format/layout/manifest.js";
+import { isFilter } from "../api/_core/parameters/parameter.js";
+import { LIST_TABLES, parseListRequest, parseListRequestWith } from "../api/_core/route.js";
 import { createDiskWriter } from "../build/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
@@ -100,5 +103,54 @@ describe("adding a parameter", () => {
 
   test("each pinned cursor still decodes to its binding and sort key", () => {
     for (const p of PINNED) expect(decodeCursor(p.cursor), p.url).toBeDefined();
+  });
+});
+
+/**
+ * Two values of each filter, and the query each is added to: a filter row must bind (decision:
+ * pagination), so a cursor issued with it is refused without it or with its other value. A filter
+ * added to a table without samples here fails the first test.
+ */
+const FILTER_SAMPLES: Record<string, Record<string, { one: string; other: string; base?: string }>> = {
+  showtimes: {
+    cinemaId: { one: "cinemaId=c-1", other: "cinemaId=c-2" },
+    filmId: { one: "filmId=f-1", other: "filmId=f-2" },
+    startsAfter: { one: "startsAfter=2026-11-24T18:00Z", other: "startsAfter=2026-11-24T19:00Z" },
+    startsBefore: { one: "startsBefore=2026-11-24T18:00Z", other: "startsBefore=2026-11-24T19:00Z" },
+    date: { one: "date=2026-11-27", other: "date=2026-11-28" },
+    dayStartsAt: { base: "date=2026-11-27", one: "dayStartsAt=03:00", other: "dayStartsAt=04:00" },
+    attributeIds: { one: "attributeIds=format-imax", other: "attributeIds=format-imax,lang-en" },
+    near: { one: "near=52.52,13.405", other: "near=52.52,13.405&radiusKm=5" },
+  },
+  cinemas: {
+    near: { one: "near=52.52,13.405", other: "near=48.1,11.5" },
+    countryCode: { one: "countryCode=DE", other: "countryCode=GB" },
+  },
+  films: {},
+  attributes: {},
+};
+
+describe("every filter binds cursors", () => {
+  const rows = Object.entries(LIST_TABLES).flatMap(([resource, table]) =>
+    table.filter(isFilter).map((row) => [`${resource} ${row.key}`, resource as ListResource, row.key] as const),
+  );
+
+  test("each filter of each list has samples here", () => {
+    for (const [name, resource, key] of rows) expect(FILTER_SAMPLES[resource]![key], name).toBeDefined();
+  });
+
+  test.each(rows)("%s: a cursor issued with it is refused without it and with another value", (_, resource, key) => {
+    const sample = FILTER_SAMPLES[resource]![key]!;
+    const query = (extra?: string) => [sample.base, extra].filter(Boolean).join("&");
+    const issued = parseListRequest(resource, query(sample.one));
+    // A cursor of a page with the filter, whatever record it names.
+    const sortKey = resource === "showtimes" || query(sample.one).includes("near=") ? "0000" : undefined;
+    const cursor = encodeCursorEscaped(issued.binding, sortKey, "some-id");
+    expect(() => parseListRequest(resource, `${query(sample.one)}&cursor=${cursor}`)).not.toThrow();
+    for (const elsewhere of [query(), query(sample.other)]) {
+      expect(() => parseListRequest(resource, `${elsewhere}${elsewhere ? "&" : ""}cursor=${cursor}`)).toThrow(
+        expect.objectContaining({ status: 400, details: { parameter: "cursor" } }),
+      );
+    }
   });
 });

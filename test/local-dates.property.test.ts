@@ -5,8 +5,8 @@
  * (Asia/Kolkata +5:30, Asia/Kathmandu +5:45), cinemas whose zone comes from their coordinates, and
  * cinemas without a zone (their showtimes' days read from the written offset); showtimes written
  * in Z and in local offsets. Every page walked to the end equals the oracle's filter-then-sort, and
- * a cursor taken before a rebuild resumes after its record. The oracle finds a zone's day start by
- * asking Intl minute by minute, sharing no code with the build or the core.
+ * a cursor taken before a rebuild resumes after its record. The oracle (helpers/local-day-oracle.ts)
+ * finds a zone's day start by asking Intl minute by minute, sharing no code with the build or the core.
  */
 import path from "node:path";
 import fc from "fast-check";
@@ -17,6 +17,7 @@ import { createHandler, type Handler } from "../api/_core/handle-request.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, compareInstants, type Dataset, formatInstant, type Showtime } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
+import { offsetMinutes, onDay } from "./helpers/local-day-oracle.js";
 
 /** Zones given in source records, and places whose zone the build derives. */
 const ZONES = [
@@ -77,59 +78,6 @@ const specArb: fc.Arbitrary<Spec> = fc
       ),
     }),
   );
-
-// ---- The oracle: Intl, minute by minute. ----
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** Wall-clock epoch minutes (as if UTC) in `zone` at epoch second `t`. */
-function wallMinutes(zone: string, t: number): number {
-  let format = formats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-    });
-    formats.set(zone, format);
-  }
-  const p = Object.fromEntries(format.formatToParts(t * 1000).map((x) => [x.type, x.value]));
-  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) / 60_000;
-}
-
-function offsetMinutes(zone: string, t: number): number {
-  return wallMinutes(zone, t) - Math.floor(t / 60);
-}
-
-const starts = new Map<string, number>();
-/** The first epoch minute whose wall clock in `zone` shows at least `localMinute`. */
-function dayStart(zone: string, localMinute: number): number {
-  const key = `${zone}|${localMinute}`;
-  let start = starts.get(key);
-  if (start === undefined) {
-    start = localMinute - 15 * 60;
-    while (wallMinutes(zone, start * 60) < localMinute) start++;
-    starts.set(key, start);
-  }
-  return start;
-}
-
-/** Epoch minutes of the start of day `date` + `startMinutes`, as if UTC. */
-const localMinuteOf = (date: string, startMinutes: number) => Date.parse(`${date}T00:00:00Z`) / 60_000 + startMinutes;
-
-/** Whether a showtime starting at epoch second `t`, written as `text`, falls on the day at a cinema of `zone`. */
-function onDay(zone: string | undefined, t: number, text: string, date: string, startMinutes: number): boolean {
-  const local = localMinuteOf(date, startMinutes);
-  if (zone) {
-    const minute = t / 60;
-    return minute >= dayStart(zone, local) && minute < dayStart(zone, local + 1440);
-  }
-  const wall = Date.parse(`${text.slice(0, 16)}:00Z`) / 60_000;
-  return wall >= local && wall < local + 1440;
-}
 
 // ---- Datasets from specs. ----
 

@@ -46,7 +46,7 @@ export const LIST_TABLES = {
   cinemas: CINEMA_PARAMETERS,
   films: PAGING_PARAMETERS,
   attributes: PAGING_PARAMETERS,
-} as const satisfies Record<ListResource, ParameterTable<never>>;
+} as const satisfies Record<ListResource, ParameterTable>;
 
 /** Query parameters of the get-one endpoints. */
 export const ONE_TABLES: Record<OneResource, ParameterTable> = {
@@ -135,7 +135,7 @@ export function parseQuery(
 }
 
 /** Parses a query by a parameter table: the values its rows check, each as its row parses it. */
-export function parseTableQuery<Q>(table: ParameterTable<never>, rawQuery: string): { query: Q; names: string[] } {
+export function parseTableQuery<Q>(table: ParameterTable, rawQuery: string): { query: Q; names: string[] } {
   const params = parseQuery(rawQuery, namesOf(table), splitNamesOf(table));
   return { query: parseWith<Q>(table, params), names: [...params.keys()] };
 }

@@ -2,7 +2,7 @@
 import { badParameter } from "../errors.js";
 import { decodeSyncToken, MAX_TOKEN_LENGTH, type SyncToken } from "../sync-token.js";
 import { cursorParameter, limitParameter, type Paging } from "./paging.js";
-import type { Parameter } from "./parameter.js";
+import type { Parameter, PlainRow } from "./parameter.js";
 
 /** A page of the feed holds up to 5,000 changes, 1,000 when `limit` is absent. */
 export const MAX_CHANGES_LIMIT = 5000;
@@ -13,7 +13,7 @@ export interface ChangesQuery extends Paging {
   since?: { text: string; token: SyncToken };
 }
 
-const sinceParameter: Parameter = {
+const sinceParameter: PlainRow = {
   key: "since",
   names: ["since"],
   parse(values) {

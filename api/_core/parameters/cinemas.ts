@@ -15,9 +15,7 @@ type Row = Parameter<CinemaFilters>;
 
 export const CINEMA_PARAMETERS: readonly Row[] = [
   limitParameter(MAX_LIMIT, DEFAULT_LIMIT),
-  placeParameter<CinemaFilters>((near, filters) => {
-    filters.near = near;
-  }),
+  placeParameter<CinemaFilters>((near) => ({ near })),
   {
     key: "countryCode",
     names: ["countryCode"],
@@ -40,9 +38,7 @@ export const CINEMA_PARAMETERS: readonly Row[] = [
       },
     ],
     client: "countryCode",
-    select: (code: string, filters) => {
-      filters.countryCode = code;
-    },
+    select: (code: string) => ({ countryCode: code }),
   },
   cursorParameter,
 ];

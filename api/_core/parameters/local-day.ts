@@ -5,14 +5,13 @@
  * day, in which a 01:00 show belongs to the evening before.
  */
 import { badParameter } from "../errors.js";
-import type { DaySelection } from "../format/query/local-day.js";
 import type { ShowtimeSelection } from "../format/query/showtime-selection.js";
 import { checkDate } from "../format/primitives/date-time.js";
-import type { Parameter } from "./parameter.js";
+import type { FilterRow } from "./parameter.js";
 
 const DAY_STARTS_AT = /^0[0-5]:[0-5][0-9]$/;
 
-export const dateParameter: Parameter<ShowtimeSelection> = {
+export const dateParameter: FilterRow<ShowtimeSelection> = {
   key: "date",
   names: ["date"],
   parse(values) {
@@ -43,9 +42,7 @@ export const dateParameter: Parameter<ShowtimeSelection> = {
     },
   ],
   client: "date",
-  select: (date: string, selection) => {
-    selection.day = { date, startMinutes: 0 };
-  },
+  select: (date: string) => ({ date }),
 };
 
 /** Minutes after midnight of an `HH:MM` from 00:00 to 05:59. */
@@ -53,7 +50,7 @@ function minutesOf(value: string): number {
   return Number(value.slice(0, 2)) * 60 + Number(value.slice(3));
 }
 
-export const dayStartsAtParameter: Parameter<ShowtimeSelection> = {
+export const dayStartsAtParameter: FilterRow<ShowtimeSelection> = {
   key: "dayStartsAt",
   names: ["dayStartsAt"],
   parse(values) {
@@ -81,7 +78,5 @@ export const dayStartsAtParameter: Parameter<ShowtimeSelection> = {
     },
   ],
   client: "dayStartsAt",
-  select: (minutes: number, selection) => {
-    (selection.day as DaySelection).startMinutes = minutes;
-  },
+  select: (minutes: number) => ({ dayStartMinutes: minutes }),
 };

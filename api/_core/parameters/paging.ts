@@ -1,7 +1,7 @@
 /** The paging parameters every list takes (spec §4.1): `cursor` and `limit`. */
 import { type CursorPayload, decodeCursor, MAX_CURSOR_LENGTH } from "../cursor.js";
 import { badParameter } from "../errors.js";
-import type { Parameter } from "./parameter.js";
+import type { Parameter, PlainRow } from "./parameter.js";
 
 /** Spec §4.1: a page holds 1..100 records, 25 when `limit` is absent. */
 export const DEFAULT_LIMIT = 25;
@@ -14,7 +14,7 @@ export interface Paging {
 }
 
 /** `cursor`: a nextCursor this API issued, unaltered; whether it fits the filters is checked once they are known. */
-export const cursorParameter: Parameter = {
+export const cursorParameter: PlainRow = {
   key: "cursor",
   names: ["cursor"],
   parse(values) {
@@ -44,7 +44,7 @@ export const cursorParameter: Parameter = {
 };
 
 /** `limit`: a whole number from 1 to `max` in plain decimal digits; `fallback` when absent (spec §4.1: 1..100, 25). */
-export function limitParameter(max: number, fallback: number, component = "limit"): Parameter {
+export function limitParameter(max: number, fallback: number, component = "limit"): PlainRow {
   return {
     key: "limit",
     names: ["limit"],

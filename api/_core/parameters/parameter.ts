@@ -16,11 +16,8 @@ export interface OpenApiParameter {
   parameter: Record<string, unknown>;
 }
 
-/**
- * A row of an endpoint's parameter table; `S` is what its selection builds. A row's value types are
- * its own (checked where the row is written); a table holds rows of every type.
- */
-export interface Parameter<S = never> {
+/** What every row says, whatever it does: its names, how it parses, how it is documented and carried. */
+interface RowBase {
   /** The field of the parsed query it fills. */
   readonly key: string;
   /** Its names on the wire, in the order they are checked (`near`, then `radiusKm`). */
@@ -32,28 +29,48 @@ export interface Parameter<S = never> {
    * a 400 naming the parameter.
    */
   parse(values: Values): unknown;
-  /**
-   * What a present value contributes to the cursor binding (decision: pagination), as JSON; null:
-   * not bound (paging and embeds do not change which records a page holds). A bind that returns
-   * undefined binds nothing for that value (a value equal to the default).
-   */
-  readonly bind: ((value: never) => unknown) | null;
   /** Its OpenAPI parameter objects, one per name. */
   readonly openapi: readonly OpenApiParameter[];
   /** The typed client's field that carries it (client/types.ts). */
   readonly client: string;
-  /** Narrows what the list selects; null for a parameter that selects nothing (paging, embeds). */
-  readonly select: Select<S> | null;
 }
 
 /**
- * Declared as a method's type, whose parameters TypeScript checks both ways: a row that selects
- * nothing (Parameter<never>) fits any endpoint's table.
+ * What a present value contributes to the cursor binding (decision: pagination), as JSON. A bind
+ * that returns undefined binds nothing for that value (a value equal to the default).
  */
-type Select<S> = { select(value: never, selection: S, lists: SnapshotLists): void }["select"];
+export type Bind = (value: never) => unknown;
+
+/**
+ * A filter: it narrows what the list selects, so it must say how it binds cursors (there is no
+ * default: a filter a cursor forgot would let the cursor page on with other filters).
+ * `select` returns the part of a selection the value asks for; the endpoint's `narrow` alone folds
+ * parts together, by intersection, so no row can undo what another selected.
+ */
+export interface FilterRow<S> extends RowBase {
+  readonly bind: Bind;
+  readonly select: Select<S>;
+}
+
+/** A row that selects nothing: paging, embeds, the feed's token; bound or not, as it says. */
+export interface PlainRow extends RowBase {
+  readonly bind: Bind | null;
+  readonly select: null;
+}
+
+/** A row of an endpoint's parameter table; `S` is the selection its filters narrow. */
+export type Parameter<S = unknown> = FilterRow<S> | PlainRow;
+
+/** Declared as a method's type, whose parameters TypeScript checks both ways: each row types its own value. */
+type Select<S> = { select(value: never, lists: SnapshotLists): S }["select"];
 
 /** A table of parameters: every parameter one endpoint takes, in the order they are checked. */
-export type ParameterTable<S = never> = readonly Parameter<S>[];
+export type ParameterTable<S = unknown> = readonly Parameter<S>[];
+
+/** Whether a row is a filter (it selects, so it binds). */
+export function isFilter<S>(row: Parameter<S>): row is FilterRow<S> {
+  return row.select !== null;
+}
 
 type Query = Record<string, unknown>;
 
@@ -88,12 +105,21 @@ export function boundFieldsOf(table: ParameterTable, query: object): Array<[stri
   return bound;
 }
 
-/** Folds every present field's selection into `selection`. */
-export function selectWith<S>(table: ParameterTable<S>, query: object, selection: S, lists: SnapshotLists): S {
+/**
+ * Folds every present filter's part into `selection` with `narrow`, the endpoint's one way of
+ * combining parts (an intersection), in table order.
+ */
+export function selectWith<S>(
+  table: ParameterTable<S>,
+  query: object,
+  selection: S,
+  lists: SnapshotLists,
+  narrow: (selection: S, part: S) => void,
+): S {
   for (const row of table) {
     const value = (query as Query)[row.key];
-    if (row.select && value !== undefined)
-      (row.select as (v: unknown, s: S, l: SnapshotLists) => void)(value, selection, lists);
+    if (isFilter(row) && value !== undefined)
+      narrow(selection, (row.select as (v: unknown, l: SnapshotLists) => S)(value, lists));
   }
   return selection;
 }

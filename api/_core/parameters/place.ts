@@ -6,10 +6,10 @@ import { badParameter } from "../errors.js";
 import type { Near } from "../format/query/cinema-selection.js";
 import type { SnapshotLists } from "../format/read/snapshot.js";
 import { DEFAULT_RADIUS_KM, MAX_RADIUS_KM, parseNear, parseRadiusKm } from "../query-values.js";
-import type { Parameter } from "./parameter.js";
+import type { FilterRow } from "./parameter.js";
 
 /** The row of a place filter: parsed, bound and documented alike wherever it is taken; `select` says what it narrows. */
-export function placeParameter<S>(select: (near: Near, selection: S, lists: SnapshotLists) => void): Parameter<S> {
+export function placeParameter<S>(select: (near: Near, lists: SnapshotLists) => S): FilterRow<S> {
   return {
     key: "near",
     names: ["near", "radiusKm"],

@@ -6,7 +6,7 @@
 import { checkDateTime } from "../format/primitives/date-time.js";
 import { badParameter } from "../errors.js";
 import { cinemasNear, type Near } from "../format/query/cinema-selection.js";
-import { narrowCinemas, type ShowtimeSelection } from "../format/query/showtime-selection.js";
+import type { ShowtimeSelection } from "../format/query/showtime-selection.js";
 import {
   type Embedded,
   MAX_ATTRIBUTE_FILTER,
@@ -16,7 +16,7 @@ import {
 } from "../query-values.js";
 import { clipText, codePointLength } from "../text.js";
 import { cursorParameter, DEFAULT_LIMIT, limitParameter, MAX_LIMIT, type Paging } from "./paging.js";
-import type { OpenApiParameter, Parameter, Values } from "./parameter.js";
+import type { FilterRow, OpenApiParameter, Parameter, PlainRow, Values } from "./parameter.js";
 import { dateParameter, dayStartsAtParameter } from "./local-day.js";
 import { placeParameter } from "./place.js";
 
@@ -41,10 +41,11 @@ export interface ShowtimeQuery extends Paging {
 }
 
 type Row = Parameter<ShowtimeSelection>;
+type Filter = FilterRow<ShowtimeSelection>;
 
 const ID_SCHEMA = { type: "string", minLength: 1, maxLength: MAX_ID_LENGTH };
 
-function idFilter(name: "cinemaId" | "filmId", description: string, select: Row["select"]): Row {
+function idFilter(name: "cinemaId" | "filmId", description: string, select: Filter["select"]): Filter {
   return {
     key: name,
     names: [name],
@@ -82,8 +83,8 @@ function timeBound(
   name: "startsAfter" | "startsBefore",
   bind: (bound: TimeBound) => string,
   openapi: OpenApiParameter,
-  select: (bound: TimeBound, selection: ShowtimeSelection) => void,
-): Row {
+  select: (bound: TimeBound) => ShowtimeSelection,
+): Filter {
   return {
     key: name,
     names: [name],
@@ -91,12 +92,12 @@ function timeBound(
     bind,
     openapi: [openapi],
     client: name,
-    select: select,
+    select,
   };
 }
 
 /** The include parameter: embeds each showtime's film and/or cinema (list and get-one alike). */
-export const includeParameter: Parameter = {
+export const includeParameter: PlainRow = {
   key: "include",
   names: ["include"],
   parse: (values) => {
@@ -125,16 +126,12 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
   idFilter(
     "cinemaId",
     "Only showtimes at this cinema. An id that matches nothing gives an empty page, not a 404.",
-    (id: string, selection, lists) => narrowCinemas(selection, [lists.cinemas.indexOf(id)]),
+    (id: string, lists) => ({ cinemas: [lists.cinemas.indexOf(id)] }),
   ),
   idFilter(
     "filmId",
     "Only showtimes of this film. An id that matches nothing gives an empty page, not a 404.",
-    (id: string, selection, lists) => {
-      const film = lists.films.indexOf(id);
-      if (film === -1) narrowCinemas(selection, []);
-      else selection.film = film;
-    },
+    (id: string, lists) => ({ film: lists.films.indexOf(id) }),
   ),
   limitParameter(MAX_LIMIT, DEFAULT_LIMIT),
   timeBound(
@@ -153,9 +150,7 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
         example: "2026-11-24T18:00Z",
       },
     },
-    (bound, selection) => {
-      selection.startsAfterKey = bound.key;
-    },
+    (bound) => ({ startsAfterKey: bound.key }),
   ),
   timeBound(
     "startsBefore",
@@ -173,9 +168,7 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
         example: "2026-11-24T23:00Z",
       },
     },
-    (bound, selection) => {
-      selection.startsBeforeKey = bound.key;
-    },
+    (bound) => ({ startsBeforeKey: bound.key }),
   ),
   dateParameter,
   dayStartsAtParameter,
@@ -205,17 +198,11 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
       },
     ],
     client: "attributeIds",
-    select: (ids: string[], selection, lists) => {
-      selection.sets = lists.setsHolding(ids);
-    },
+    select: (ids: string[], lists) => ({ sets: lists.setsHolding(ids) }),
   },
-  placeParameter<ShowtimeSelection>((near, selection, lists) => {
+  placeParameter<ShowtimeSelection>((near, lists) => {
     const matches = cinemasNear(lists.cinemas, near);
-    narrowCinemas(
-      selection,
-      matches.map((m) => m.index),
-    );
-    selection.distances = new Map(matches.map((m) => [m.index, m.distanceKm]));
+    return { cinemas: matches.map((m) => m.index), distances: new Map(matches.map((m) => [m.index, m.distanceKm])) };
   }),
   includeParameter,
   cursorParameter,

@@ -23,6 +23,23 @@ export interface Near {
 export interface CinemaFilters {
   near?: Near;
   countryCode?: string;
+  /** Set when two filters cannot both hold: no cinema matches. */
+  nothing?: true;
+}
+
+/**
+ * Narrows `filters` by `part`, the only way a cinema filter selects (parameters/parameter.ts): a
+ * slot given twice must agree, or nothing matches.
+ */
+export function narrowCinemaFilters(filters: CinemaFilters, part: CinemaFilters): void {
+  for (const slot of ["near", "countryCode"] as const) {
+    const value = part[slot];
+    if (value === undefined) continue;
+    const before = filters[slot];
+    if (before !== undefined && JSON.stringify(before) !== JSON.stringify(value)) filters.nothing = true;
+    else (filters as Record<typeof slot, unknown>)[slot] = value;
+  }
+  if (part.nothing) filters.nothing = true;
 }
 
 /** A distance as responses show it: km rounded to 3 decimals (decision: query parameters). */
@@ -124,6 +141,7 @@ export function cinemasNear(cinemas: PlainStore, near: Near): CinemaMatch[] {
 /** The cinemas matching `filters`, in the order their list serves them. */
 export function selectCinemas(cinemas: PlainStore, filters: CinemaFilters): CinemaMatch[] {
   const { near, countryCode } = filters;
+  if (filters.nothing) return [];
   let matches: CinemaMatch[];
   if (near) {
     matches = geoIndexOf(cinemas).within(near);

@@ -8,10 +8,10 @@
 import type { Seek } from "../read/record-list.js";
 import type { ShowtimeList, ShowtimeStore } from "../read/showtime-store.js";
 import type { SnapshotLists } from "../read/snapshot.js";
-import { type DaySelection, LocalDay } from "./local-day.js";
+import { LocalDay } from "./local-day.js";
 
 export interface ShowtimeSelection {
-  /** Only these cinemas (indexes, ascending): near a point, and/or cinemaId. Undefined: every cinema. */
+  /** Only these cinemas (indexes, ascending): near a point, and/or cinemaId. Undefined: every cinema; empty: none. */
   cinemas?: ArrayLike<number>;
   /** Only this film (index). */
   film?: number;
@@ -21,20 +21,60 @@ export interface ShowtimeSelection {
   startsAfterKey?: string;
   /** Instant key of startsBefore: only showtimes starting strictly earlier. */
   startsBeforeKey?: string;
-  /** Only showtimes on this local day at their cinema (date, dayStartsAt). */
-  day?: DaySelection;
+  /** Only showtimes on this local date at their cinema (date), YYYY-MM-DD. */
+  date?: string;
+  /** Minutes after midnight the local day starts (dayStartsAt); 0 when absent. */
+  dayStartMinutes?: number;
   /** Near a point: each selected cinema's distance in km, which its showtimes carry. */
   distances?: Map<number, number>;
 }
 
+/** The selection of nothing at all (an unknown id, two filters that cannot both hold). */
+const NOTHING: ArrayLike<number> = [];
+
+function intersect(before: ArrayLike<number> | undefined, wanted: ArrayLike<number>): number[] {
+  const kept = Array.from(wanted).filter((c) => c >= 0);
+  return before === undefined ? kept : kept.filter((c) => Array.prototype.includes.call(before, c));
+}
+
+/** Two values of a slot that must be equal to both hold: the value, or undefined when they differ. */
+function agreed<T>(before: T | undefined, part: T): T | undefined {
+  return before === undefined || before === part ? part : undefined;
+}
+
 /**
- * Narrows a selection to `cinemas` (ascending indexes; -1, an unknown cinema, matches nothing),
- * intersected with any narrowing before, so filters combine with AND whatever their order.
+ * Narrows `selection` by `part`, the only way a filter selects (parameters/parameter.ts): every
+ * slot is intersected, so filters combine with AND whatever their order and no filter can widen
+ * or replace what another selected. A cinema index of -1 (an unknown cinema) matches nothing.
  */
-export function narrowCinemas(selection: ShowtimeSelection, cinemas: ArrayLike<number>): void {
-  const wanted = Array.from(cinemas).filter((c) => c >= 0);
-  const before = selection.cinemas;
-  selection.cinemas = before === undefined ? wanted : wanted.filter((c) => Array.prototype.includes.call(before, c));
+export function narrowSelection(selection: ShowtimeSelection, part: ShowtimeSelection): void {
+  if (part.cinemas !== undefined) selection.cinemas = intersect(selection.cinemas, part.cinemas);
+  if (part.film !== undefined) {
+    const film = agreed(selection.film, part.film);
+    if (film === undefined || film < 0) selection.cinemas = NOTHING;
+    else selection.film = film;
+  }
+  if (part.sets !== undefined) {
+    const held = selection.sets;
+    selection.sets = held === undefined ? part.sets : part.sets.map((holds, code) => holds & (held[code] ?? 0));
+  }
+  // The later start and the earlier end: instant keys order as strings.
+  const after = part.startsAfterKey;
+  if (after !== undefined && (selection.startsAfterKey === undefined || after > selection.startsAfterKey))
+    selection.startsAfterKey = after;
+  const before = part.startsBeforeKey;
+  if (before !== undefined && (selection.startsBeforeKey === undefined || before < selection.startsBeforeKey))
+    selection.startsBeforeKey = before;
+  for (const slot of ["date", "dayStartMinutes"] as const) {
+    if (part[slot] === undefined) continue;
+    const value = agreed<string | number>(selection[slot], part[slot]);
+    if (value === undefined) selection.cinemas = NOTHING;
+    else (selection as Record<typeof slot, unknown>)[slot] = value;
+  }
+  if (part.distances !== undefined) {
+    const known = selection.distances;
+    selection.distances = known === undefined ? part.distances : new Map([...known, ...part.distances]);
+  }
 }
 
 export interface SelectedPage {
@@ -204,7 +244,13 @@ export function selectShowtimes(
     want: limit + 1,
     sets,
     bySets: sets && ((record: number) => sets[store.attributeSetOf(record)] === 1),
-    day: selection.day && new LocalDay(lists.zones, dictionaries, selection.day),
+    day:
+      selection.date === undefined
+        ? undefined
+        : new LocalDay(lists.zones, dictionaries, {
+            date: selection.date,
+            startMinutes: selection.dayStartMinutes ?? 0,
+          }),
     film: selection.film,
   };
   let found: number[];

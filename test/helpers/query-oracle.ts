@@ -1,0 +1,335 @@
+/**
+ * The brute-force oracle of the list queries (decision: query parameters), one entry per row of
+ * each list's parameter table (api/_core/parameters/), written from the contract and sharing no
+ * code with the core. The tables are its index: `oracleGaps` names every row without an entry, so a
+ * parameter added to a table fails the query property test until the oracle knows what it means.
+ *
+ * An entry draws a random value for a dataset, writes it into a query, and says what it does to
+ * the expected records: which it keeps (a filter), what it adds to each (distanceKm, embeds).
+ */
+import fc from "fast-check";
+import { compareInstants, type Cinema, type Dataset, SHOWS_FROM, servedCinema } from "./dataset.js";
+import { onDay } from "./local-day-oracle.js";
+
+export type ListResource = "showtimes" | "cinemas" | "films" | "attributes";
+
+/** What the oracle knows of a dataset: its served cinemas and films by id. */
+export interface OracleContext {
+  dataset: Dataset;
+  cinemas: Map<string, Cinema>;
+  films: Map<string, Dataset["films"][number]>;
+}
+
+/** The values a query was given, by parameter key. */
+export type Given = Record<string, unknown>;
+
+type Draw = (ctx: OracleContext, given: Given) => unknown;
+
+export interface OracleEntry {
+  /** Paging (cursor, limit): the walk of the pages gives them. */
+  paging?: true;
+  /** A random way to choose the row's value for a dataset; the value undefined leaves the row out. */
+  draw?: fc.Arbitrary<Draw>;
+  /** The row's query text, each name=value already encoded. */
+  wire?(value: never, given: Given): string[];
+  /** A filter: whether the record stays. */
+  keeps?(value: never, record: Record<string, unknown>, ctx: OracleContext, given: Given): boolean;
+  /** What the row adds to each kept record, after the record's own fields and earlier rows' additions. */
+  adds?(value: never, record: Record<string, unknown>, ctx: OracleContext): Record<string, unknown>;
+}
+
+export type Oracle = Record<string, OracleEntry>;
+
+// ---- Places ----
+
+export const CITIES = [
+  { latitude: 52.52, longitude: 13.405, country: "DE" },
+  { latitude: 48.1351, longitude: 11.582, country: "DE" },
+  { latitude: 51.5072, longitude: -0.1276, country: "GB" },
+  { latitude: -33.8688, longitude: 151.2093, country: "AU" },
+];
+
+const EARTH_KM = 6371.0088;
+const rad = (degrees: number) => (degrees * Math.PI) / 180;
+
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const h =
+    Math.sin(rad(lat2 - lat1) / 2) ** 2 +
+    Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lon2 - lon1) / 2) ** 2;
+  return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export interface Place {
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+  /** Sent without radiusKm: the default 25 km applies. */
+  defaultRadius: boolean;
+}
+
+/** A cinema's distance from a place, or undefined when it has no coordinates. */
+export function distanceTo(cinema: Cinema, near: Place): number | undefined {
+  const { latitude, longitude } = cinema.location as { latitude?: number; longitude?: number };
+  if (latitude === undefined || longitude === undefined) return undefined;
+  return distanceKm(near.latitude, near.longitude, latitude, longitude);
+}
+
+const rounded = (km: number) => Math.round(km * 1000) / 1000;
+
+// ---- Draws ----
+
+const enc = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
+
+/** One of `items(ctx)` by a random index, or (one time in eight) `unknown`, which matches nothing. */
+function pickOf(items: (ctx: OracleContext) => readonly string[], unknown?: string): fc.Arbitrary<Draw> {
+  return fc.tuple(fc.nat(), fc.nat({ max: 7 })).map(([i, u]) => (ctx: OracleContext) => {
+    const all = items(ctx);
+    if (unknown !== undefined && u === 0) return unknown;
+    return all.length === 0 ? undefined : all[i % all.length];
+  });
+}
+
+const placeDraw: fc.Arbitrary<Draw> = fc
+  .record({
+    city: fc.nat({ max: CITIES.length - 1 }),
+    radius: fc.option(fc.constantFrom(0.001, 1, 5, 12.5, 25, 60, 500), { nil: undefined }),
+    dLat: fc.integer({ min: -2000, max: 2000 }),
+    dLon: fc.integer({ min: -2000, max: 2000 }),
+  })
+  .map(({ city, radius, dLat, dLon }) => (): Place => {
+    const at = CITIES[city]!;
+    return {
+      latitude: Number((at.latitude + dLat / 10_000).toFixed(4)),
+      longitude: Number((at.longitude + dLon / 10_000).toFixed(4)),
+      radiusKm: radius ?? 25,
+      defaultRadius: radius === undefined,
+    };
+  });
+
+function placeWire(near: Place): string[] {
+  const point = `near=${near.latitude.toFixed(4)},${near.longitude.toFixed(4)}`;
+  return near.defaultRadius ? [point] : [point, enc("radiusKm", String(near.radiusKm))];
+}
+
+const startsOf = (ctx: OracleContext) => ctx.dataset.showtimes.map((s) => s.startsAt);
+const epochSeconds = (text: string) => Date.parse(text) / 1000;
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+
+// ---- The oracle of each list ----
+
+const PAGING: OracleEntry = { paging: true };
+
+export const SHOWTIME_ORACLE: Oracle = {
+  cinemaId: {
+    draw: pickOf((ctx) => ctx.dataset.cinemas.map((c) => c.id), "no-such-cinema"),
+    wire: (id: string) => [enc("cinemaId", id)],
+    keeps: (id: string, s) => s.cinemaId === id,
+  },
+  filmId: {
+    draw: pickOf((ctx) => ctx.dataset.films.map((f) => f.id), "no-such-film"),
+    wire: (id: string) => [enc("filmId", id)],
+    keeps: (id: string, s) => s.filmId === id,
+  },
+  limit: PAGING,
+  startsAfter: {
+    draw: pickOf(startsOf),
+    wire: (at: string) => [enc("startsAfter", at)],
+    keeps: (at: string, s) => compareInstants(s.startsAt as string, at) > 0,
+  },
+  startsBefore: {
+    // A showtime's own instant (the bound is exclusive), or a window after startsAfter.
+    draw: fc.oneof(
+      pickOf(startsOf),
+      fc.integer({ min: 0, max: 5 * 3600 }).map((window) => (_: OracleContext, given: Given) => {
+        const base =
+          given.startsAfter === undefined ? SHOWS_FROM : Math.floor(epochSeconds(given.startsAfter as string));
+        return new Date((base + window) * 1000).toISOString().replace(".000Z", "Z");
+      }),
+    ),
+    wire: (at: string) => [enc("startsBefore", at)],
+    keeps: (at: string, s) => compareInstants(s.startsAt as string, at) < 0,
+  },
+  date: {
+    // The days the showtimes span at any zone, and one far from them.
+    draw: fc.integer({ min: -2, max: 3 }).map((d) => () => {
+      const day = d === -2 ? Date.UTC(2027, 0, 1) : Date.UTC(2026, 10, 23) + d * 86_400_000;
+      return new Date(day).toISOString().slice(0, 10);
+    }),
+    wire: (date: string) => [enc("date", date)],
+    keeps: (date: string, s, ctx, given) => {
+      const cinema = ctx.cinemas.get(s.cinemaId as string)!;
+      const zone = (cinema.location as { timeZone?: string }).timeZone;
+      const startsAt = s.startsAt as string;
+      return onDay(zone, epochSeconds(startsAt), startsAt, date, (given.dayStartsAt as number | undefined) ?? 0);
+    },
+  },
+  dayStartsAt: {
+    // Only with date; what it means is part of date's day above.
+    draw: fc
+      .constantFrom(0, 90, 180, 359)
+      .map((minutes) => (_: OracleContext, given: Given) => (given.date === undefined ? undefined : minutes)),
+    wire: (minutes: number) => [enc("dayStartsAt", hhmm(minutes))],
+    keeps: () => true,
+  },
+  attributeIds: {
+    draw: fc
+      .tuple(fc.uniqueArray(fc.nat({ max: 20 }), { minLength: 1, maxLength: 2 }), fc.nat({ max: 5 }))
+      .map(([picks, unknown]) => (ctx: OracleContext) => {
+        const { attributes } = ctx.dataset;
+        if (attributes.length === 0) return undefined;
+        const ids = [...new Set(picks.map((i) => attributes[i % attributes.length]!.id))];
+        return unknown === 0 ? [...ids, "no-such,attribute"] : ids;
+      }),
+    // Each id encoded on its own: a comma inside an id travels as %2C, the separators stay literal.
+    wire: (ids: string[]) => [`attributeIds=${ids.map(encodeURIComponent).join(",")}`],
+    keeps: (ids: string[], s) => ids.every((a) => (s.attributeIds as string[]).includes(a)),
+  },
+  near: {
+    draw: placeDraw,
+    wire: placeWire,
+    keeps: (near: Place, s, ctx) => {
+      const distance = distanceTo(ctx.cinemas.get(s.cinemaId as string)!, near);
+      return distance !== undefined && distance <= near.radiusKm;
+    },
+    // Near a point a showtime carries its cinema's distance, before any embedded record.
+    adds: (near: Place, s, ctx) => ({ distanceKm: rounded(distanceTo(ctx.cinemas.get(s.cinemaId as string)!, near)!) }),
+  },
+  include: {
+    draw: fc.subarray(["film", "cinema"] as const, { minLength: 1 }).map((embeds) => () => embeds),
+    wire: (embeds: string[]) => [`include=${embeds.join(",")}`],
+    adds: (embeds: string[], s, ctx) => ({
+      ...(embeds.includes("film") ? { film: ctx.films.get(s.filmId as string) } : {}),
+      ...(embeds.includes("cinema") ? { cinema: ctx.cinemas.get(s.cinemaId as string) } : {}),
+    }),
+  },
+  cursor: PAGING,
+};
+
+export const CINEMA_ORACLE: Oracle = {
+  limit: PAGING,
+  near: {
+    draw: placeDraw,
+    wire: placeWire,
+    keeps: (near: Place, c) => {
+      const distance = distanceTo(c as unknown as Cinema, near);
+      return distance !== undefined && distance <= near.radiusKm;
+    },
+    adds: (near: Place, c) => ({ distanceKm: rounded(distanceTo(c as unknown as Cinema, near)!) }),
+  },
+  countryCode: {
+    draw: fc.constantFrom("DE", "GB", "AU", "FR", "US").map((code) => () => code),
+    wire: (code: string) => [enc("countryCode", code)],
+    keeps: (code: string, c) => (c.location as { countryCode?: string }).countryCode === code,
+  },
+  cursor: PAGING,
+};
+
+export const PAGING_ORACLE: Oracle = { limit: PAGING, cursor: PAGING };
+
+export const ORACLES: Record<ListResource, Oracle> = {
+  showtimes: SHOWTIME_ORACLE,
+  cinemas: CINEMA_ORACLE,
+  films: PAGING_ORACLE,
+  attributes: PAGING_ORACLE,
+};
+
+/**
+ * The rows of `table` the oracle has no complete entry for: a filter (a row that selects) needs
+ * `draw`, `wire` and `keeps`; any other row `draw` and `wire` (or is paging). Empty when it covers all.
+ */
+export function oracleGaps(table: ReadonlyArray<{ key: string; select: unknown }>, oracle: Oracle): string[] {
+  const gaps = table
+    .filter((row) => {
+      const entry = oracle[row.key];
+      if (!entry) return true;
+      if (entry.paging) return row.select !== null;
+      return !entry.draw || !entry.wire || (row.select !== null && !entry.keeps);
+    })
+    .map((row) => row.key);
+  const unknown = Object.keys(oracle).filter((key) => !table.some((row) => row.key === key));
+  return [...gaps, ...unknown.map((key) => `${key} (in the oracle, not the table)`)];
+}
+
+// ---- Queries ----
+
+export interface OracleQuery {
+  resource: ListResource;
+  /** Values by key, in table order: each row's drawn value, or absent. */
+  given: Given;
+}
+
+/** Draws a query over `table`: each drawable row present a third of the time. */
+export function queryArb(
+  resource: ListResource,
+  table: ReadonlyArray<{ key: string }>,
+): fc.Arbitrary<(ctx: OracleContext) => OracleQuery> {
+  const oracle = ORACLES[resource];
+  const rows = table.filter((row) => oracle[row.key]?.draw);
+  const sometimes = (arb: fc.Arbitrary<Draw>) =>
+    fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+  return fc.tuple(...rows.map((row) => sometimes(oracle[row.key]!.draw!))).map((draws) => (ctx: OracleContext) => {
+    const given: Given = {};
+    rows.forEach((row, i) => {
+      const value = draws[i]?.(ctx, given);
+      if (value !== undefined) given[row.key] = value;
+    });
+    return { resource, given };
+  });
+}
+
+export function contextOf(dataset: Dataset): OracleContext {
+  return {
+    dataset,
+    cinemas: new Map(dataset.cinemas.map((c) => [c.id, servedCinema(c)])),
+    films: new Map(dataset.films.map((f) => [f.id, f])),
+  };
+}
+
+/** The query's URL for one page. */
+export function urlOf(query: OracleQuery, limit: number, cursor: string | null): string {
+  const oracle = ORACLES[query.resource];
+  const parts = [`limit=${limit}`];
+  for (const [key, value] of Object.entries(query.given))
+    parts.push(...oracle[key]!.wire!(value as never, query.given));
+  if (cursor) parts.push(`cursor=${encodeURIComponent(cursor)}`);
+  return `/v1/${query.resource}?${parts.join("&")}`;
+}
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Every record the query pages through, in order, as served: filter, sort, then what rows add. */
+export function expectedRecords(ctx: OracleContext, query: OracleQuery): Array<Record<string, unknown>> {
+  const oracle = ORACLES[query.resource];
+  const entries = Object.entries(query.given);
+  const source: Array<Record<string, unknown>> =
+    query.resource === "cinemas"
+      ? ([...ctx.cinemas.values()] as unknown as Array<Record<string, unknown>>)
+      : (ctx.dataset[query.resource] as unknown as Array<Record<string, unknown>>);
+  const kept = source.filter((record) =>
+    entries.every(([key, value]) => oracle[key]!.keeps?.(value as never, record, ctx, query.given) ?? true),
+  );
+  kept.sort(orderOf(query, ctx));
+  return kept.map((record) => {
+    const served = { ...record };
+    for (const [key, value] of entries) Object.assign(served, oracle[key]!.adds?.(value as never, record, ctx));
+    return served;
+  });
+}
+
+/** The list order (decision: ordering): showtimes by instant then id; cinemas near a point by distance then id; else id. */
+function orderOf(
+  query: OracleQuery,
+  ctx: OracleContext,
+): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
+  const ids = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    byId(a as { id: string }, b as { id: string });
+  if (query.resource === "showtimes")
+    return (a, b) => compareInstants(a.startsAt as string, b.startsAt as string) || ids(a, b);
+  const near = query.given.near as Place | undefined;
+  if (query.resource === "cinemas" && near) {
+    const d = (c: Record<string, unknown>) => distanceTo(ctx.cinemas.get(c.id as string)!, near)!;
+    return (a, b) => d(a) - d(b) || ids(a, b);
+  }
+  return ids;
+}
