@@ -2,23 +2,32 @@
  * `npm run gateway-secret`: writes a new random gateway secret (decision: gateway secret) into
  * generated/gateway-secret, which vercel.json's build command runs after the snapshot build, so
  * each deployment's middleware and function share a secret no one else can know. The file is
- * git-ignored and .vercelignore'd, owner-only, written atomically; the secret is never printed.
+ * git-ignored and .vercelignore'd, written atomically; the secret is never printed. It is readable
+ * by any user (0644, its folder 0755, whatever the umask): the bundles carry these modes, and the
+ * platform may run them as a user other than the files' owner (decision: gateway secret).
  *
  *     npm run gateway-secret [-- --root DIR]   (DIR: the project root, default the current folder)
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
 
+/** Readable by the user the platform runs a bundle as, who need not own its files. */
+const FILE_MODE = 0o644;
+const FOLDER_MODE = 0o755;
+
 /** Writes a fresh secret under `root`; returns the file's path. */
 function writeGatewaySecret(root: string): string {
   const file = path.join(root, GATEWAY_SECRET_FILE);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  mkdirSync(path.dirname(file), { recursive: true });
+  // Set outright: the umask must not decide, and an earlier build left the folder owner-only.
+  chmodSync(path.dirname(file), FOLDER_MODE);
   const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, "w", 0o600);
+  const fd = openSync(temporary, "w", FILE_MODE);
   try {
+    fchmodSync(fd, FILE_MODE);
     writeSync(fd, `${randomBytes(32).toString("hex")}\n`);
     fsyncSync(fd);
   } finally {

@@ -72,7 +72,7 @@ export function send(
   });
 }
 
-function assert(condition: unknown, message: string): asserts condition {
+export function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
@@ -84,7 +84,7 @@ const OPERATION: Record<ListResource, string> = {
 };
 
 /** Asserts status, documented body and always-sent headers. */
-function expectDocumented(ctx: HttpCheckContext, answer: Answer, operationId: string, status: number): any {
+export function expectDocumented(ctx: HttpCheckContext, answer: Answer, operationId: string, status: number): any {
   assert(
     answer.status === status,
     `${operationId}: expected ${status}, got ${answer.status}: ${answer.body.toString().slice(0, 200)}`,
@@ -110,7 +110,7 @@ function expectError(ctx: HttpCheckContext, answer: Answer, status: number, code
   return body;
 }
 
-type Check = [name: string, run: (ctx: HttpCheckContext) => Promise<string>];
+export type Check = [name: string, run: (ctx: HttpCheckContext) => Promise<string>];
 
 export const HTTP_CHECKS: Check[] = [
   [

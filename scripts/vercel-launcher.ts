@@ -9,6 +9,12 @@ import { fileURLToPath } from "node:url";
 const RUNTIME = fileURLToPath(new URL("./vercel-runtime.mjs", import.meta.url));
 const START_TIMEOUT_MS = 20_000;
 
+/** A user to run the function as (root only): Vercel may run it as another user than its files' owner. */
+export interface RuntimeUser {
+  uid: number;
+  gid: number;
+}
+
 export interface LaunchedFunction {
   url: string;
   /** Everything the function wrote to stderr so far (crashes, error logs). */
@@ -18,15 +24,18 @@ export interface LaunchedFunction {
 
 /**
  * Starts the function in `funcDir` with `env` (plus what Vercel sets); resolves once it listens.
- * With `routesFile` (the output's config.json), requests see the query its rewrites would add.
+ * With `routesFile` (the output's config.json), requests see the query its rewrites would add;
+ * with `user`, the process runs as that user, without the supplementary groups of this one.
  */
 export function launchFunction(
   funcDir: string,
   env: Record<string, string>,
   routesFile?: string,
+  user?: RuntimeUser,
 ): Promise<LaunchedFunction> {
   const child: ChildProcess = spawn(process.execPath, routesFile ? [RUNTIME, routesFile] : [RUNTIME], {
     cwd: funcDir,
+    ...user,
     // Not the developer's environment: a stray SNAPSHOT_DIR or ACCESS_FILE must not help the bundle.
     env: {
       PATH: process.env.PATH ?? "",

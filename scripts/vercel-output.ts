@@ -1,11 +1,13 @@
 /**
  * Checks a `vercel build` output (.vercel/output, Build Output API v3) against the rules that
  * matter for this project: the function bundles the whole snapshot, /v1/* reaches the function
- * untouched, static/ holds only the public documentation, and the bundle fits Vercel's limit.
+ * untouched, static/ holds only the public documentation, the bundle fits Vercel's limit, and
+ * another user than the files' owner can read what the pieces read (vercel-output-modes.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkGatewaySecret, checkMiddleware } from "./vercel-output-gateway.js";
+import { checkModes } from "./vercel-output-modes.js";
 
 /** Vercel's limit on a function's uncompressed size (the CLI measures it in MiB). */
 export const FUNCTION_SIZE_LIMIT = 250 * 1024 * 1024;
@@ -93,13 +95,13 @@ export function checkVercelOutput(
 
   const funcConfig = path.join(outputDir, FUNCTION_DIR, ".vc-config.json");
   check("the function api/v1 is built", existsSync(funcConfig), FUNCTION_DIR);
+  const files = existsSync(funcConfig) ? functionFiles(outputDir, projectDir) : new Map<string, string>();
   if (existsSync(funcConfig)) {
     const config = JSON.parse(readFileSync(funcConfig, "utf8")) as {
       handler?: string;
       runtime?: string;
       launcherType?: string;
     };
-    const files = functionFiles(outputDir, projectDir);
     check(
       "it runs on Vercel's Node.js runtime",
       /^nodejs\d+/.test(config.runtime ?? "") && config.launcherType === "Nodejs",
@@ -155,5 +157,6 @@ export function checkVercelOutput(
     misrouted.length ? misrouted.map(([p, d]) => `${p} → ${d}`).join(", ") : "/api/v1",
   );
   checkMiddleware(outputDir, snapshotDir, routes, check);
+  checkModes(outputDir, files, check);
   return { checks, facts };
 }

@@ -107,15 +107,28 @@ function addedHeaders(middleware: Record<string, string>): Record<string, string
   return added;
 }
 
+/**
+ * The path an absolute-form target names (`GET http://host/v1/films`), by which the platform routes
+ * it; the target goes on to the middleware as sent, authority and all (the stricter reading: Node's
+ * launcher then builds the request's URL from that authority).
+ */
+function pathOf(url: string): string {
+  return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "").split("?")[0] || "/";
+}
+
 function notModified(stored: Stored, ifNoneMatch: string | undefined): boolean {
   const etag = stored.headers.etag;
   return etag !== undefined && ifNoneMatch?.split(/\s*,\s*/).includes(etag) === true;
 }
 
-/** Serves on a free loopback port: `middlewareUrl` and `functionUrl` are the two launched functions. */
+/**
+ * Serves on a free loopback port: `middlewareUrl` and `functionUrl` are the two launched functions.
+ * The middleware's may be given as a function, read at each request: a middleware configured with
+ * the platform's own URL (GATEWAY_ORIGIN) is launched once the platform listens.
+ */
 export function startPlatform(
   routes: Route[],
-  middlewareUrl: string,
+  middlewareUrl: string | (() => string),
   functionUrl: string,
   options: PlatformOptions = {},
 ): Promise<Platform> {
@@ -147,12 +160,12 @@ export function startPlatform(
   }
 
   async function handle(method: string, url: string, requestHeaders: Record<string, string>): Promise<Answer> {
-    const pathname = url.split("?")[0]!;
     let target = url;
     let headers = requestHeaders;
     let added: Record<string, string> = {};
-    if (matcher?.test(pathname)) {
-      const decided = await call(middlewareUrl, method, url, { ...requestHeaders, "x-forwarded-proto": "http" });
+    if (matcher?.test(pathOf(url))) {
+      const middleware = typeof middlewareUrl === "string" ? middlewareUrl : middlewareUrl();
+      const decided = await call(middleware, method, url, { ...requestHeaders, "x-forwarded-proto": "http" });
       const rewriteTo = decided.headers["x-middleware-rewrite"];
       if (rewriteTo === undefined && decided.headers["x-middleware-next"] === undefined) {
         events.push({ method, url, status: decided.status, cache: "middleware", ...idsOf(decided.headers) });

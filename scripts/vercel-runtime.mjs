@@ -54,7 +54,10 @@ function addHelpers(req, res) {
 async function callWebHandler(req, res) {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  const request = new Request(`${req.headers["x-forwarded-proto"]}://${req.headers.host ?? "localhost"}${req.url}`, {
+  // Built as Vercel's launcher builds it (@vercel/node, bundling-handler.js): X-Forwarded-Host before
+  // Host, and an absolute-form target keeps its own authority. A client may name all three.
+  const host = req.headers["x-forwarded-host"] ?? req.headers.host ?? "localhost";
+  const request = new Request(new URL(req.url ?? "/", `${req.headers["x-forwarded-proto"]}://${host}`), {
     method: req.method,
     headers,
   });

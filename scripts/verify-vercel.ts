@@ -4,7 +4,8 @@
  * built middleware and function as Vercel's Node runtime would (scripts/vercel-launcher.ts)
  * behind a stand-in for the platform's router and CDN cache (scripts/vercel-platform.ts), and
  * runs the HTTP checks (scripts/vercel-http-checks.ts) twice in each forwarding mode: the second
- * pass must come from the cache. Exit 0 when everything passes, 1 otherwise.
+ * pass must come from the cache; in fetch mode, no request reaches a host a client names
+ * (scripts/vercel-origin-check.ts). Exit 0 when everything passes, 1 otherwise.
  *
  *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the existing .vercel/output)
  */
@@ -25,6 +26,7 @@ import {
   type HttpCheckResult,
 } from "./vercel-http-checks.js";
 import { launchFunction } from "./vercel-launcher.js";
+import { FIXED_ORIGIN_CHECK } from "./vercel-origin-check.js";
 import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel-output.js";
 import { startPlatform, type Platform, type PlatformEvent } from "./vercel-platform.js";
 import { withProjectSettings } from "./vercel-project.js";
@@ -93,14 +95,18 @@ function spawnVercelBuild(): { code: number; message: string } | undefined {
 async function launchDeployment(env: Record<string, string>, mode: string): Promise<Deployment> {
   const routes = path.join(OUTPUT, "config.json");
   const fn = await launchFunction(path.join(OUTPUT, FUNCTION_DIR), env, routes);
-  const middleware = await launchFunction(path.join(OUTPUT, MIDDLEWARE_DIR), { ...env, GATEWAY_MODE: mode });
   const config = JSON.parse(readFileSync(routes, "utf8")) as { routes: [] };
   // Whether Vercel looks at the client's own request (with its key) for a rewritten one is open:
   // rewrite mode can only cache if it does not; fetch mode must cache either way, so it is
   // checked under that stricter reading.
-  const platform = await startPlatform(config.routes, middleware.url, fn.url, {
+  let middlewareUrl = "";
+  const platform = await startPlatform(config.routes, () => middlewareUrl, fn.url, {
     bypassOnClientRequest: mode === "fetch",
   });
+  // Fetch mode forwards to the deployment's fixed origin, here the platform (decision: gateway origin).
+  const origin: Record<string, string> = mode === "fetch" ? { GATEWAY_ORIGIN: platform.url } : {};
+  const middleware = await launchFunction(path.join(OUTPUT, MIDDLEWARE_DIR), { ...env, GATEWAY_MODE: mode, ...origin });
+  middlewareUrl = middleware.url;
   return {
     platform,
     stderr: () => fn.stderr() + middleware.stderr(),
@@ -193,6 +199,8 @@ async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promis
         ),
       );
       results.push(...checkCachedPass(mode, first, platform.events, platform.functionCalls() - callsBefore));
+      if (mode === "fetch")
+        results.push(...(await runHttpChecks({ ...base, baseUrl: platform.url }, [FIXED_ORIGIN_CHECK])).map(label));
     } finally {
       await deployment.close();
       stderr += deployment.stderr();

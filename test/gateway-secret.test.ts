@@ -191,13 +191,18 @@ test("a gateway without a secret answers an admitted request 503 and logs why, w
 });
 
 describe("npm run gateway-secret", () => {
-  const run = (root: string) =>
-    spawnSync(process.execPath, ["--import", "tsx", "scripts/gateway-secret.ts", "--root", root], {
-      cwd: ROOT,
-      encoding: "utf8",
-    });
+  /** The script under `umask` (the build machine's), which must not decide who can read the secret. */
+  const run = (root: string, umask = "022") =>
+    spawnSync(
+      "sh",
+      ["-c", `umask ${umask} && exec "$0" --import tsx scripts/gateway-secret.ts --root "$1"`, process.execPath, root],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+      },
+    );
 
-  test("writes a new random secret each time, owner-only, and never prints it", () => {
+  test("writes a new random secret each time and never prints it", () => {
     const root = path.join(dir, "project");
     const first = run(root);
     const file = path.join(root, GATEWAY_SECRET_FILE);
@@ -208,8 +213,24 @@ describe("npm run gateway-secret", () => {
     expect(firstSecret).toMatch(GENERATED_SECRET);
     expect(secondSecret).toMatch(GENERATED_SECRET);
     expect(secondSecret).not.toBe(firstSecret);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(first.stdout + first.stderr).not.toContain(firstSecret);
+  });
+
+  // The platform may run the bundle as a user other than the files' owner (decision: gateway
+  // secret): the file is 0644 and its folder 0755 whatever the umask, and a folder an earlier
+  // build left owner-only is opened up.
+  test.each<[string, string, number | undefined]>([
+    ["the usual umask", "022", undefined],
+    ["an owner-only umask", "077", undefined],
+    ["a folder left owner-only", "022", 0o700],
+    ["a folder left owner-only, under an owner-only umask", "077", 0o700],
+  ])("%s: the secret is readable by any user, its folder traversable", (_what, umask, folderBefore) => {
+    const root = path.join(dir, `modes-${umask}-${folderBefore ?? "none"}`);
+    if (folderBefore !== undefined) mkdirSync(path.join(root, "generated"), { recursive: true, mode: folderBefore });
+    const result = run(root, umask);
+    expect(result.status, result.stderr).toBe(0);
+    expect(statSync(path.join(root, GATEWAY_SECRET_FILE)).mode & 0o777).toBe(0o644);
+    expect(statSync(path.join(root, "generated")).mode & 0o777).toBe(0o755);
   });
 
   test("its file is never committed and never uploaded as source", () => {

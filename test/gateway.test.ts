@@ -89,6 +89,7 @@ describe("the deployed pair answers as the one-process core", () => {
     gateway = createGateway({
       ...common,
       mode: "fetch",
+      origin: BASE,
       forward,
       secret: SECRET,
       limiter: memoryRateLimiter(),
@@ -375,6 +376,7 @@ describe("the gateway's request lines (docs/operations.md, Logs)", () => {
     const lines: RequestLog[] = [];
     const gateway = createGateway({
       mode,
+      origin: BASE,
       secret: SECRET,
       snapshotId: () => snapshotId,
       access: staticAccess(readFileSync(fixture.accessFile, "utf8")),

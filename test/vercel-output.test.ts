@@ -3,7 +3,7 @@
  * Vercel"), on small fake outputs: a good one passes every check, and each broken variant fails
  * exactly the check meant for it.
  */
-import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -14,7 +14,7 @@ import {
   routeOf,
 } from "../scripts/vercel-output.js";
 import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
-import { makeTempDir, removeDir, writeFiles } from "./helpers/build-helpers.js";
+import { makeTempDir, removeDir, setPlainModes, writeFiles } from "./helpers/build-helpers.js";
 
 /** The route `vercel build` (58.10.0) wrote for middleware.ts's matcher. */
 const MIDDLEWARE_ROUTE = {
@@ -65,6 +65,8 @@ const PUBLIC = { "index.html": "<redoc>", "openapi.json": '{"openapi":"3.1.0"}' 
 const SECRET = "7c".repeat(32);
 const SECRET_CHECK =
   "the gateway secret the build wrote is bundled with the middleware and the function, the same in both";
+const MODES_CHECK =
+  "every file the function and the middleware read is readable by other users, every folder listable and traversable";
 
 beforeEach(() => {
   root = makeTempDir("vercel-output");
@@ -94,6 +96,7 @@ beforeEach(() => {
     "snapshot/manifest.json": SNAPSHOT["manifest.json"],
     [GATEWAY_SECRET_FILE]: `${SECRET}\n`,
   });
+  setPlainModes(out());
 });
 afterEach(() => removeDir(root));
 
@@ -238,6 +241,45 @@ describe("checkVercelOutput", () => {
   ])("%s fails the right checks", (_what, breakIt, expected) => {
     breakIt();
     expect(failing()).toEqual(expected);
+  });
+
+  // Vercel may run a piece as a user other than its files' owner (decision: gateway secret): what it
+  // reads must be readable by others (o+r), the folders on the way listable and traversable (o+rx).
+  test.each<[string, () => void, string[]]>([
+    [
+      "the function's secret at 0600, only its owner can read it",
+      () => chmodSync(func(GATEWAY_SECRET_FILE), 0o600),
+      [MODES_CHECK],
+    ],
+    ["the middleware's secret at 0600", () => chmodSync(middleware(GATEWAY_SECRET_FILE), 0o600), [MODES_CHECK]],
+    ["a file its group may read, others not (0640)", () => chmodSync(func("api/v1.js"), 0o640), [MODES_CHECK]],
+    ["a file only others may read (0604): enough", () => chmodSync(func("snapshot/index.pages"), 0o604), []],
+    ["a folder only its owner may enter (0700)", () => chmodSync(func("generated"), 0o700), [MODES_CHECK]],
+    ["a folder others may list but not traverse (0754)", () => chmodSync(middleware("snapshot"), 0o754), [MODES_CHECK]],
+    ["a folder others may traverse but not list (0751)", () => chmodSync(func("snapshot"), 0o751), [MODES_CHECK]],
+    ["a folder others may list and traverse (0705): enough", () => chmodSync(func("snapshot"), 0o705), []],
+    ["the function's own folder at 0700", () => chmodSync(func(), 0o700), [MODES_CHECK]],
+    [
+      "a snapshot file mapped from the project (filePathMap) at 0600",
+      () => {
+        rmSync(func("snapshot/bodies.blocks"));
+        const config = JSON.parse(readFileSync(func(".vc-config.json"), "utf8"));
+        const filePathMap = { "snapshot/bodies.blocks": "snapshot/bodies.blocks" };
+        writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap }));
+        chmodSync(path.join(root, "snapshot/bodies.blocks"), 0o600);
+      },
+      [MODES_CHECK],
+    ],
+  ])("%s", (_what, changeIt, expected) => {
+    changeIt();
+    expect(failing()).toEqual(expected);
+  });
+
+  test("the modes check names each file and folder others cannot read, with its mode", () => {
+    chmodSync(func(GATEWAY_SECRET_FILE), 0o600);
+    chmodSync(middleware("generated"), 0o700);
+    const check = run().checks.find((c) => c.name === MODES_CHECK);
+    expect(check?.detail).toBe(`${FUNCTION_DIR}/${GATEWAY_SECRET_FILE} 600, ${MIDDLEWARE_DIR}/generated 700`);
   });
 
   test("a missing function is reported, not thrown", () => {

@@ -17,11 +17,18 @@ let calls = 0;
 let platform: Platform;
 
 let middleware: Server;
+/** The targets the middleware was called with, as the platform sent them. */
+const middlewareSaw: string[] = [];
 let strict: Platform;
 
 beforeAll(async () => {
   middleware = createServer((req, res) => {
-    res.writeHead(200, { "x-middleware-rewrite": `http://x/r${req.url}`, "x-middleware-override-headers": "" });
+    middlewareSaw.push(req.url ?? "");
+    const { pathname, search } = new URL(req.url ?? "/", "http://x");
+    res.writeHead(200, {
+      "x-middleware-rewrite": `http://x/r${pathname}${search}`,
+      "x-middleware-override-headers": "",
+    });
     res.end();
   });
   await new Promise<void>((resolve) => middleware.listen(0, "127.0.0.1", resolve));
@@ -124,6 +131,15 @@ describe("a rewritten request whose client sent Authorization (the headers the m
     expect((await send(strict.url, path, { headers: key })).headers["x-vercel-cache"]).toBe("BYPASS");
     expect((await send(strict.url, path)).headers["x-vercel-cache"]).toBe("MISS");
     expect((await send(strict.url, path)).headers["x-vercel-cache"]).toBe("HIT");
+  });
+});
+
+describe("an absolute-form target (GET http://host/path)", () => {
+  test("is routed by its path to the middleware, which sees the target as sent", async () => {
+    const target = `http://other.example:47999/m${fresh()}`;
+    const answer = await send(platform.url, target);
+    expect(middlewareSaw).toContain(target);
+    expect(answer.headers["x-vercel-cache"]).toBe("MISS");
   });
 });
 

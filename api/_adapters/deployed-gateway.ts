@@ -2,7 +2,8 @@
  * The gateway as deployed (the project's middleware.ts), configured from the environment the way
  * the function is (environment.ts) and created on the first request. The snapshot id comes from
  * the manifest Vercel bundles beside the middleware (it traces the file from middleware.ts), the
- * secret from the file the build generates, bundled the same way (gateway-secret.ts).
+ * secret from the file the build generates, bundled the same way (gateway-secret.ts), and fetch
+ * mode's origin from GATEWAY_ORIGIN or VERCEL_URL (gateway-origin.ts).
  */
 import { readFileSync } from "node:fs";
 import { memoryRateLimiter } from "../_core/rate-limit.js";
@@ -11,6 +12,7 @@ import { MANIFEST_FILE } from "../_core/format/primitives/files.js";
 import { parseManifest } from "../_core/format/layout/manifest.js";
 import { deferredOperationLog } from "../_core/request-log.js";
 import { accessFromEnvironment, corsFromEnvironment, limiterFromEnvironment } from "./environment.js";
+import { resolveGatewayOrigin } from "./gateway-origin.js";
 import { resolveGatewaySecret } from "./gateway-secret.js";
 import { createGateway, FORWARD_MODES, type ForwardMode, type Gateway } from "./gateway.js";
 
@@ -49,10 +51,15 @@ export interface BundledFiles {
 function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles): Gateway {
   const log = deferredOperationLog({ level: env.LOG_LEVEL });
   const { secret, problem } = resolveGatewaySecret(env, files.secret);
+  const mode = forwardModeOf(env.GATEWAY_MODE);
+  // Only fetch mode sends a request of its own; a rewrite stays with the platform.
+  const fixed = mode === "fetch" ? resolveGatewayOrigin(env) : undefined;
   return createGateway({
-    mode: forwardModeOf(env.GATEWAY_MODE),
+    mode,
     secret,
     secretProblem: problem,
+    origin: fixed?.origin,
+    originProblem: fixed?.problem,
     snapshotId: snapshotIdFrom(files.manifest),
     access: accessFromEnvironment(env, log.warn),
     limiter: limiterFromEnvironment(env, log.warn) ?? memoryRateLimiter(),

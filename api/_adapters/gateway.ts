@@ -7,9 +7,10 @@
  * (request id, rate limit, CORS, Vary) are added to whatever comes back.
  *
  * Two ways to forward (GATEWAY_MODE): `rewrite` hands the internal URL back to the platform, which
- * serves it from its cache or the function; `fetch` requests it itself and streams it back (one
- * hop more, certainly cached). Anything else at the internal prefix is a 404, except the gateway's
- * own fetch, which shows the secret.
+ * serves it from its cache or the function; `fetch` requests it itself from a fixed origin, never
+ * the host a request names (decision: gateway origin), and streams it back (one hop more,
+ * certainly cached). Anything else at the internal prefix is a 404, except the gateway's own
+ * fetch, which shows the secret.
  */
 import { randomUUID } from "node:crypto";
 import { next, rewrite } from "@vercel/functions";
@@ -39,6 +40,10 @@ export interface GatewayOptions extends GateOptions {
   secret: string | undefined;
   /** Why there is no secret and how to fix it: the log line of every request answered 503 meanwhile. */
   secretProblem?: string;
+  /** Where fetch mode sends the internal request (gateway-origin.ts); undefined: fetch mode forwards nothing, a 503. */
+  origin?: string;
+  /** Why there is no origin and how to fix it: the log line of every request fetch mode answers 503 meanwhile. */
+  originProblem?: string;
   /** The snapshot the deployment serves; throws a SnapshotError when it cannot be read (a 503). */
   snapshotId: () => string;
   forward?: Forward;
@@ -109,13 +114,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Without a secret nothing may reach the internal path: a 503, never an open path.
     if (!options.secret) throw new ServiceUnavailable(options.secretProblem ?? "no gateway secret");
     const coding = chooseCoding(request.headers.get("accept-encoding") ?? undefined);
-    const url = new URL(internalTarget(options.snapshotId(), coding, x.core.url), request.url);
+    const target = internalTarget(options.snapshotId(), coding, x.core.url);
     const headers = forwardedHeaders(request, x.requestId, options.secret);
     if (options.mode === "rewrite") {
-      const rewritten = rewrite(url, { headers: callerHeaders, request: { headers } });
+      // A rewrite names the request's own URL: the platform serves it within this deployment.
+      const rewritten = rewrite(new URL(target, request.url), { headers: callerHeaders, request: { headers } });
       return logged(x, rewritten, { organization, forwarded: "rewrite" });
     }
-    const answer = await forward(url, request.method, headers);
+    // The secret goes only to the fixed origin: the request's URL is a client's to name.
+    if (!options.origin)
+      throw new ServiceUnavailable(options.originProblem ?? "no fixed origin for the gateway's fetch mode");
+    const answer = await forward(new URL(target, options.origin), request.method, headers);
     const merged = new Headers(answer.headers);
     for (const [name, value] of Object.entries(callerHeaders)) merged.set(name, value);
     const streamed = new Response(answer.body, { status: answer.status, headers: merged });

@@ -1,7 +1,7 @@
 /** Shared helpers for the build-side tests: valid records, temp folders, the CLI, tree hashes. */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -67,6 +67,13 @@ export function makeTempDir(prefix: string): string {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Sets modes outright, whatever the umask: files 0644, folders 0755 (the folder itself too), as `vercel build` leaves them. */
+export function setPlainModes(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644);
 }
 
 /** Writes files given as relative path → text, creating folders as needed. */
