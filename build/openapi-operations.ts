@@ -94,7 +94,9 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     required: ["Cache-Control", "Retry-After"],
     optional: RATE,
     message: "The listings data is temporarily unavailable; retry shortly.",
-    description: "The listings data is missing or unreadable on this deployment; retry after `Retry-After` seconds.",
+    description:
+      "The listings data is missing or unreadable on this deployment, or a new instance could not yet read the " +
+      "latest keys (a key it may not refuse is not admitted either); retry after `Retry-After` seconds.",
   },
 };
 

@@ -115,16 +115,54 @@ describe("access read at run time over the deployment's own", () => {
     expect(problems.at(-1)).toBe("access: Edge Config readable again");
   });
 
-  test("a read that never answers holds a request TIMEOUT_MS at most, then the data in force answers", async () => {
+  test("a first read that never answers holds a request TIMEOUT_MS at most; the deployment's copy then answers, unconfirmed", async () => {
     const problems: string[] = [];
     const source = remoteAccess(new AccessIndex(accessWith(false)), {
       read: () => new Promise(() => {}),
       onProblem: (message) => problems.push(message),
     });
-    // The call returns at all only through the timeout.
+    // The call returns at all only through the timeout; the gate answers a key it admits 503.
+    const index = await source.current();
+    expect(index.checkKey(KEY, NOW).ok).toBe(true);
+    const reason = `access: cannot use Edge Config before any read succeeded (no answer within ${TIMEOUT_MS} ms); a key the deployment's copy admits is answered 503 until one does`;
+    expect(index.unconfirmed).toBe(reason);
+    expect(problems).toEqual([reason]);
+  });
+
+  test("a later read that never answers holds a request TIMEOUT_MS at most, then the data in force answers", async () => {
+    const clock = { t: 0 };
+    let answers = true;
+    const problems: string[] = [];
+    const source = remoteAccess(new AccessIndex(accessWith(false)), {
+      now: () => clock.t,
+      read: () => (answers ? Promise.resolve({ ...accessWith(true), version: 2 }) : new Promise(() => {})),
+      onProblem: (message) => problems.push(message),
+    });
+    expect(await admits(source)).toBe(false);
+    answers = false;
+    clock.t = MAX_AGE_MS;
+    const index = await source.current();
+    expect(index.checkKey(KEY, NOW).ok).toBe(false);
+    expect(index.unconfirmed).toBeUndefined();
+    expect(problems).toEqual([
+      `access: cannot use Edge Config (no answer within ${TIMEOUT_MS} ms); keeping version 2 in force`,
+    ]);
+  });
+
+  test("an item older than the data in force is reported once, and its end once", async () => {
+    const { source, remote, clock, problems } = setup({ ...accessWith(true), version: 4 });
+    expect(await admits(source)).toBe(false);
+    remote.value = { ...accessWith(false), version: 3 };
+    for (let i = 1; i <= 3; i++) {
+      clock.t = i * MAX_AGE_MS;
+      expect(await admits(source)).toBe(false);
+    }
+    remote.value = { ...accessWith(false), version: 5 };
+    clock.t = 10 * MAX_AGE_MS;
     expect(await admits(source)).toBe(true);
     expect(problems).toEqual([
-      `access: cannot use Edge Config (no answer within ${TIMEOUT_MS} ms); keeping the access data in force`,
+      "access: Edge Config item access is version 3, older than version 4 in force; keeping version 4",
+      "access: Edge Config item access is version 5, in force",
     ]);
   });
 });

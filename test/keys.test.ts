@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, chmodSyn
 import type { Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { parseAccessFile, type AccessFile } from "../api/_core/access-file.js";
+import { accessVersionOf, parseAccessFile, type AccessFile } from "../api/_core/access-file.js";
 import { startServer } from "../scripts/local-server.js";
 import { parseKeysArgs, UsageError } from "../scripts/keys/args.js";
 import { readAccess, writeAccess } from "../scripts/keys/access-store.js";
@@ -258,6 +258,7 @@ describe("keys commands", () => {
       "2027-01-01",
     ]);
     expect(created.access).toEqual({
+      version: 1,
       organizations: [
         {
           id: "new-co",
@@ -279,6 +280,76 @@ describe("keys commands", () => {
     const lines = apply(sampleAccess(), ["list"]).lines.join("\n");
     expect(lines).toMatch(/k1\s+acme\s+aaaaaaaa…\s+active\s+never/);
     expect(lines).not.toContain("a".repeat(9));
+  });
+
+  test("list shows the file's version, 0 for a file without one", () => {
+    expect(apply(sampleAccess(), ["list"]).lines[0]).toBe("version 0");
+    expect(apply({ ...sampleAccess(), version: 41 }, ["list"]).lines[0]).toBe("version 41");
+  });
+
+  test.each([
+    { args: ["create", "--org", "acme"], reason: "a new key" },
+    { args: ["revoke", "k1"], reason: "a revocation" },
+    {
+      args: ["org", "set", "acme", "--plan", "paid", "--status", "active", "--until", "2028-01-01"],
+      reason: "an entitlement",
+    },
+    { args: ["org", "rate-limit", "acme", "--requests", "5", "--window", "60"], reason: "a rate limit" },
+  ])("every change is one version on: $reason (decision: revocation in seconds)", ({ args }) => {
+    expect(apply(sampleAccess(), args).access!.version).toBe(1);
+    expect(apply({ ...sampleAccess(), version: 7 }, args).access!.version).toBe(8);
+  });
+
+  test("a new file starts at version 1; what changes nothing writes nothing", () => {
+    const created = apply(undefined, [
+      "org",
+      "set",
+      "a",
+      "--plan",
+      "paid",
+      "--status",
+      "active",
+      "--until",
+      "2028-01-01",
+    ]);
+    expect(created.access!.version).toBe(1);
+    const revoked = apply({ ...sampleAccess(), version: 3 }, ["revoke", "k1"]).access!;
+    expect(apply(revoked, ["revoke", "k1"]).access).toBeUndefined();
+    expect(apply(revoked, ["list"]).access).toBeUndefined();
+  });
+
+  test("a file at the last version a change can follow is refused, not written past it", () => {
+    const last = { ...sampleAccess(), version: Number.MAX_SAFE_INTEGER - 1 };
+    expect(apply(last, ["revoke", "k1"]).access!.version).toBe(Number.MAX_SAFE_INTEGER);
+    const full = { ...sampleAccess(), version: Number.MAX_SAFE_INTEGER };
+    expect(() => apply(full, ["revoke", "k1"])).toThrow(CommandError);
+    expect(() => apply(full, ["revoke", "k1"])).toThrow(`is at version ${Number.MAX_SAFE_INTEGER}, the last`);
+  });
+});
+
+describe("the access file's version", () => {
+  const withVersion = (version: unknown) => JSON.stringify({ ...sampleAccess(), version });
+
+  test.each([
+    { version: 0, reason: "the lowest" },
+    { version: 1, reason: "one change" },
+    { version: Number.MAX_SAFE_INTEGER, reason: "the highest whole number JSON numbers hold exactly" },
+  ])("version $version is accepted ($reason)", ({ version }) => {
+    expect(accessVersionOf(parseAccessFile(withVersion(version)))).toBe(version);
+  });
+
+  test("a file without one is version 0: today's files keep loading", () => {
+    expect(accessVersionOf(parseAccessFile(JSON.stringify(sampleAccess())))).toBe(0);
+  });
+
+  test.each([
+    { version: -1, reason: "just below the lowest" },
+    { version: Number.MAX_SAFE_INTEGER + 1, reason: "just past the highest" },
+    { version: 1.5, reason: "not whole" },
+    { version: "3", reason: "a string" },
+    { version: null, reason: "null" },
+  ])("version $version is refused ($reason)", ({ version }) => {
+    expect(() => parseAccessFile(withVersion(version))).toThrow("$.version must be a whole number of at least 0");
   });
 });
 

@@ -48,7 +48,12 @@ export interface BundledFiles {
   secret: URL;
 }
 
-function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles): Gateway {
+/** What tests change: the clock the access data's refresh runs on (default Date.now). */
+export interface DeployedGatewayOptions {
+  clock?: () => number;
+}
+
+function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles, options: DeployedGatewayOptions): Gateway {
   const log = deferredOperationLog({ level: env.LOG_LEVEL });
   const { secret, problem } = resolveGatewaySecret(env, files.secret);
   const mode = forwardModeOf(env.GATEWAY_MODE);
@@ -61,7 +66,7 @@ function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles): Gat
     origin: fixed?.origin,
     originProblem: fixed?.problem,
     snapshotId: snapshotIdFrom(files.manifest),
-    access: accessFromEnvironment(env, log.warn),
+    access: accessFromEnvironment(env, { onProblem: log.warn, clock: options.clock }),
     limiter: limiterFromEnvironment(env, log.warn) ?? memoryRateLimiter(),
     corsOrigins: corsFromEnvironment(env),
     now: () => new Date(),
@@ -71,10 +76,14 @@ function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles): Gat
 }
 
 /** A gateway built from the environment on the first request, then reused. */
-export function deployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles): Gateway {
+export function deployedGateway(
+  env: NodeJS.ProcessEnv,
+  files: BundledFiles,
+  options: DeployedGatewayOptions = {},
+): Gateway {
   let gateway: Gateway | undefined;
   return (request) => {
-    gateway ??= createDeployedGateway(env, files);
+    gateway ??= createDeployedGateway(env, files, options);
     return gateway(request);
   };
 }

@@ -19,14 +19,22 @@ export function accessTextFromEnvironment(env: NodeJS.ProcessEnv): { text: strin
   throw new Error("neither ACCESS_JSON nor ACCESS_FILE is set");
 }
 
+export interface AccessOptions {
+  /** Problems reading Edge Config, once each (not once per request). */
+  onProblem?: (message: string) => void;
+  /** Milliseconds since any epoch, for the age of what was read (tests move it); default Date.now. */
+  clock?: () => number;
+}
+
 /**
- * The access data in force: the deployment's, or, when EDGE_CONFIG is set, the copy kept in Edge
- * Config (written by `keys --push`), read at run time so a change needs no redeploy.
+ * The access data in force: the deployment's, or, when EDGE_CONFIG is set, the newest of it and
+ * the copy kept in Edge Config (written by `keys --push`), read at run time so a change needs no redeploy.
  */
-export function accessFromEnvironment(env: NodeJS.ProcessEnv, onProblem?: (message: string) => void): AccessSource {
+export function accessFromEnvironment(env: NodeJS.ProcessEnv, options: AccessOptions = {}): AccessSource {
   const { text, source } = accessTextFromEnvironment(env);
   if (!env.EDGE_CONFIG) return staticAccess(text, source);
-  return edgeConfigAccess(new AccessIndex(parseAccessFile(text, source)), env.EDGE_CONFIG, { onProblem });
+  const deployed = new AccessIndex(parseAccessFile(text, source));
+  return edgeConfigAccess(deployed, env.EDGE_CONFIG, { onProblem: options.onProblem, now: options.clock });
 }
 
 export function corsFromEnvironment(env: NodeJS.ProcessEnv): CorsOrigins | undefined {

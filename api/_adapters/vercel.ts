@@ -20,6 +20,8 @@ function publicUrl(url: string): string {
 export interface DeployedOptions {
   /** The secret the build bundled (vercel.json's includeFiles); default: under the working directory, as on Vercel. */
   secretFile?: string;
+  /** The clock the access data's refresh runs on (tests move it); default Date.now. */
+  clock?: () => number;
 }
 
 /** Logs are pino lines written synchronously (LOG_LEVEL). */
@@ -34,7 +36,7 @@ function createCore(env: NodeJS.ProcessEnv, options: DeployedOptions): Handle {
   return createHandler({
     // A deployment's snapshot never changes; the recheck only notices one going missing (a 503).
     snapshots: new SnapshotSource(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot"), { recheckMs: 1000 }),
-    access: accessFromEnvironment(env, log.warn),
+    access: accessFromEnvironment(env, { onProblem: log.warn, clock: options.clock }),
     limiter: limiterFromEnvironment(env, log.warn),
     onLog: log.request,
     onError: log.error,

@@ -32,8 +32,18 @@ export interface KeyRecord {
 }
 
 export interface AccessFile {
+  /**
+   * Grows by one with every change `npm run keys` writes; a file without it is version 0. Access
+   * data never goes back to a lower version (decision: revocation in seconds).
+   */
+  version?: number;
   organizations: Organization[];
   keys: KeyRecord[];
+}
+
+/** The version of an access file: 0 for one written before versions were. */
+export function accessVersionOf(access: AccessFile): number {
+  return access.version ?? 0;
 }
 
 type Check = (value: unknown, path: string, problems: string[]) => void;
@@ -64,6 +74,9 @@ const dateTime: Check = (v, path, problems) => {
 const positiveInteger: Check = (v, path, problems) => {
   if (!Number.isSafeInteger(v) || (v as number) < 1) problems.push(`${path} must be a whole number of at least 1`);
 };
+const wholeNumber: Check = (v, path, problems) => {
+  if (!Number.isSafeInteger(v) || (v as number) < 0) problems.push(`${path} must be a whole number of at least 0`);
+};
 const boolean: Check = (v, path, problems) => {
   if (typeof v !== "boolean") problems.push(`${path} must be true or false`);
 };
@@ -79,6 +92,7 @@ const arrayOf =
   };
 
 const checkAccessFile = fields({
+  version: { check: wholeNumber, optional: true },
   organizations: {
     check: arrayOf(
       fields({

@@ -1,7 +1,7 @@
 /** Key and entitlement checks against an access file (spec §5; decision: order of checks). */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { parseAccessFile, type AccessFile, type KeyRecord, type Organization } from "./access-file.js";
+import { accessVersionOf, parseAccessFile, type AccessFile, type KeyRecord, type Organization } from "./access-file.js";
 import { instantKeyOf, instantKeyOfEpochMs } from "./format/primitives/date-time.js";
 import { problemReport } from "./problem-report.js";
 
@@ -11,10 +11,25 @@ export type KeyCheck = { ok: true; key: KeyRecord; organization: Organization } 
 export class AccessIndex {
   private readonly keysByHash = new Map<string, KeyRecord>();
   private readonly organizations = new Map<string, Organization>();
+  /** The file's version: data of a lower one never replaces this (decision: revocation in seconds). */
+  readonly version: number;
 
-  constructor(access: AccessFile) {
+  /**
+   * `unconfirmed`, when given, says why this data may be out of date (an instance that could not
+   * yet read a newer source): a key it refuses is still refused, one it admits is a 503.
+   */
+  constructor(
+    private readonly access: AccessFile,
+    readonly unconfirmed?: string,
+  ) {
+    this.version = accessVersionOf(access);
     for (const org of access.organizations) this.organizations.set(org.id, org);
     for (const key of access.keys) this.keysByHash.set(key.sha256, key);
+  }
+
+  /** The same data, marked as possibly out of date for `reason`. */
+  unconfirmedBecause(reason: string): AccessIndex {
+    return new AccessIndex(this.access, reason);
   }
 
   /** A key is valid when its hash is known, it is not revoked or expired, and its organization exists. */

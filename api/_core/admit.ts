@@ -4,7 +4,7 @@
  */
 import { isEntitled, type AccessIndex, type AccessSource } from "./access.js";
 import type { Organization } from "./access-file.js";
-import { ApiError } from "./errors.js";
+import { ApiError, ServiceUnavailable } from "./errors.js";
 import { DEFAULT_RATE_LIMIT, type RateDecision, type RateLimiter } from "./rate-limit.js";
 
 /** The key's organization and its rate decision, with the 429 or 403 that refuses it, if any. */
@@ -62,6 +62,9 @@ function admitWith(
   const token = typeof authorization === "string" ? bearerToken(authorization) : undefined;
   const check = token === undefined ? undefined : index.checkKey(token, now);
   if (!check?.ok) throw unauthorized(authorization);
+  // Data that may be out of date refuses what it knows to refuse, and admits no one (fail closed):
+  // a key revoked since is never let in (decision: revocation in seconds). Not counted: no organization is sure.
+  if (index.unconfirmed !== undefined) throw new ServiceUnavailable(index.unconfirmed);
   const { organization } = check;
   const rate = limiter.hit(organization.id, organization.rateLimit ?? DEFAULT_RATE_LIMIT, now.getTime());
   return rate instanceof Promise

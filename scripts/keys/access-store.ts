@@ -1,10 +1,16 @@
 /**
  * Reading and writing the access file. A write replaces the file atomically (replace-file.ts):
- * the running server reads the old file or the new one, never half of one.
+ * the running server reads the old file or the new one, never half of one. A command that changes
+ * or pushes it holds its lock from the read to the end of the push (decision: access file changes).
  */
 import { readFileSync, statSync } from "node:fs";
+import { hostname } from "node:os";
 import { parseAccessFile, type AccessFile } from "../../api/_core/access-file.js";
+import { LockBusy, takeLock, type Unlock } from "../file-lock.js";
 import { replaceFile } from "../replace-file.js";
+
+/** How long a command waits for another to finish with the access file: longer than a slow push takes. */
+export const LOCK_WAIT_MS = 30_000;
 
 /** A problem with the access file itself: one line and exit status 2. */
 export class AccessFileError extends Error {}
@@ -29,7 +35,6 @@ export function readAccess(file: string): AccessFile | undefined {
   }
 }
 
-/** Flushes a folder's entry table, so a rename in it survives a crash (POSIX; a no-op where unsupported). */
 /** Validates and atomically replaces the access file, keeping its permissions (new files: owner only). */
 export function writeAccess(file: string, access: AccessFile): void {
   const text = `${JSON.stringify(access, null, 2)}\n`;
@@ -50,4 +55,31 @@ export function writeAccess(file: string, access: AccessFile): void {
       `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
+}
+
+/** The lock of an access file: beside it, so every command that names the file finds the same one. */
+export function lockFileOf(file: string): string {
+  return `${file}.lock`;
+}
+
+/** Takes the access file's lock, waiting up to `waitMs` for a command that holds it; AccessFileError if it is still held. */
+export async function lockAccess(file: string, waitMs = LOCK_WAIT_MS): Promise<Unlock> {
+  const lockFile = lockFileOf(file);
+  try {
+    return await takeLock(lockFile, waitMs);
+  } catch (error) {
+    if (error instanceof LockBusy) throw new AccessFileError(busyMessage(file, error, waitMs));
+    // The code, not the message: Node's message names the temporary file's absolute path.
+    throw new AccessFileError(
+      `cannot lock ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+function busyMessage(file: string, busy: LockBusy, waitMs: number): string {
+  const holder =
+    busy.holder === "unknown"
+      ? "an unknown owner"
+      : `another keys command (process ${busy.holder.pid}${busy.holder.host === hostname() ? "" : ` on ${busy.holder.host}`})`;
+  return `${file} was not changed: ${holder} held its lock for ${waitMs / 1000} s; run the command again once that one has finished (if none is running, remove ${busy.lockFile})`;
 }

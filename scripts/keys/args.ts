@@ -191,3 +191,18 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
   }
   return { accessFile: values.access ?? DEFAULT_ACCESS_FILE, command, push: values.push === true };
 }
+
+/** The longest KEYS_LOCK_WAIT_MS: ten minutes. */
+const MAX_LOCK_WAIT_MS = 600_000;
+
+/** KEYS_LOCK_WAIT_MS, how long to wait for another command's lock (decision: access file changes); undefined: the default. */
+export function lockWaitFromEnvironment(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env.KEYS_LOCK_WAIT_MS;
+  if (value === undefined || value === "") return undefined;
+  const ms = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+  if (!(ms <= MAX_LOCK_WAIT_MS))
+    throw new UsageError(
+      `KEYS_LOCK_WAIT_MS must be a whole number of milliseconds from 0 to ${MAX_LOCK_WAIT_MS}, not ${JSON.stringify(value)}`,
+    );
+  return ms;
+}

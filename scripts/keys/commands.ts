@@ -3,7 +3,7 @@
  * nothing is written) and the lines to print. The plain key exists only in the result of create.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { AccessFile, Entitlement, Organization } from "../../api/_core/access-file.js";
+import { accessVersionOf, type AccessFile, type Entitlement, type Organization } from "../../api/_core/access-file.js";
 import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import type { KeysCommand } from "./args.js";
 import { formatList } from "./list.js";
@@ -128,6 +128,16 @@ export function applyCommand(
       `${file} does not exist; start one with: org set ID --plan paid --status active --until DATE`,
     );
   const current = access ?? { organizations: [], keys: [] };
+  const result = runCommand(current, command, now);
+  if (!result.access) return result;
+  if (accessVersionOf(current) >= Number.MAX_SAFE_INTEGER)
+    throw new CommandError(`${file} is at version ${accessVersionOf(current)}, the last one a change can follow`);
+  // Every change is one version on (decision: revocation in seconds): readers never go back to a lower one.
+  const { organizations, keys } = result.access;
+  return { ...result, access: { version: accessVersionOf(current) + 1, organizations, keys } };
+}
+
+function runCommand(current: AccessFile, command: KeysCommand, now: Date): CommandResult {
   switch (command.name) {
     case "create":
       return createKey(current, command, now);

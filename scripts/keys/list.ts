@@ -1,5 +1,5 @@
 /** `keys list`: organizations and keys as aligned columns; keys appear only as id and a hash prefix. */
-import type { AccessFile, Entitlement, KeyRecord } from "../../api/_core/access-file.js";
+import { accessVersionOf, type AccessFile, type Entitlement, type KeyRecord } from "../../api/_core/access-file.js";
 import { isEntitled } from "../../api/_core/access.js";
 import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import { DEFAULT_RATE_LIMIT } from "../../api/_core/rate-limit.js";
@@ -31,7 +31,7 @@ function keyState(key: KeyRecord, access: AccessFile, now: Date): string {
 
 /** The lines of `keys list`, with each key's and organization's standing at `now`. */
 export function formatList(access: AccessFile, now: Date): string[] {
-  const lines = [`organizations (${access.organizations.length})`];
+  const lines = [`version ${accessVersionOf(access)}`, `organizations (${access.organizations.length})`];
   if (access.organizations.length > 0) {
     const header = ["ID", "ACCESS NOW", "RATE LIMIT", "ENTITLEMENTS"];
     const rows = access.organizations.map((o) => {

@@ -16,6 +16,8 @@ export interface EdgeConfigStub {
   reads(): number;
   /** While down, every request fails with a 503. */
   setDown(down: boolean): void;
+  /** Every read answers this many milliseconds late (0: at once); writes are not delayed. */
+  setReadDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,9 @@ export function startEdgeConfigStub(): Promise<EdgeConfigStub> {
   const items = new Map<string, unknown>();
   let reads = 0;
   let down = false;
+  let readDelay = 0;
   const server = createServer(async (req, res) => {
+    if (req.method === "GET" && readDelay > 0) await new Promise((resolve) => setTimeout(resolve, readDelay).unref());
     const url = new URL(req.url ?? "/", "http://stub");
     const auth = req.headers.authorization;
     if (down) return json(res, 503, { error: { message: "unavailable" } });
@@ -81,7 +85,15 @@ export function startEdgeConfigStub(): Promise<EdgeConfigStub> {
         setDown: (value) => {
           down = value;
         },
-        close: () => new Promise((done) => server.close(() => done())),
+        setReadDelay: (ms) => {
+          readDelay = ms;
+        },
+        // Reads still held back are cut off: their clients gave up on them long ago.
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });
