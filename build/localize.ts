@@ -7,7 +7,7 @@
  */
 import { epochSecondsOfKey, writtenOffsetOf } from "../api/_core/format/primitives/date-time.js";
 import type { ZoneTable } from "../api/_core/format/layout/content.js";
-import type { DropBefore, ScheduledRecords } from "./drop-before.js";
+import type { DroppedShowtimes, ScheduledRecords } from "./drop-before.js";
 import type { PlainEntry, ShowtimeEntry, ValidRecords } from "./entries.js";
 import type { Problem } from "./problems.js";
 import { zoneOfCoordinates, zoneOfCountry } from "./zone-lookup.js";
@@ -25,7 +25,7 @@ export interface LocalizedRecords {
   records: ValidRecords;
   zones: ZoneTable;
   zoneCounts: ZoneCounts;
-  dropped?: { before: DropBefore; effective: string; showtimes: number };
+  dropped?: DroppedShowtimes;
 }
 
 /** Offsets are kept this far around the showtimes' instants: a local day (from 06:00 at most, ±14 h) always fits. */

@@ -4,9 +4,10 @@
  * problem at its line, a showtime written with an offset its cinema's zone does not have as a
  * warning that does not stop the build, and --drop-before leaving earlier showtimes out.
  */
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { encodeManifest } from "../api/_core/format/layout/manifest.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir, runBuildCli, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
 
@@ -169,6 +170,16 @@ describe("--drop-before", () => {
     expect(JSON.parse(readFileSync(path.join(result.outDir, "manifest.json"), "utf8")).dropBefore).toBeUndefined();
   });
 
+  test("with --previous too, two instants that leave out the same showtimes give the same snapshot", async () => {
+    const previous = await build("drop-previous", [berlin], showtimes, ["--drop-before", "2026-11-24T04:00Z"]);
+    const [early, late] = await Promise.all(
+      ["2026-11-24T04:59:59.5Z", "2026-11-24T05:00Z"].map((at, i) =>
+        build(`drop-previous-${i}`, [berlin], showtimes, ["--previous", previous.outDir, "--drop-before", at]),
+      ),
+    );
+    expect(readManifest(early!.outDir).snapshotId).toBe(readManifest(late!.outDir).snapshotId);
+  });
+
   test.each([["2026-11-24"], ["2026-11-24T05:00"], ["yesterday"], [""]])(
     "%j is a usage error naming the flag (exit 2), and nothing is built",
     async (value) => {
@@ -177,4 +188,70 @@ describe("--drop-before", () => {
       expect(result.stderr).toMatch(/--drop-before/);
     },
   );
+});
+
+describe("--drop-before carried from --previous", () => {
+  // The previous build was asked for midnight; its earliest kept showtime starts at 00:02, so its
+  // effective instant (the manifest's dropBefore) is 00:02 and the gap 00:00–00:02 is empty.
+  const berlin = cinema("berlin", { countryCode: "DE", timeZone: "Europe/Berlin" });
+  const first = showtime("first", "berlin", "2026-11-24T00:02:00Z");
+  let previous: string;
+  beforeAll(async () => {
+    const result = await build("carry-previous", [berlin], [first], ["--drop-before", "2026-11-24T00:00Z"]);
+    expect(result.code, result.stderr).toBe(0);
+    previous = result.outDir;
+  });
+
+  test("the manifest records the instant asked for beside the earliest start kept", () => {
+    const manifest = readManifest(previous);
+    expect(manifest.dropBefore).toBe("2026-11-24T00:02:00Z");
+    expect(manifest.dropBeforeRequested).toBe("2026-11-24T00:00:00Z");
+  });
+
+  /** `previous` as a build before the requested instant was recorded wrote it: the effective one only. */
+  function olderPrevious(): string {
+    const dir = path.join(work, "carry-older");
+    cpSync(previous, dir, { recursive: true });
+    const { dropBeforeRequested: _, ...manifest } = readManifest(dir);
+    writeFileSync(path.join(dir, "manifest.json"), encodeManifest(manifest));
+    return dir;
+  }
+
+  test.each([
+    ["at the requested instant: kept", "2026-11-24T00:00:00Z", [], 2],
+    ["in the gap before the earliest kept start: kept", "2026-11-24T00:01:00Z", [], 2],
+    ["just before the requested instant: left out", "2026-11-23T23:59:59.999Z", [], 1],
+    [
+      "in the gap, asked for an earlier instant: kept",
+      "2026-11-24T00:01:00Z",
+      ["--drop-before", "2026-11-23T12:00Z"],
+      2,
+    ],
+  ])(
+    "a showtime moved %s (the previous build's requested instant, not its effective one)",
+    async (_, startsAt, args, count) => {
+      const moved = showtime("moved", "berlin", startsAt);
+      const result = await build(
+        `carry-${startsAt}-${args.length}`,
+        [berlin],
+        [first, moved],
+        ["--previous", previous, ...args],
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(
+        `dropped ${2 - count} showtime${count === 1 ? "" : "s"} that start before 2026-11-24T00:00:00Z (the previous snapshot's: it never moves back)`,
+      );
+      const manifest = readManifest(result.outDir);
+      expect(manifest.counts.showtimes).toBe(count);
+      expect(manifest.dropBeforeRequested).toBe("2026-11-24T00:00:00Z");
+    },
+  );
+
+  test("a --previous that records only the effective instant (built before the requested one was kept) carries that", async () => {
+    const moved = showtime("moved", "berlin", "2026-11-24T00:01:00Z");
+    const result = await build("carry-from-older", [berlin], [first, moved], ["--previous", olderPrevious()]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("dropped 1 showtime that start before 2026-11-24T00:02:00Z");
+    expect(readManifest(result.outDir).counts.showtimes).toBe(1);
+  });
 });
