@@ -93,6 +93,79 @@ describe("each cinema's zone", () => {
   });
 });
 
+describe("IANA primary names on every path", () => {
+  // One city, each way its zone can come: the same name, IANA's primary one, on every Node line.
+  const cinemas = [
+    cinema("given-calcutta", { countryCode: "IN", timeZone: "Asia/Calcutta" }),
+    cinema("given-kolkata", { countryCode: "IN", timeZone: "Asia/Kolkata" }),
+    cinema("given-lower-case", { countryCode: "IN", timeZone: "asia/kolkata" }),
+    cinema("kolkata-by-coordinates", { countryCode: "IN", latitude: 22.5726, longitude: 88.3639 }),
+    cinema("kolkata-by-country", { countryCode: "IN" }),
+    cinema("given-saigon", { countryCode: "VN", timeZone: "Asia/Saigon" }),
+    cinema("saigon-by-coordinates", { countryCode: "VN", latitude: 10.7769, longitude: 106.7009 }),
+    cinema("saigon-by-country", { countryCode: "VN" }),
+    cinema("given-kiev", { countryCode: "UA", timeZone: "Europe/Kiev" }),
+    cinema("kyiv-by-coordinates", { countryCode: "UA", latitude: 50.4501, longitude: 30.5234 }),
+    cinema("given-truk", { countryCode: "FM", timeZone: "Pacific/Truk" }),
+    cinema("chuuk-by-coordinates", { countryCode: "FM", latitude: 7.4467, longitude: 151.8478 }),
+    cinema("given-buenos-aires", { countryCode: "AR", timeZone: "America/Buenos_Aires" }),
+    cinema("buenos-aires-by-coordinates", { countryCode: "AR", latitude: -34.6037, longitude: -58.3816 }),
+    cinema("kathmandu-by-country", { countryCode: "NP" }),
+    cinema("yangon-by-country", { countryCode: "MM" }),
+    cinema("faroe-by-country", { countryCode: "FO" }),
+    cinema("given-us-pacific", { countryCode: "US", timeZone: "US/Pacific" }),
+  ];
+  const expected = {
+    "given-calcutta": "Asia/Kolkata",
+    "given-kolkata": "Asia/Kolkata",
+    "given-lower-case": "Asia/Kolkata",
+    "kolkata-by-coordinates": "Asia/Kolkata",
+    "kolkata-by-country": "Asia/Kolkata",
+    "given-saigon": "Asia/Ho_Chi_Minh",
+    "saigon-by-coordinates": "Asia/Ho_Chi_Minh",
+    "saigon-by-country": "Asia/Ho_Chi_Minh",
+    "given-kiev": "Europe/Kyiv",
+    "kyiv-by-coordinates": "Europe/Kyiv",
+    "given-truk": "Pacific/Chuuk",
+    "chuuk-by-coordinates": "Pacific/Chuuk",
+    "given-buenos-aires": "America/Argentina/Buenos_Aires",
+    "buenos-aires-by-coordinates": "America/Argentina/Buenos_Aires",
+    "kathmandu-by-country": "Asia/Kathmandu",
+    "yangon-by-country": "Asia/Yangon",
+    "faroe-by-country": "Atlantic/Faroe",
+    "given-us-pacific": "America/Los_Angeles",
+  };
+  let result: Awaited<ReturnType<typeof build>>;
+  beforeAll(async () => {
+    // A showtime at the aliased cinema, written with Kolkata's offset: no warning under either name.
+    result = await build("primary", cinemas, [showtime("st-1", "given-calcutta", "2026-11-24T20:00:00+05:30")]);
+  });
+
+  test("each cinema's served location and the snapshot's zone list carry the primary name", async () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain("offset_mismatch");
+    expect(result.stdout).toContain("time zones: 8 given, 5 derived from coordinates, 5 from the country, 0 without");
+    const { Snapshot } = await import("../api/_core/format/read/snapshot.js");
+    const snapshot = new Snapshot(readManifest(result.outDir), result.outDir, {
+      pageBytes: 2 ** 20,
+      blockBytes: 2 ** 20,
+    });
+    try {
+      const served = Object.fromEntries(
+        Array.from({ length: snapshot.lists.cinemas.length }, (_, i) => {
+          const record = JSON.parse(Buffer.from(snapshot.lists.cinemas.records.entry(i)).toString());
+          expect(Object.keys(record.location).at(-1), record.id).toBe("timeZone");
+          return [record.id, record.location.timeZone];
+        }),
+      );
+      expect(served).toEqual(expected);
+      expect(snapshot.lists.zones.names.toSorted()).toEqual([...new Set(Object.values(expected))].sort());
+    } finally {
+      snapshot.close();
+    }
+  });
+});
+
 describe("problems and warnings", () => {
   test.each([
     ["an unknown zone", "Europe/Atlantis"],
