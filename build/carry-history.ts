@@ -29,7 +29,10 @@ export interface HistoryOptions {
   keep: { generations: number; days: number };
   /** This build's time for the days rule (epoch seconds): deterministic, never the wall clock. */
   builtAt: number;
-  /** The earliest start kept (instant key), when showtimes before it were left out. */
+  /**
+   * The instant (key) showtimes were left out before, as asked or carried (never the earliest start
+   * kept): a gone showtime that starts before it is past, any other is a deletion.
+   */
   dropBeforeKey?: string;
   /** Digests of the new content, from which a new history's id is made. */
   contentDigests: string[];
@@ -194,6 +197,9 @@ function compareType(
     if (present[r]) continue;
     // A showtime that starts before the drop-before instant is left out, not deleted: every mirror
     // drops it by the rule, provided the version it holds is this one (unchanged since the horizon).
+    // The requested instant, not the earliest start kept: a later build may keep a showtime moved
+    // into the gap between them, and its feed's dropBefore then no longer covers one gone from
+    // that gap (decision: changes feed).
     const dropped =
       type === "showtimes" && dropBeforeKey !== undefined && startsBefore(previous.lists, r, dropBeforeKey);
     if (dropped && changedBefore[r]! <= old.meta.horizon) continue;

@@ -1,17 +1,18 @@
 /**
  * Stage 5: every cinema's time zone (decision: time zones): the one its record gives, else one
  * derived from its coordinates, else from its country when that country has a single zone;
- * otherwise none. Each zone's offsets over the showtimes' days are computed for the snapshot, and
+ * otherwise none; each by its IANA primary name. Each zone's offsets over the showtimes' days are computed for the snapshot, and
  * a showtime whose written offset is not its cinema's zone's at that instant is a warning (its
  * instant is kept as written: the offset may be right and the zone data old, or the other way).
  */
 import { epochSecondsOfKey, writtenOffsetOf } from "../api/_core/format/primitives/date-time.js";
 import type { ZoneTable } from "../api/_core/format/layout/content.js";
-import type { DropBefore, ScheduledRecords } from "./drop-before.js";
+import type { DroppedShowtimes, ScheduledRecords } from "./drop-before.js";
 import type { PlainEntry, ShowtimeEntry, ValidRecords } from "./entries.js";
 import type { Problem } from "./problems.js";
 import { zoneOfCoordinates, zoneOfCountry } from "./zone-lookup.js";
-import { zoneOffsets, type ZoneOffsets } from "./zone-offsets.js";
+import { primaryZoneName } from "./zone-names.js";
+import { isKnownTimeZone, zoneOffsets, type ZoneOffsets } from "./zone-offsets.js";
 
 /** How many cinemas got their zone each way. */
 export interface ZoneCounts {
@@ -25,24 +26,34 @@ export interface LocalizedRecords {
   records: ValidRecords;
   zones: ZoneTable;
   zoneCounts: ZoneCounts;
-  dropped?: { before: DropBefore; effective: string; showtimes: number };
+  dropped?: DroppedShowtimes;
 }
 
 /** Offsets are kept this far around the showtimes' instants: a local day (from 06:00 at most, ±14 h) always fits. */
 const MARGIN_SECONDS = 3 * 86_400;
 
-/** A cinema's zone and where it came from. */
-function zoneOf(cinema: PlainEntry): { zone?: string; how: keyof ZoneCounts } {
-  if (cinema.timeZone) return { zone: cinema.timeZone, how: "given" };
-  if (cinema.latitude !== undefined && cinema.longitude !== undefined) {
-    const zone = zoneOfCoordinates(cinema.latitude, cinema.longitude);
-    if (zone) return { zone, how: "fromCoordinates" };
-  }
-  const zone = cinema.countryCode && zoneOfCountry(cinema.countryCode);
-  return zone ? { zone, how: "fromCountry" } : { how: "without" };
+/**
+ * The zone's IANA primary name, whatever name it came by, so a snapshot names a city's zone alike on
+ * every path and every Node line (decision: time zones); as found if this runtime does not know the
+ * primary name (test/zone-names.test.ts fails first on such a line).
+ */
+function primaryOf(zone: string): string {
+  const primary = primaryZoneName(zone);
+  return primary === zone || isKnownTimeZone(primary) ? primary : zone;
 }
 
-/** The cinema's canonical JSON with a derived zone in its location (last, as the schema orders it). */
+/** A cinema's zone, by its primary name, and where it came from. */
+function zoneOf(cinema: PlainEntry): { zone?: string; how: keyof ZoneCounts } {
+  if (cinema.timeZone) return { zone: primaryOf(cinema.timeZone), how: "given" };
+  if (cinema.latitude !== undefined && cinema.longitude !== undefined) {
+    const zone = zoneOfCoordinates(cinema.latitude, cinema.longitude);
+    if (zone) return { zone: primaryOf(zone), how: "fromCoordinates" };
+  }
+  const zone = cinema.countryCode && zoneOfCountry(cinema.countryCode);
+  return zone ? { zone: primaryOf(zone), how: "fromCountry" } : { how: "without" };
+}
+
+/** The cinema's canonical JSON with a derived or renamed zone in its location (last, as the schema orders it). */
 function withZone(cinema: PlainEntry, zone: string): PlainEntry {
   const record = JSON.parse(Buffer.from(cinema.json).toString("utf8"));
   record.location.timeZone = zone;
@@ -109,7 +120,7 @@ export function localizeRecords(scheduled: ScheduledRecords, warnings: Problem[]
     zoneCounts[how]++;
     if (zone === undefined) return cinema;
     zoneOfCinema.set(cinema.id, zone);
-    return how === "given" ? cinema : withZone(cinema, zone);
+    return zone === cinema.timeZone ? cinema : withZone(cinema, zone);
   });
   const [from, to] = spanOf(records.showtimes);
   const names = [...new Set(zoneOfCinema.values())].sort();

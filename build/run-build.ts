@@ -7,9 +7,8 @@ import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js"
 import type { SnapshotContent } from "../api/_core/format/layout/content.js";
 import type { Manifest } from "../api/_core/format/layout/manifest.js";
 import { epochSecondsOfKey, instantKeyOf } from "../api/_core/format/primitives/date-time.js";
-import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { Interner } from "./entries.js";
-import { type DropBefore, dropPastShowtimes } from "./drop-before.js";
+import { type DropBefore, type DroppedShowtimes, dropBeforeOf, dropPastShowtimes } from "./drop-before.js";
 import { type HistoryReport, recordHistory } from "./carry-history.js";
 import { indexRecords } from "./index-records.js";
 import { linkRecords } from "./link-records.js";
@@ -47,7 +46,7 @@ export interface BuildOptions {
 /** What a successful build tells the operator beside its manifest. */
 export interface BuildReport {
   zoneCounts: ZoneCounts;
-  dropped?: { before: DropBefore; effective: string; showtimes: number };
+  dropped?: DroppedShowtimes;
   /** Problems that do not stop the build (problems.ts WARNING_CODES). */
   warnings: Problem[];
   history: HistoryReport;
@@ -67,24 +66,6 @@ function latestObservation(content: SnapshotContent): string {
   for (const records of [content.cinemas, content.films, content.showtimes])
     for (const record of records) if (record.observed && record.observed.key > latest) latest = record.observed.key;
   return latest === "0" ? "0100000000000" : latest;
-}
-
-/**
- * The instant to drop showtimes before: the one asked for, but never earlier than the previous
- * snapshot's, so that within a history it only moves forward (a mirror that dropped showtimes by
- * the rule would otherwise never get them back; decision: upcoming showtimes).
- */
-function dropBeforeOf(options: BuildOptions): DropBefore | undefined {
-  let previous: string | undefined;
-  try {
-    previous = options.previous === undefined ? undefined : readManifest(options.previous).dropBefore;
-  } catch {
-    // Unreadable: the history stage says why (or begins afresh).
-    previous = undefined;
-  }
-  if (previous === undefined) return options.dropBefore;
-  const carried = { text: previous, key: instantKeyOf(previous), carried: true };
-  return !options.dropBefore || options.dropBefore.key < carried.key ? carried : options.dropBefore;
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
@@ -114,7 +95,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       await options.output.abort();
       return { ok: false, problems };
     }
-    const scheduled = stage("drop", () => dropPastShowtimes(linked, dropBeforeOf(options)));
+    const scheduled = stage("drop", () =>
+      dropPastShowtimes(linked, dropBeforeOf(options.dropBefore, options.previous)),
+    );
     const warnings: Problem[] = [];
     const localized = stage("localize", () => localizeRecords(scheduled, warnings));
     const content = stage("index", () => indexRecords(localized));
@@ -126,25 +109,20 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         onProgress: (done, total) => options.onProgress?.("render", done, total),
       }),
     );
-    const dropBeforeKey = localized.dropped && instantKeyOf(localized.dropped.effective);
+    const effectiveKey = localized.dropped && instantKeyOf(localized.dropped.effective);
     const historied = await stage("history", () =>
       recordHistory(options.output, rendered.files, rendered.counts, {
         previous: options.previous,
         keep: options.keep ?? DEFAULT_KEEP,
-        builtAt: epochSecondsOfKey(dropBeforeKey ?? latestObservation(content)),
-        dropBeforeKey,
+        builtAt: epochSecondsOfKey(effectiveKey ?? latestObservation(content)),
+        dropBeforeKey: localized.dropped?.before.key,
         contentDigests: [rendered.files["index.pages"].digest, rendered.files["records.blocks"].digest].map(String),
         // Builds that keep to this thread (gzipWorkers 0) compare on it too.
         scanWorker: options.gzipWorkers !== 0,
       }),
     );
     const manifest = await stage("write", () =>
-      writeSnapshot(
-        { ...rendered, files: historied.files },
-        historied.facts,
-        options.output,
-        localized.dropped?.effective,
-      ),
+      writeSnapshot({ ...rendered, files: historied.files }, historied.facts, options.output, localized.dropped),
     );
     const report = {
       zoneCounts: localized.zoneCounts,

@@ -73,7 +73,7 @@ export const timeZone = z
   })
   .meta({
     description:
-      "The cinema's IANA time zone (e.g. `Europe/Berlin`): given by the source, or derived from its coordinates or its country; absent when neither tells.",
+      "The cinema's IANA time zone, by its primary name (e.g. `Europe/Berlin`; `Asia/Kolkata`, never the older `Asia/Calcutta`): given by the source, or derived from its coordinates or its country; absent when neither tells.",
   });
 
 /** Absolute http(s) URL: what a client can actually open, of a length every browser and proxy takes (decision: validation of source data). */

@@ -3,6 +3,8 @@ import type { HistoryFacts } from "../api/_core/format/layout/history.js";
 import { SNAPSHOT_FORMAT, type Manifest } from "../api/_core/format/layout/manifest.js";
 import { writeManifest } from "../api/_core/format/write/write-snapshot.js";
 import { DEFAULT_LIMIT } from "../api/_core/route.js";
+import { utcTextOfKey } from "../api/_core/format/primitives/date-time.js";
+import type { DroppedShowtimes } from "./drop-before.js";
 import type { OutputWriter } from "./output-writer.js";
 import type { RenderedSnapshot } from "./render-snapshot.js";
 
@@ -10,7 +12,7 @@ export async function writeSnapshot(
   rendered: Omit<RenderedSnapshot, "files"> & { files: Manifest["files"] },
   history: HistoryFacts,
   output: OutputWriter,
-  dropBefore?: string,
+  dropped?: DroppedShowtimes,
 ): Promise<Manifest> {
   const manifest: Manifest = {
     format: SNAPSHOT_FORMAT,
@@ -23,7 +25,11 @@ export async function writeSnapshot(
     history,
   };
   // Showtimes before it were left out on purpose (decision: upcoming showtimes); mirrors drop them too.
-  if (dropBefore) manifest.dropBefore = dropBefore;
+  // The instant asked for is for the next build only: outside the snapshot id, and never served.
+  if (dropped) {
+    manifest.dropBefore = dropped.effective;
+    manifest.dropBeforeRequested = utcTextOfKey(dropped.before.key);
+  }
   writeManifest(output, manifest);
   await output.commit();
   return manifest;

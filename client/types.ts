@@ -40,7 +40,7 @@ export interface Location {
   address?: string;
   latitude?: number;
   longitude?: number;
-  /** The cinema's IANA time zone, e.g. "Europe/Berlin": show its showtimes in this zone's wall-clock time. */
+  /** The cinema's IANA time zone by its primary name, e.g. "Europe/Berlin": show its showtimes in this zone's wall-clock time. */
   timeZone?: string;
 }
 

@@ -4,9 +4,10 @@
  * problem at its line, a showtime written with an offset its cinema's zone does not have as a
  * warning that does not stop the build, and --drop-before leaving earlier showtimes out.
  */
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { encodeManifest } from "../api/_core/format/layout/manifest.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir, runBuildCli, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
 
@@ -92,6 +93,79 @@ describe("each cinema's zone", () => {
   });
 });
 
+describe("IANA primary names on every path", () => {
+  // One city, each way its zone can come: the same name, IANA's primary one, on every Node line.
+  const cinemas = [
+    cinema("given-calcutta", { countryCode: "IN", timeZone: "Asia/Calcutta" }),
+    cinema("given-kolkata", { countryCode: "IN", timeZone: "Asia/Kolkata" }),
+    cinema("given-lower-case", { countryCode: "IN", timeZone: "asia/kolkata" }),
+    cinema("kolkata-by-coordinates", { countryCode: "IN", latitude: 22.5726, longitude: 88.3639 }),
+    cinema("kolkata-by-country", { countryCode: "IN" }),
+    cinema("given-saigon", { countryCode: "VN", timeZone: "Asia/Saigon" }),
+    cinema("saigon-by-coordinates", { countryCode: "VN", latitude: 10.7769, longitude: 106.7009 }),
+    cinema("saigon-by-country", { countryCode: "VN" }),
+    cinema("given-kiev", { countryCode: "UA", timeZone: "Europe/Kiev" }),
+    cinema("kyiv-by-coordinates", { countryCode: "UA", latitude: 50.4501, longitude: 30.5234 }),
+    cinema("given-truk", { countryCode: "FM", timeZone: "Pacific/Truk" }),
+    cinema("chuuk-by-coordinates", { countryCode: "FM", latitude: 7.4467, longitude: 151.8478 }),
+    cinema("given-buenos-aires", { countryCode: "AR", timeZone: "America/Buenos_Aires" }),
+    cinema("buenos-aires-by-coordinates", { countryCode: "AR", latitude: -34.6037, longitude: -58.3816 }),
+    cinema("kathmandu-by-country", { countryCode: "NP" }),
+    cinema("yangon-by-country", { countryCode: "MM" }),
+    cinema("faroe-by-country", { countryCode: "FO" }),
+    cinema("given-us-pacific", { countryCode: "US", timeZone: "US/Pacific" }),
+  ];
+  const expected = {
+    "given-calcutta": "Asia/Kolkata",
+    "given-kolkata": "Asia/Kolkata",
+    "given-lower-case": "Asia/Kolkata",
+    "kolkata-by-coordinates": "Asia/Kolkata",
+    "kolkata-by-country": "Asia/Kolkata",
+    "given-saigon": "Asia/Ho_Chi_Minh",
+    "saigon-by-coordinates": "Asia/Ho_Chi_Minh",
+    "saigon-by-country": "Asia/Ho_Chi_Minh",
+    "given-kiev": "Europe/Kyiv",
+    "kyiv-by-coordinates": "Europe/Kyiv",
+    "given-truk": "Pacific/Chuuk",
+    "chuuk-by-coordinates": "Pacific/Chuuk",
+    "given-buenos-aires": "America/Argentina/Buenos_Aires",
+    "buenos-aires-by-coordinates": "America/Argentina/Buenos_Aires",
+    "kathmandu-by-country": "Asia/Kathmandu",
+    "yangon-by-country": "Asia/Yangon",
+    "faroe-by-country": "Atlantic/Faroe",
+    "given-us-pacific": "America/Los_Angeles",
+  };
+  let result: Awaited<ReturnType<typeof build>>;
+  beforeAll(async () => {
+    // A showtime at the aliased cinema, written with Kolkata's offset: no warning under either name.
+    result = await build("primary", cinemas, [showtime("st-1", "given-calcutta", "2026-11-24T20:00:00+05:30")]);
+  });
+
+  test("each cinema's served location and the snapshot's zone list carry the primary name", async () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain("offset_mismatch");
+    expect(result.stdout).toContain("time zones: 8 given, 5 derived from coordinates, 5 from the country, 0 without");
+    const { Snapshot } = await import("../api/_core/format/read/snapshot.js");
+    const snapshot = new Snapshot(readManifest(result.outDir), result.outDir, {
+      pageBytes: 2 ** 20,
+      blockBytes: 2 ** 20,
+    });
+    try {
+      const served = Object.fromEntries(
+        Array.from({ length: snapshot.lists.cinemas.length }, (_, i) => {
+          const record = JSON.parse(Buffer.from(snapshot.lists.cinemas.records.entry(i)).toString());
+          expect(Object.keys(record.location).at(-1), record.id).toBe("timeZone");
+          return [record.id, record.location.timeZone];
+        }),
+      );
+      expect(served).toEqual(expected);
+      expect(snapshot.lists.zones.names.toSorted()).toEqual([...new Set(Object.values(expected))].sort());
+    } finally {
+      snapshot.close();
+    }
+  });
+});
+
 describe("problems and warnings", () => {
   test.each([
     ["an unknown zone", "Europe/Atlantis"],
@@ -169,6 +243,16 @@ describe("--drop-before", () => {
     expect(JSON.parse(readFileSync(path.join(result.outDir, "manifest.json"), "utf8")).dropBefore).toBeUndefined();
   });
 
+  test("with --previous too, two instants that leave out the same showtimes give the same snapshot", async () => {
+    const previous = await build("drop-previous", [berlin], showtimes, ["--drop-before", "2026-11-24T04:00Z"]);
+    const [early, late] = await Promise.all(
+      ["2026-11-24T04:59:59.5Z", "2026-11-24T05:00Z"].map((at, i) =>
+        build(`drop-previous-${i}`, [berlin], showtimes, ["--previous", previous.outDir, "--drop-before", at]),
+      ),
+    );
+    expect(readManifest(early!.outDir).snapshotId).toBe(readManifest(late!.outDir).snapshotId);
+  });
+
   test.each([["2026-11-24"], ["2026-11-24T05:00"], ["yesterday"], [""]])(
     "%j is a usage error naming the flag (exit 2), and nothing is built",
     async (value) => {
@@ -177,4 +261,70 @@ describe("--drop-before", () => {
       expect(result.stderr).toMatch(/--drop-before/);
     },
   );
+});
+
+describe("--drop-before carried from --previous", () => {
+  // The previous build was asked for midnight; its earliest kept showtime starts at 00:02, so its
+  // effective instant (the manifest's dropBefore) is 00:02 and the gap 00:00–00:02 is empty.
+  const berlin = cinema("berlin", { countryCode: "DE", timeZone: "Europe/Berlin" });
+  const first = showtime("first", "berlin", "2026-11-24T00:02:00Z");
+  let previous: string;
+  beforeAll(async () => {
+    const result = await build("carry-previous", [berlin], [first], ["--drop-before", "2026-11-24T00:00Z"]);
+    expect(result.code, result.stderr).toBe(0);
+    previous = result.outDir;
+  });
+
+  test("the manifest records the instant asked for beside the earliest start kept", () => {
+    const manifest = readManifest(previous);
+    expect(manifest.dropBefore).toBe("2026-11-24T00:02:00Z");
+    expect(manifest.dropBeforeRequested).toBe("2026-11-24T00:00:00Z");
+  });
+
+  /** `previous` as a build before the requested instant was recorded wrote it: the effective one only. */
+  function olderPrevious(): string {
+    const dir = path.join(work, "carry-older");
+    cpSync(previous, dir, { recursive: true });
+    const { dropBeforeRequested: _, ...manifest } = readManifest(dir);
+    writeFileSync(path.join(dir, "manifest.json"), encodeManifest(manifest));
+    return dir;
+  }
+
+  test.each([
+    ["at the requested instant: kept", "2026-11-24T00:00:00Z", [], 2],
+    ["in the gap before the earliest kept start: kept", "2026-11-24T00:01:00Z", [], 2],
+    ["just before the requested instant: left out", "2026-11-23T23:59:59.999Z", [], 1],
+    [
+      "in the gap, asked for an earlier instant: kept",
+      "2026-11-24T00:01:00Z",
+      ["--drop-before", "2026-11-23T12:00Z"],
+      2,
+    ],
+  ])(
+    "a showtime moved %s (the previous build's requested instant, not its effective one)",
+    async (_, startsAt, args, count) => {
+      const moved = showtime("moved", "berlin", startsAt);
+      const result = await build(
+        `carry-${startsAt}-${args.length}`,
+        [berlin],
+        [first, moved],
+        ["--previous", previous, ...args],
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(
+        `dropped ${2 - count} showtime${count === 1 ? "" : "s"} that start before 2026-11-24T00:00:00Z (the previous snapshot's: it never moves back)`,
+      );
+      const manifest = readManifest(result.outDir);
+      expect(manifest.counts.showtimes).toBe(count);
+      expect(manifest.dropBeforeRequested).toBe("2026-11-24T00:00:00Z");
+    },
+  );
+
+  test("a --previous that records only the effective instant (built before the requested one was kept) carries that", async () => {
+    const moved = showtime("moved", "berlin", "2026-11-24T00:01:00Z");
+    const result = await build("carry-from-older", [berlin], [first, moved], ["--previous", olderPrevious()]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("dropped 1 showtime that start before 2026-11-24T00:02:00Z");
+    expect(readManifest(result.outDir).counts.showtimes).toBe(1);
+  });
 });

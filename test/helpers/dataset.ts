@@ -9,6 +9,7 @@ import path from "node:path";
 import { find as zonesAtPoint } from "geo-tz/all";
 import { createDiskWriter } from "../../build/output-writer.js";
 import { runBuild } from "../../build/run-build.js";
+import { primaryZoneName } from "../../build/zone-names.js";
 import type { BlockLayout } from "../../api/_core/format/write/encode-showtimes.js";
 
 export interface Provenance {
@@ -294,12 +295,17 @@ function derivedZone(location: Record<string, unknown>): string | undefined {
   return zones.length === 1 ? zones[0] : undefined;
 }
 
-/** A cinema as the API serves it: its location's timeZone as given, or derived, last in location. */
+/**
+ * A cinema as the API serves it: its location's timeZone as given, or derived, by its IANA primary
+ * name (the build's table, which test/zone-names.test.ts checks), last in location.
+ */
 export function servedCinema<T extends AnyRecord>(record: T): T {
   const cinema = record as Cinema;
-  if (!("location" in record) || cinema.location.timeZone !== undefined) return record;
-  const zone = derivedZone(cinema.location);
-  return zone === undefined
+  if (!("location" in record)) return record;
+  const given = cinema.location.timeZone as string | undefined;
+  const found = given ?? derivedZone(cinema.location);
+  const zone = found === undefined ? undefined : primaryZoneName(found);
+  return zone === undefined || zone === given
     ? record
     : ({ ...cinema, location: { ...cinema.location, timeZone: zone } } as unknown as T);
 }

@@ -36,6 +36,11 @@ export interface Manifest {
   files: Record<DataFile, DataFileFacts>;
   /** The earliest kept start, when the build left out earlier showtimes (decision: upcoming showtimes). */
   dropBefore?: string;
+  /**
+   * The instant the build was asked to drop before (or carried), in UTC: what the next build with
+   * this snapshot as `--previous` carries. Absent from snapshots built before it was recorded.
+   */
+  dropBeforeRequested?: string;
   /** The changes history this snapshot carries: its chain and generation (layout/history.ts). */
   history: HistoryFacts;
 }
@@ -49,6 +54,9 @@ export function encodeManifest(manifest: Manifest): Buffer {
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
+
+const isOptionalDateTime = (value: unknown) =>
+  value === undefined || (typeof value === "string" && checkDateTime(value).ok);
 
 function checkFreshness(value: unknown): value is Freshness {
   if (!isObject(value) || typeof value.observedAt !== "string") return false;
@@ -85,7 +93,8 @@ export function parseManifest(text: string): Manifest {
     checkFreshness(rest.freshness) &&
     isObject(files) &&
     DATA_FILES.every((f) => isObject(files[f]) && isCount(files[f].bytes) && isCount(files[f].digest)) &&
-    (rest.dropBefore === undefined || (typeof rest.dropBefore === "string" && checkDateTime(rest.dropBefore).ok)) &&
+    isOptionalDateTime(rest.dropBefore) &&
+    isOptionalDateTime(rest.dropBeforeRequested) &&
     isObject(rest.history) &&
     typeof rest.history.id === "string" &&
     /^[0-9a-f]{32}$/.test(rest.history.id) &&
