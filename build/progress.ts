@@ -1,7 +1,8 @@
 /**
  * Progress for long builds: stage name, count, total (estimated while validation has not read
  * every file), rate, a bar and the time left. Redrawn in place on a terminal; a line every few
- * seconds otherwise (CI logs, the bench). Each stage's time is printed at the end.
+ * seconds otherwise (CI logs, the bench). A stage's last line shows its true count and total
+ * whatever the redraws skipped (decision: long builds); each stage's time is printed at the end.
  */
 const BAR_WIDTH = 24;
 
@@ -36,6 +37,8 @@ export function createProgress(
   };
   let lastDraw = 0;
   let drawn = false;
+  /** The stage's latest count, and whether the screen shows it as it will stay (drawn, total exact). */
+  let latest: { stage: string; done: number; total?: number; estimated: boolean; shown: boolean } | undefined;
 
   function draw(line: string): void {
     if (quiet) return;
@@ -44,8 +47,31 @@ export function createProgress(
     drawn = interactive;
   }
 
+  function line(stage: string, done: number, total: number | undefined, estimated: boolean, now: number): string {
+    const rate = done / Math.max(0.001, (now - stageStart) / 1000);
+    let bar = "";
+    let left = "";
+    if (total) {
+      const filled = Math.round((BAR_WIDTH * Math.min(done, total)) / total);
+      bar = `[${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}] `;
+      if (rate > 0 && done < total) left = `, ${formatSeconds((total - done) / rate)} left`;
+    }
+    const of = total ? ` / ${estimated ? "~" : ""}${formatCount(total)}` : "";
+    return `· ${stage || stageName} ${bar}${formatCount(done)}${of} (${formatCount(Math.round(rate))}/s${left})`;
+  }
+
+  /** Draws the stage's latest count if the screen does not show it; at its end, it is an estimated total's true value. */
+  function drawFinalCount(): void {
+    if (latest && !latest.shown) {
+      const total = latest.estimated && latest.total ? latest.done : latest.total;
+      draw(line(latest.stage, latest.done, total, false, clock()));
+    }
+    latest = undefined;
+  }
+
   return {
     stage(name) {
+      drawFinalCount();
       closeStage();
       if (drawn) stream.write("\n");
       drawn = false;
@@ -55,20 +81,14 @@ export function createProgress(
     },
     tick(stage, done, total, estimated = false) {
       const now = clock();
+      latest = { stage, done, total, estimated, shown: false };
       if (now - lastDraw < minGapMs) return;
       lastDraw = now;
-      const rate = done / Math.max(0.001, (now - stageStart) / 1000);
-      let bar = "";
-      let left = "";
-      if (total) {
-        const filled = Math.round((BAR_WIDTH * Math.min(done, total)) / total);
-        bar = `[${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}] `;
-        if (rate > 0 && done < total) left = `, ${formatSeconds((total - done) / rate)} left`;
-      }
-      const of = total ? ` / ${estimated ? "~" : ""}${formatCount(total)}` : "";
-      draw(`· ${stage || stageName} ${bar}${formatCount(done)}${of} (${formatCount(Math.round(rate))}/s${left})`);
+      latest.shown = !estimated;
+      draw(line(stage, done, total, estimated, now));
     },
     finish() {
+      drawFinalCount();
       closeStage();
       stageName = "";
       if (drawn) stream.write("\n");

@@ -10,6 +10,7 @@ import { ApiError, networkError, toApiError } from "./errors.js";
 import { authorizationOf, baseOf } from "./options.js";
 import type {
   Attribute,
+  ChangesFeed,
   ChangesPage,
   ChangesParams,
   Cinema,
@@ -73,13 +74,14 @@ export interface Client {
   listChanges(params?: ChangesParams): Promise<ChangesPage>;
   /**
    * Keeps a mirror in sync (decision: changes feed): yields the feed's pages in order (apply each,
-   * then drop the showtimes that start before its `dropBefore`) and returns the token to store for
-   * next time. Without `since`, a full copy. Waits out transient failures as the other iterators
-   * do; when the data changes while it pages, starts again from `since` (applying a change twice is
+   * then drop the showtimes that start before its `dropBefore`); once the last is applied, the
+   * token to store for next time is the feed's `syncToken` (and `next()`'s value when done).
+   * Without `since`, a full copy. Waits out transient failures as the other iterators do; when
+   * the data changes while it pages, starts again from `since` (applying a change twice is
    * harmless). A token the service no longer answers throws an ApiError whose `syncTokenExpired`
    * is true: start a full copy.
    */
-  changes(params?: Omit<ChangesParams, "cursor">): AsyncGenerator<ChangesPage, string>;
+  changes(params?: Omit<ChangesParams, "cursor">): ChangesFeed;
 }
 
 function toQueryString(query: Query = {}): string {
@@ -183,7 +185,7 @@ export function createClient(options: ClientOptions): Client {
   /** How many times `changes()` starts again when the data changes under it before it gives up. */
   const MAX_FEED_RESTARTS = 3;
 
-  async function* changes(params: Omit<ChangesParams, "cursor"> = {}): AsyncGenerator<ChangesPage, string> {
+  async function* changePages(params: Omit<ChangesParams, "cursor">): AsyncGenerator<ChangesPage, string> {
     for (let restarts = 0; ; restarts++) {
       let cursor: string | undefined;
       try {
@@ -199,6 +201,16 @@ export function createClient(options: ClientOptions): Client {
         if (!changedUnder || restarts >= MAX_FEED_RESTARTS) throw error;
       }
     }
+  }
+
+  /** The pages, and the token on the feed once the loop asks past the last page (so after applying it). */
+  function changes(params: Omit<ChangesParams, "cursor"> = {}): ChangesFeed {
+    let syncToken: string | undefined;
+    async function* feed(): AsyncGenerator<ChangesPage, string> {
+      syncToken = yield* changePages(params);
+      return syncToken;
+    }
+    return Object.defineProperty(feed(), "syncToken", { get: () => syncToken, enumerable: true }) as ChangesFeed;
   }
 
   function one(resource: string, id: string): string {

@@ -176,6 +176,15 @@ export interface ChangesPage {
   freshness: Freshness;
 }
 
+/**
+ * A sync in progress: the feed's pages in order (`for await`), then the token to store, on
+ * `syncToken` once the loop has applied the last page (undefined before, and after a loop left
+ * early). `next()` also returns the token when done.
+ */
+export interface ChangesFeed extends AsyncGenerator<ChangesPage, string> {
+  readonly syncToken: string | undefined;
+}
+
 export interface ChangesParams {
   /** The syncToken of an earlier sync's last page; absent: a full copy. */
   since?: string;

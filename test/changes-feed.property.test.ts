@@ -114,9 +114,8 @@ const emptyMirror = (): Mirror =>
 /** Applies a sync the way the docs' example does: each page in order, then the drop-before rule. Returns the token. */
 async function sync(client: Client, mirror: Mirror, since: string | undefined, limit: number): Promise<string> {
   const feed = client.changes({ since, limit });
-  for (let page = await feed.next(); ; page = await feed.next()) {
-    if (page.done) return page.value;
-    for (const change of page.value.data) {
+  for await (const page of feed) {
+    for (const change of page.data) {
       const records = mirror.get(change.type)!;
       if (change.op === "upsert") {
         // Every change keeps references whole: a showtime's film and cinema are there already.
@@ -127,11 +126,12 @@ async function sync(client: Client, mirror: Mirror, since: string | undefined, l
         records.set(change.id, change.record);
       } else records.delete(change.id);
     }
-    const dropBefore = page.value.dropBefore;
+    const dropBefore = page.dropBefore;
     if (dropBefore)
       for (const [id, s] of mirror.get("showtime")!)
         if (compareInstants((s as { startsAt: string }).startsAt, dropBefore) < 0) mirror.get("showtime")!.delete(id);
   }
+  return feed.syncToken!;
 }
 
 /** Every record the API lists, by type: what the mirror must hold. */

@@ -3,7 +3,9 @@
  * Debian's chromium driven by playwright-core. The page must render the reference of every endpoint
  * from /openapi.json with the locally served Redoc bundle, offline: any request leaving the local
  * server fails the test. On a desktop and on a phone (390 px), the navigation is on the first
- * screen and nothing scrolls sideways; every operation shows its request sample.
+ * screen, nothing scrolls sideways, nothing pinned to the screen lies over the getting-started
+ * code, and wrapped code breaks between a URL's parts (never inside an id) with its continuation
+ * indented; every operation shows its request sample.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import type { Server } from "node:http";
@@ -15,6 +17,7 @@ import { curlSample } from "../build/openapi-samples.js";
 import { startServer } from "../scripts/local-server.js";
 import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { writeAccessFile } from "./helpers/http-setup.js";
+import { BREAK_AFTER, codeLayoutProblems, fixedOverCode } from "./helpers/page-layout.js";
 import { findTool, whenInstalled } from "./helpers/system-tools.js";
 
 const CHROMIUM = findTool("chromium");
@@ -160,6 +163,55 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
       await phone.close();
     }
   });
+
+  test.each([
+    ["a desktop", 1280, 900],
+    ["a phone", 390, 844],
+  ])(
+    "on %s (%i×%i) nothing pinned to the screen lies over the getting-started code, wherever it is scrolled",
+    async (_device, width, height) => {
+      const at = await openAt(width, height);
+      try {
+        const blocks = at.locator("#getting-started pre");
+        const overlaps: string[] = [];
+        for (let i = 0; i < (await blocks.count()); i++)
+          for (const block of ["start", "end"]) {
+            await blocks.nth(i).evaluate((element: any, where) => element.scrollIntoView({ block: where }), block);
+            // Two frames: the page's scroll observers run before the next paint.
+            await at.evaluate(
+              () =>
+                new Promise((done) =>
+                  (globalThis as any).requestAnimationFrame(() => (globalThis as any).requestAnimationFrame(done)),
+                ),
+            );
+            overlaps.push(...(await at.evaluate(fixedOverCode, "#getting-started pre")));
+          }
+        expect(overlaps).toEqual([]);
+      } finally {
+        await at.close();
+      }
+    },
+  );
+
+  test.each([
+    ["a desktop", 1280],
+    ["a phone", 390],
+  ])(
+    "on %s (%i px) wrapped code breaks at a space or after one of & ? / = , ( (never inside an id), its continuation indented",
+    async (_device, width) => {
+      const at = await openAt(width, 844);
+      try {
+        const problems = await at.evaluate(codeLayoutProblems, {
+          selector: "#getting-started pre, redoc pre",
+          breakAfter: BREAK_AFTER,
+        });
+        expect(problems.wrapped).toBeGreaterThan(0);
+        expect({ breaks: problems.breaks, indents: problems.indents }).toEqual({ breaks: [], indents: [] });
+      } finally {
+        await at.close();
+      }
+    },
+  );
 
   test.each(OPERATIONS.map((op) => [op.operationId, curlSample(op)]))(
     "%s shows its request sample: %s",

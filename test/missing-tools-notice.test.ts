@@ -1,8 +1,9 @@
 /**
  * `npm test` on a machine without chromium or redis-server: the tests that need them are skipped,
- * and the run ends with one line naming what is missing, how many tests it cost and the command
- * that installs it; with both installed, no such line. Real vitest runs of the real test files,
- * with PATH emptied of the two programs.
+ * and the run ends with one line giving vitest's own count of skipped tests, naming what is
+ * missing, how many tests it cost and the command that installs it; with both installed, no such
+ * line. Real vitest runs of the real test files (and of a fixture that also skips a test for a
+ * reason of its own), with PATH emptied of the two programs.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -21,9 +22,9 @@ function childEnv(PATH: string): NodeJS.ProcessEnv {
   return { ...env, PATH, NO_COLOR: "1", FORCE_COLOR: "0" };
 }
 
-/** `vitest run FILES` as npm test runs it (the repository's config), with its whole output. */
-function runVitest(files: string[], PATH: string): Promise<{ code: number | null; lines: string[] }> {
-  const child = spawn(process.execPath, [VITEST, "run", ...files], {
+/** `vitest run ARGS` as npm test runs it (the repository's config unless ARGS name one), with its whole output. */
+function runVitest(args: string[], PATH: string): Promise<{ code: number | null; lines: string[] }> {
+  const child = spawn(process.execPath, [VITEST, "run", ...args], {
     cwd: ROOT,
     env: childEnv(PATH),
     stdio: ["ignore", "pipe", "pipe"],
@@ -49,6 +50,7 @@ describe("a run without chromium and redis-server", () => {
     const last = lines.at(-1)!;
     const [, total, chromium, redis] = NOTICE.exec(last) ?? [];
     expect(last).toMatch(NOTICE);
+    // Nothing else is skipped in these two files: every skip is for want of one of the programs.
     expect(Number(total)).toBe(Number(chromium) + Number(redis));
     // The count is vitest's own: the summary's skipped tests are exactly those.
     const summary = lines.find((line) => /^\s*Tests\s/.test(line))!;
@@ -57,33 +59,51 @@ describe("a run without chromium and redis-server", () => {
   });
 });
 
-describe("a run with both installed", () => {
-  test.runIf(whenInstalled("redis-server").skip === undefined)(
-    "prints no such line: nothing was skipped for want of a program",
-    async () => {
-      const { code, lines } = await runVitest(["test/redis-rate-limit.test.ts"], process.env.PATH ?? "");
-      expect(code, lines.join("\n")).toBe(0);
-      expect(lines.find((line) => /^\s*Tests\s/.test(line))).not.toContain("skipped");
-      expect(lines.filter((line) => line.includes("install with"))).toEqual([]);
-    },
-  );
+describe("a run that also skips tests for other reasons", () => {
+  let emptyBin: string;
+  beforeAll(() => {
+    emptyBin = makeTempDir("no-tools");
+  });
+  afterAll(() => removeDir(emptyBin));
+
+  test("gives vitest's own count of skipped tests, and how many of them lack each program", async () => {
+    const config = "test/fixtures/missing-tools/vitest.config.ts";
+    const { code, lines } = await runVitest(["--config", config], emptyBin);
+    expect(code, lines.join("\n")).toBe(0);
+    expect(lines.find((line) => /^\s*Tests\s/.test(line))).toMatch(/\b3 skipped\b/);
+    expect(lines.at(-1)).toBe(
+      "skipped 3 tests: chromium is not installed (2 tests); install with: apt-get install -y chromium",
+    );
+  });
+});
+
+// Counted with the tests skipped for want of redis-server when it is missing, as they are.
+describe("a run with both installed", whenInstalled("redis-server"), () => {
+  test("prints no such line: nothing was skipped for want of a program", async () => {
+    const { code, lines } = await runVitest(["test/redis-rate-limit.test.ts"], process.env.PATH ?? "");
+    expect(code, lines.join("\n")).toBe(0);
+    expect(lines.find((line) => /^\s*Tests\s/.test(line))).not.toContain("skipped");
+    expect(lines.filter((line) => line.includes("install with"))).toEqual([]);
+  });
 });
 
 describe("the line itself", () => {
   test.each([
-    [new Map(), undefined],
+    [2, new Map(), undefined],
     [
+      12,
       new Map([["chromium", 12]]),
       "skipped 12 tests: chromium is not installed (12 tests); install with: apt-get install -y chromium",
     ],
     [
+      16,
       new Map([
         ["redis-server", 3],
         ["chromium", 12],
       ]),
-      "skipped 15 tests: redis-server is not installed (3 tests), chromium is not installed (12 tests); install with: apt-get install -y redis-server chromium",
+      "skipped 16 tests: redis-server is not installed (3 tests), chromium is not installed (12 tests); install with: apt-get install -y redis-server chromium",
     ],
-  ] as const)("%o → %j", (skips, line) => {
-    expect(missingToolsLine(new Map(skips))).toBe(line);
+  ] as const)("%i skipped, %o → %j", (total, byTool, line) => {
+    expect(missingToolsLine({ total, byTool: new Map(byTool) })).toBe(line);
   });
 });

@@ -63,3 +63,10 @@ test("the README states the engines range and the deployment's Node.js", () => {
   expect(readme).toContain(`\`${ENGINES}\``);
   expect(readme).toContain("Vercel runs the function on Node.js 24");
 });
+
+test("the README's Node.js line names exactly the majors engines admits", () => {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const named = /^\*\*Node\.js\*\*: ([^(]*)\(/m.exec(readme)?.[1] ?? "";
+  const admitted = ENGINES.split("||").map((part) => /\^(\d+)\./.exec(part)?.[1]);
+  expect(named.match(/\b\d+\b/g)).toEqual(admitted);
+});

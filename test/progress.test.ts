@@ -36,6 +36,8 @@ test("a line per tick in a log: count, total, rate and time left; stage times at
   expect(log.lines).toEqual([
     "· validate\n",
     "· validate [██████░░░░░░░░░░░░░░░░░░] 500,000 / ~2,000,000 (50,000/s, 30 s left)\n",
+    // The stage's true count, which the redraw gap held back.
+    "· validate [████████████████████████] 550,000 / 550,000 (26,190/s)\n",
     "· render\n",
     "· render [██████████████████░░░░░░] 300 / 400 (3/s, 30 s left)\n",
     "stages: validate 21.0 s, render 120.0 s\n",
@@ -64,4 +66,56 @@ test("quiet: nothing at all", () => {
   progress.tick("load", 1, 2);
   progress.finish();
   expect(log.lines).toEqual([]);
+});
+
+test.each([
+  [
+    "a log",
+    false,
+    ["· validate\n", "· validate 3 / ~259 (1/s, 8 min 32 s left)\n", "· validate 259 / 259 (43/s)\n", "· render\n"],
+  ],
+  [
+    "a terminal",
+    true,
+    [
+      "\r\x1b[2K· validate",
+      "\r\x1b[2K· validate 3 / ~259 (1/s, 8 min 32 s left)",
+      "\r\x1b[2K· validate 259 / 259 (43/s)",
+      "\n",
+      "\r\x1b[2K· render",
+    ],
+  ],
+])(
+  "in %s, a stage's last line shows its true count and total, however its redraws were spaced",
+  (_where, isTTY, lines) => {
+    const log = fakeLog();
+    const progress = createProgress({ ...log.stream, isTTY }, false, log.clock);
+    progress.stage("validate");
+    log.advance(6_000);
+    progress.tick("validate", 3, 259, true);
+    // Both within the redraw gap: not drawn when they come.
+    log.advance(10);
+    progress.tick("validate", 120, 261, true);
+    log.advance(10);
+    progress.tick("validate", 259, 259, true);
+    progress.stage("render");
+    expect(log.lines.map((line) => line.replace(/\[[█░]+\] /, ""))).toEqual(lines);
+  },
+);
+
+test("at the end of the build, the last stage's line shows its true count, then the stage times", () => {
+  const log = fakeLog();
+  const progress = createProgress(log.stream, false, log.clock);
+  progress.stage("render");
+  log.advance(6_000);
+  progress.tick("render", 10, 400);
+  log.advance(1_000);
+  progress.tick("render", 400, 400);
+  progress.finish();
+  expect(log.lines).toEqual([
+    "· render\n",
+    "· render [█░░░░░░░░░░░░░░░░░░░░░░░] 10 / 400 (2/s, 3 min 54 s left)\n",
+    "· render [████████████████████████] 400 / 400 (57/s)\n",
+    "stages: render 7.0 s\n",
+  ]);
 });

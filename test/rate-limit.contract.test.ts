@@ -1,7 +1,9 @@
 /**
  * One contract (test/helpers/rate-limiter-contract.ts), every rate limiter: the core's memory
- * limiter, Redis over TCP against a real redis-server on loopback (stopped and started again for
- * the outage cases), and Upstash over HTTP against its in-memory stand-in (down, then up again).
+ * limiter, Redis over TCP against a real redis-server on loopback (stopped and started again, or
+ * paused with SIGSTOP so that it holds its connections and never answers, for the outage cases),
+ * and Upstash over HTTP against its in-memory stand-in (down or silent, then up again). Each
+ * instance's deadline is the contract's, passed by hand.
  */
 import { RETRY_AFTER_OUTAGE_MS, upstashRateLimiter } from "../api/_adapters/upstash-rate-limit.js";
 import { redisRateLimiter, type RedisRateLimiter } from "../api/_adapters/redis-rate-limit.js";
@@ -17,17 +19,17 @@ describeRateLimiterContract("Upstash", { shared: true }, async () => {
   const server = await startUpstashServer();
   const wall = { now: 0 };
   return {
-    // A generous budget: on a loaded machine a slow reply must not turn into a fail-open count.
-    make: (reports = []) =>
+    make: (reports = [], wait) =>
       upstashRateLimiter({
         url: server.url,
         token: server.token,
-        timeoutMs: 2_000,
         onStateChange: (message) => reports.push(message),
         clock: () => wall.now,
+        wait,
       }),
     store: {
       break: async () => server.setMode("down"),
+      silence: async () => server.setMode("silent"),
       mend: async () => server.setMode("up"),
       // During an outage an instance tries the store once a second.
       recovered: async () => {
@@ -45,19 +47,18 @@ describeRateLimiterContract(
     const redis = await startRedis();
     const made: RedisRateLimiter[] = [];
     return {
-      make: (reports = []) => {
-        const limiter = redisRateLimiter({
-          url: redis.url,
-          commandTimeoutMs: 1_000,
-          connectWaitMs: 10_000,
-          onStateChange: (message) => reports.push(message),
-        });
+      make: (reports = [], wait) => {
+        const limiter = redisRateLimiter({ url: redis.url, onStateChange: (message) => reports.push(message), wait });
         made.push(limiter);
         return limiter;
       },
       store: {
         break: () => redis.stop(),
-        mend: () => redis.start(),
+        silence: () => redis.pause(),
+        mend: async () => {
+          await redis.resume();
+          await redis.start();
+        },
         // ioredis reconnects on its own (within a second): wait until every instance has.
         recovered: async () => {
           const deadline = Date.now() + 15_000;

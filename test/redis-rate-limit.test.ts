@@ -102,11 +102,7 @@ describe("the Redis rate limiter without a reachable Redis", () => {
   test("counts in memory from the first request and reports the outage once", async () => {
     const events: string[] = [];
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-    const limiter = redisRateLimiter({
-      url: "redis://127.0.0.1:1",
-      connectWaitMs: 50,
-      onStateChange: (m) => events.push(m),
-    });
+    const limiter = redisRateLimiter({ url: "redis://127.0.0.1:1", onStateChange: (m) => events.push(m) });
     const policy = { requests: 2, windowSeconds: 60 };
     const decisions = [];
     for (let i = 0; i < 3; i++) decisions.push(await limiter.hit("acme", policy, Date.UTC(2026, 5, 15, 12, 0, 21)));
@@ -180,11 +176,10 @@ describe("the Redis rate limiter", whenInstalled("redis-server"), () => {
     const events: string[] = [];
 
     beforeAll(async () => {
-      // Generous budgets: a loaded CI machine must not turn a slow reply into a fail-open count.
+      // A generous deadline: a loaded CI machine must not turn a slow reply into a fail-open count.
       limiter = redisRateLimiter({
         url: redis.url,
-        commandTimeoutMs: 1_000,
-        connectWaitMs: 10_000,
+        timeoutMs: 1_000,
         onStateChange: (message) => events.push(message),
       });
       expect(await limiter.ready()).toBe(true);

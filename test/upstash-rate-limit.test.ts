@@ -1,9 +1,9 @@
 /**
  * Shared rate limits through Upstash over HTTP (operations: shared rate limits), against an
  * in-memory Upstash-compatible server: what is Upstash's own beyond the contract every limiter
- * meets (test/rate-limit.contract.test.ts): counters expire in the store, a store that is down,
- * refuses the token or never answers fails open, one attempt a second during an outage, and the
- * environment that selects it.
+ * meets (test/rate-limit.contract.test.ts): counters expire in the store, a store that is down or
+ * refuses the token fails open, a request the store never answers is cancelled at the deadline,
+ * one attempt a second during an outage, and the environment that selects it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { memoryRateLimiter } from "../api/_core/rate-limit.js";
@@ -13,6 +13,7 @@ import {
   upstashRateLimiter,
   upstashRateLimiterFromEnvironment,
 } from "../api/_adapters/upstash-rate-limit.js";
+import { manualDeadlines } from "./helpers/rate-limiter-contract.js";
 import { startUpstashServer, type UpstashServer } from "./helpers/upstash-server.js";
 
 const POLICY = { requests: 3, windowSeconds: 60 };
@@ -29,15 +30,20 @@ beforeEach(() => {
 });
 
 const wall = { now: 0 };
-const limiter = (messages: string[] = [], token = store.token) =>
+
+/** Resolves once `condition` holds, checking every few milliseconds (a socket's news takes a turn of the loop). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+// A deadline passed by hand: on a loaded machine a slow reply must not turn into a fail-open count
+// (the wall clock here never moves, so an instance that failed once would never try the store again).
+const limiter = (messages: string[] = [], token = store.token, wait = manualDeadlines().wait) =>
   upstashRateLimiter({
     url: store.url,
     token,
-    // Generous: on a loaded machine a slow reply must not turn into a fail-open count (the wall
-    // clock here never moves, so an instance that failed once would never try the store again).
-    timeoutMs: 2_000,
     onStateChange: (m) => messages.push(m),
     clock: () => wall.now,
+    wait,
   });
 
 describe("an Upstash-shared rate limit", () => {
@@ -57,7 +63,6 @@ describe("an Upstash-shared rate limit", () => {
   test.each<[string, (messages: string[]) => ReturnType<typeof limiter>, () => void]>([
     ["a store that is down", (m) => limiter(m), () => store.setMode("down")],
     ["a wrong token", (m) => limiter(m, "wrong"), () => {}],
-    ["a store that never answers", (m) => limiter(m), () => store.setMode("silent")],
   ])("%s: fails open, counting in memory like the memory limiter, reported once", async (_what, make, breakIt) => {
     const messages: string[] = [];
     const shared = make(messages);
@@ -69,6 +74,21 @@ describe("an Upstash-shared rate limit", () => {
     }
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(/^rate limiter: Upstash unavailable \(.+\); counting in each instance's memory/);
+  });
+
+  test("a store that never answers: its request is cancelled at the deadline, no connection left waiting", async () => {
+    const messages: string[] = [];
+    const deadlines = manualDeadlines();
+    const a = limiter(messages, store.token, deadlines.wait);
+    store.setMode("silent");
+    const decision = a.hit("acme", POLICY, T0);
+    await until(() => store.held() === 1);
+    deadlines.pass();
+    expect((await decision).remaining).toBe(2);
+    await until(() => store.held() === 0);
+    expect(messages).toEqual([
+      "rate limiter: Upstash unavailable (no answer within 150 ms); counting in each instance's memory until it returns",
+    ]);
   });
 
   test("during an outage one request a second tries the store; back, it counts there again, reported once", async () => {

@@ -1,27 +1,32 @@
 /**
  * Shared rate limits in Redis over TCP (self-hosting; REDIS_URL): the counter store behind
- * store-rate-limit.ts, which holds the windows, the fail-open and the outage reports. Each hit
- * is one Lua script (INCR, and PEXPIRE on a new counter). Commands are never queued on a
- * reconnect: while not connected a hit fails at once (and counts in memory); a fresh instance
- * waits briefly for its first connection. ioredis is imported only when REDIS_URL is set, so
- * deployments without Redis do not pay for it at cold start.
+ * store-rate-limit.ts, which holds the windows, the deadline (REDIS_TIMEOUT_MS), the fail-open and
+ * the outage reports. Each hit is one Lua script (INCR, and PEXPIRE on a new counter). Commands
+ * are never queued on a reconnect: while not connected a hit fails at once (and counts in memory);
+ * a fresh instance waits for its first connection attempt, within the deadline. A command that
+ * misses the deadline is left to its connection (shared, so not closed for one late answer).
+ * ioredis is imported only when REDIS_URL is set, so deployments without Redis do not pay for it
+ * at cold start.
  */
 import type { Redis } from "ioredis";
 import type { RateLimiter } from "../_core/rate-limit.js";
-import { type CounterStore, storeRateLimiter } from "./store-rate-limit.js";
+import { type CounterStore, storeRateLimiter, type Wait } from "./store-rate-limit.js";
 
 export interface RedisLimiterOptions {
   url: string;
   /** A request waits at most this long for Redis before counting in memory. */
-  commandTimeoutMs?: number;
-  /** How long the first requests of a fresh instance wait for the first connection. */
-  connectWaitMs?: number;
+  timeoutMs?: number;
   /** Outages and recoveries, one message each (not one per request). */
   onStateChange?: (message: string) => void;
+  /** The deadline's timer (tests pass one they move by hand). */
+  wait?: Wait;
 }
 
+/** A TCP command on the same network: a narrower budget than Upstash's HTTP round trip. */
+export const REDIS_TIMEOUT_MS = 50;
+
 export interface RedisRateLimiter extends RateLimiter {
-  /** Resolves true once connected, false if not connected within `connectWaitMs`. */
+  /** Resolves true once connected; false if the first connection attempt failed, or the connection is down. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -39,7 +44,6 @@ async function connect(options: RedisLimiterOptions, onError: (error: Error) => 
     // Fail fast instead of queueing: a request must never wait on a reconnect.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 50,
     connectTimeout: 1_000,
     retryStrategy: (times) => Math.min(times * 100, 1_000),
   });
@@ -47,10 +51,6 @@ async function connect(options: RedisLimiterOptions, onError: (error: Error) => 
   client.on("error", onError);
   client.defineCommand("rateHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
   return client as HitClient;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** The Redis counter store; the connection starts at once, in the background. */
@@ -64,16 +64,22 @@ function redisStore(options: RedisLimiterOptions): CounterStore & Pick<RedisRate
   client.catch((error: Error) => {
     lastError = `cannot load ioredis: ${error.message}`;
   });
-  const firstReady = client.then(
-    (c) => new Promise<void>((resolve) => (c.status === "ready" ? resolve() : c.once("ready", () => resolve()))),
+  /** Settles when the first connection attempt does: connected, or failed with its reason. */
+  const firstAttempt = client.then(
+    (c) =>
+      new Promise<void>((resolve) => {
+        if (c.status === "ready") return resolve();
+        c.once("ready", () => resolve());
+        c.once("error", () => resolve());
+      }),
     () => {},
   );
 
   async function isConnected(): Promise<boolean> {
     const c = await client.catch(() => undefined);
     if (!c) return false;
-    // A fresh instance waits briefly for its first connection; later reconnects are never waited for.
-    if (c.status !== "ready" && !everReady) await Promise.race([firstReady, delay(options.connectWaitMs ?? 200)]);
+    // A fresh instance waits for its first connection attempt; later reconnects are never waited for.
+    if (c.status !== "ready" && !everReady) await firstAttempt;
     everReady ||= c.status === "ready";
     return c.status === "ready";
   }
@@ -95,12 +101,16 @@ function redisStore(options: RedisLimiterOptions): CounterStore & Pick<RedisRate
 /** A limiter counting in Redis (every request tries it: a disconnected client fails at once). */
 export function redisRateLimiter(options: RedisLimiterOptions): RedisRateLimiter {
   const store = redisStore(options);
-  const limiter = storeRateLimiter(store, { onStateChange: options.onStateChange });
+  const limiter = storeRateLimiter(store, {
+    timeoutMs: options.timeoutMs ?? REDIS_TIMEOUT_MS,
+    wait: options.wait,
+    onStateChange: options.onStateChange,
+  });
   return { hit: limiter.hit, ready: store.ready, close: store.close };
 }
 
 /**
- * The shared limiter when REDIS_URL is set (REDIS_TIMEOUT_MS overrides the 50 ms command budget);
+ * The shared limiter when REDIS_URL is set (REDIS_TIMEOUT_MS overrides the 50 ms deadline);
  * undefined means the core's in-memory default.
  */
 export function rateLimiterFromEnvironment(
@@ -115,7 +125,7 @@ export function rateLimiterFromEnvironment(
     );
   return redisRateLimiter({
     url: env.REDIS_URL,
-    commandTimeoutMs: timeout === undefined ? undefined : Number(timeout),
+    timeoutMs: timeout === undefined ? undefined : Number(timeout),
     onStateChange,
   });
 }

@@ -1,12 +1,13 @@
 /**
  * Shared rate limits in Upstash Redis over HTTP (the gateway middleware holds no TCP connection
  * between requests): the counter store behind store-rate-limit.ts, which holds the windows, the
- * fail-open and the outage reports. Each hit is one round trip: SET the counter with its expiry
- * if it is new, then INCR it, in one transaction, within UPSTASH_TIMEOUT_MS. During an outage one
- * request a second tries the store; the others count in memory without waiting.
+ * deadline (UPSTASH_TIMEOUT_MS), the fail-open and the outage reports. Each hit is one round trip:
+ * SET the counter with its expiry if it is new, then INCR it, in one transaction; a request still
+ * open at the deadline is cancelled, so no socket waits on a store that never answers. During an
+ * outage one request a second tries the store; the others count in memory without waiting.
  */
 import type { RateLimiter } from "../_core/rate-limit.js";
-import { type CounterStore, storeRateLimiter } from "./store-rate-limit.js";
+import { type CounterStore, storeRateLimiter, type Wait } from "./store-rate-limit.js";
 
 export interface UpstashLimiterOptions {
   url: string;
@@ -16,6 +17,8 @@ export interface UpstashLimiterOptions {
   onStateChange?: (message: string) => void;
   /** Milliseconds, for the retry during an outage (tests move it). */
   clock?: () => number;
+  /** The deadline's timer (tests pass one they move by hand). */
+  wait?: Wait;
 }
 
 /** An HTTP round trip costs more than a TCP command: a wider budget than Redis's 50 ms. */
@@ -23,8 +26,12 @@ export const UPSTASH_TIMEOUT_MS = 150;
 /** During an outage one request a second tries the store; the others count in memory without waiting. */
 export const RETRY_AFTER_OUTAGE_MS = 1_000;
 
+const NEVER_ABORTED = new AbortController().signal;
+
 function upstashStore(options: UpstashLimiterOptions): CounterStore {
-  const timeoutMs = options.timeoutMs ?? UPSTASH_TIMEOUT_MS;
+  // @upstash/redis takes one signal per client; given as a function it is read as each request is
+  // sent, within exec()'s synchronous start, so this hands it the signal of the call being sent.
+  let sending = NEVER_ABORTED;
   const client = import("@upstash/redis").then(
     ({ Redis }) =>
       new Redis({
@@ -32,16 +39,19 @@ function upstashStore(options: UpstashLimiterOptions): CounterStore {
         token: options.token,
         retry: { retries: 0 },
         enableTelemetry: false,
-        signal: () => AbortSignal.timeout(timeoutMs),
+        signal: () => sending,
       }),
   );
   return {
     name: "Upstash",
-    async increment(key, ttlMs) {
+    async increment(key, ttlMs, signal) {
       const transaction = (await client).multi();
       transaction.set(key, 0, { nx: true, px: ttlMs });
       transaction.incr(key);
-      const [, counted] = (await transaction.exec()) as [unknown, unknown];
+      sending = signal;
+      const answer = transaction.exec();
+      sending = NEVER_ABORTED;
+      const [, counted] = (await answer) as [unknown, unknown];
       if (typeof counted !== "number") throw new Error(`unexpected answer ${JSON.stringify(counted)}`);
       return counted;
     },
@@ -50,6 +60,8 @@ function upstashStore(options: UpstashLimiterOptions): CounterStore {
 
 export function upstashRateLimiter(options: UpstashLimiterOptions): RateLimiter {
   return storeRateLimiter(upstashStore(options), {
+    timeoutMs: options.timeoutMs ?? UPSTASH_TIMEOUT_MS,
+    wait: options.wait,
     onStateChange: options.onStateChange,
     clock: options.clock,
     retryAfterOutageMs: RETRY_AFTER_OUTAGE_MS,

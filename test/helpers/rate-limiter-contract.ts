@@ -3,8 +3,10 @@
  * (after Hono's router/common.case.test.ts): counting at the limit and just past it, windows and
  * their edges, the RateLimit and Retry-After fields, organizations and windows apart, instances
  * sharing one count where the limiter is shared, and, for a limiter backed by a store, failing
- * open with exactly the memory limiter's decisions and one report, then counting in the store
- * again with one report once it is back.
+ * open with exactly the memory limiter's decisions and one report (a store that fails, and one
+ * that never answers: no hit waits past its deadline), then counting in the store again with one
+ * report once it is back. A shared limiter's deadline is one the test passes by hand: nothing
+ * waits for real, and a slow reply on a loaded machine is never taken for an outage.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -12,6 +14,7 @@ import { staticAccess } from "../../api/_core/access.js";
 import { admit } from "../../api/_core/admit.js";
 import { addCallerHeaders } from "../../api/_core/caller-headers.js";
 import { memoryRateLimiter, type RateDecision, type RateLimiter } from "../../api/_core/rate-limit.js";
+import type { Wait } from "../../api/_adapters/store-rate-limit.js";
 
 /** What a limiter is, known before it is set up: which cases apply. */
 export interface LimiterKind {
@@ -20,11 +23,18 @@ export interface LimiterKind {
 }
 
 export interface LimiterUnderTest {
-  /** A new instance; `reports` receives its outage reports. Instances share the store, if there is one. */
-  make(reports?: string[]): RateLimiter;
+  /**
+   * A new instance; `reports` receives its outage reports, `wait` is its deadline (the shared
+   * limiter's). Instances share the store, if there is one.
+   */
+  make(reports?: string[], wait?: Wait): RateLimiter;
   /** The store behind a shared limiter. */
   store?: {
+    /** The store refuses or drops every request. */
     break(): Promise<void>;
+    /** The store takes every request and never answers (a hung process, a black-holed route). */
+    silence(): Promise<void>;
+    /** Undoes break or silence. */
     mend(): Promise<void>;
     /** After mending: until every instance made may reach the store again (a clock moved, a reconnect). */
     recovered(): Promise<void>;
@@ -38,6 +48,37 @@ const T0 = Date.UTC(2026, 10, 23, 12, 0, 10);
 const WINDOW_START = T0 - 10_000;
 
 const summary = (d: RateDecision) => [d.allowed, d.remaining, d.resetSeconds];
+
+/** Deadlines that pass only when `pass` is called; `make` gets one unless a case brings its own. */
+export function manualDeadlines() {
+  const waiting = new Set<() => void>();
+  const wait: Wait = (_ms, signal) =>
+    new Promise<void>((resolve) => {
+      waiting.add(resolve);
+      signal.addEventListener("abort", () => waiting.delete(resolve), { once: true });
+    });
+  return {
+    wait,
+    /** Passes every deadline now running. */
+    pass() {
+      for (const resolve of waiting) resolve();
+      waiting.clear();
+    },
+  };
+}
+
+const STILL_WAITING = "still waiting";
+
+/** What `promise` settled with within a few real milliseconds, or STILL_WAITING. */
+async function settledSoon<T>(promise: T | Promise<T>): Promise<T | typeof STILL_WAITING> {
+  let timer: NodeJS.Timeout | undefined;
+  const soon = new Promise<typeof STILL_WAITING>((resolve) => (timer = setTimeout(resolve, 25, STILL_WAITING)));
+  try {
+    return await Promise.race([promise, soon]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 async function hits(limiter: RateLimiter, org: string, times: number, nowMs = T0): Promise<RateDecision[]> {
   const decisions: RateDecision[] = [];
@@ -60,9 +101,11 @@ export function describeRateLimiterContract(
       under = await setup();
     });
     afterAll(() => under?.dispose?.());
+    /** An instance whose deadline never passes unless the case brings one it passes. */
+    const make = (reports?: string[], wait = manualDeadlines().wait) => under.make(reports, wait);
 
     test("counts to the limit and refuses just past it", async () => {
-      const decisions = await hits(under.make(), org(), 4);
+      const decisions = await hits(make(), org(), 4);
       expect(decisions.map(summary)).toEqual([
         [true, 2, 50],
         [true, 1, 50],
@@ -73,7 +116,7 @@ export function describeRateLimiterContract(
     });
 
     test("windows: the first millisecond resets in the whole window, the last in 1 s, the next counts afresh", async () => {
-      const limiter = under.make();
+      const limiter = make();
       const id = org();
       const at = async (nowMs: number) => summary(await limiter.hit(id, POLICY, nowMs));
       expect(await at(WINDOW_START)).toEqual([true, 2, 60]);
@@ -82,7 +125,7 @@ export function describeRateLimiterContract(
     });
 
     test("organizations and window lengths count apart", async () => {
-      const limiter = under.make();
+      const limiter = make();
       const [a, b] = [org(), org()];
       await hits(limiter, a, 3);
       expect(summary(await limiter.hit(b, POLICY, T0))).toEqual([true, 2, 50]);
@@ -99,7 +142,7 @@ export function describeRateLimiterContract(
           keys: [{ id: "k", organization: id, sha256: createHash("sha256").update(key).digest("hex"), revoked: false }],
         }),
       );
-      const limiter = under.make();
+      const limiter = make();
       const fields = [];
       for (let i = 0; i < 4; i++) {
         const admission = await admit(`Bearer ${key}`, access, limiter, new Date(T0));
@@ -121,7 +164,7 @@ export function describeRateLimiterContract(
 
     if (!kind.shared)
       test("each instance counts alone (per instance: decision: rate limits)", async () => {
-        const [a, b] = [under.make(), under.make()];
+        const [a, b] = [make(), make()];
         const id = org();
         await hits(a, id, 3);
         expect(summary(await b.hit(id, POLICY, T0))).toEqual([true, 2, 50]);
@@ -133,7 +176,7 @@ export function describeRateLimiterContract(
       const store = () => under.store!;
 
       test("two instances share one count: the limit holds across them, at the bound and just past it", async () => {
-        const [a, b] = [under.make(), under.make()];
+        const [a, b] = [make(), make()];
         const id = org();
         const decisions = [];
         for (const instance of [a, b, a, b]) decisions.push(await instance.hit(id, POLICY, T0));
@@ -147,7 +190,7 @@ export function describeRateLimiterContract(
 
       test("a failing store: exactly the memory limiter's decisions, and one report", async () => {
         const reports: string[] = [];
-        const limiter = under.make(reports);
+        const limiter = make(reports);
         const id = org();
         // Connected first (a fresh instance may wait for its first connection), then the store fails.
         await limiter.hit(org(), POLICY, T0);
@@ -163,9 +206,34 @@ export function describeRateLimiterContract(
         }
       });
 
+      test("a store that never answers: each hit waits until its deadline, no longer, then memory's decisions, and one report", async () => {
+        const reports: string[] = [];
+        const deadlines = manualDeadlines();
+        const limiter = make(reports, deadlines.wait);
+        const id = org();
+        await limiter.hit(org(), POLICY, T0);
+        await store().silence();
+        try {
+          const memory = memoryRateLimiter();
+          const first = limiter.hit(id, POLICY, T0);
+          // The store holds the request: without a deadline the hit would wait for ever.
+          expect(await settledSoon(first)).toBe(STILL_WAITING);
+          for (let i = 0; i < 5; i++) {
+            const decision = i === 0 ? first : limiter.hit(id, POLICY, T0);
+            deadlines.pass();
+            expect(await settledSoon(decision)).toEqual(memory.hit(id, POLICY, T0));
+          }
+          expect(reports).toHaveLength(1);
+          expect(reports[0]).toMatch(/^rate limiter: \w+ unavailable \(.+\); counting in each instance's memory/);
+        } finally {
+          await store().mend();
+          await store().recovered();
+        }
+      });
+
       test("the store back: counted there again, shared as before, and one report", async () => {
         const reports: string[] = [];
-        const limiter = under.make(reports);
+        const limiter = make(reports);
         const id = org();
         await limiter.hit(id, POLICY, T0);
         await store().break();
@@ -173,7 +241,7 @@ export function describeRateLimiterContract(
         await store().mend();
         await store().recovered();
         const again = await limiter.hit(id, POLICY, T0);
-        const other = await under.make().hit(id, POLICY, T0);
+        const other = await make().hit(id, POLICY, T0);
         expect(other.remaining).toBe(again.remaining - 1);
         expect(reports).toEqual([
           expect.stringMatching(/ unavailable /),

@@ -25,6 +25,10 @@ export interface RedisProcess {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing is answered. */
+  pause(): Promise<void>;
+  /** Lets a paused server run again; what it was sent meanwhile is answered. */
+  resume(): Promise<void>;
   /** Stops it and removes its folder. */
   dispose(): Promise<void>;
 }
@@ -59,6 +63,8 @@ function terminate(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once("exit", () => resolve());
+    // A paused server handles SIGTERM only once it runs again.
+    child.kill("SIGCONT");
     child.kill("SIGTERM");
   });
 }
@@ -76,6 +82,12 @@ export async function startRedis(): Promise<RedisProcess> {
     },
     async start() {
       child ??= await launch(port, dir);
+    },
+    async pause() {
+      child?.kill("SIGSTOP");
+    },
+    async resume() {
+      child?.kill("SIGCONT");
     },
     async dispose() {
       await terminate(child);

@@ -17,6 +17,8 @@ export interface UpstashServer {
   values: Map<string, { value: string; expiresAt?: number }>;
   /** up: answers; down: 503 to everything; silent: holds every request without answering. */
   setMode(mode: UpstashMode): void;
+  /** Requests held in silent mode whose client has not gone away. */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -72,7 +74,14 @@ export function startUpstashServer(token = "upstash-test-token"): Promise<Upstas
       : result;
 
   const server = createServer((req, res) => {
-    if (mode === "silent") return void held.push(res);
+    if (mode === "silent") {
+      held.push(res);
+      res.on("close", () => {
+        const at = held.indexOf(res);
+        if (at !== -1) held.splice(at, 1);
+      });
+      return;
+    }
     let text = "";
     req.on("data", (chunk: Buffer) => (text += chunk.toString()));
     req.on("end", () => {
@@ -103,6 +112,7 @@ export function startUpstashServer(token = "upstash-test-token"): Promise<Upstas
           mode = next;
           if (next !== "silent") for (const res of held.splice(0)) res.destroy();
         },
+        held: () => held.length,
         close: () => {
           for (const res of held.splice(0)) res.destroy();
           return new Promise((done) => server.close(() => done()));

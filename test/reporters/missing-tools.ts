@@ -1,29 +1,39 @@
 /**
- * Ends a run that skipped tests for want of a system program with one line saying which, how many
- * and the command that installs them; says nothing when nothing was skipped for that reason.
- * Listed after the default reporter, so the line comes after the summary, where it is seen.
+ * Ends a run that skipped tests for want of a system program with one line saying how many tests
+ * were skipped (vitest's own count, the summary's), which programs are missing and how many of
+ * those tests each cost, and the command that installs them; says nothing when nothing was
+ * skipped for that reason. Listed after the default reporter, so the line comes after the
+ * summary, where it is seen.
  */
 import type { Reporter, TestModule, Vitest } from "vitest/node";
 import { TOOL_PACKAGES, type SystemTool } from "../helpers/system-tools.js";
 
-/** Skipped tests by the program they lacked, in the order first met. */
-export function skipsByTool(modules: ReadonlyArray<TestModule>): Map<SystemTool, number> {
-  const skips = new Map<SystemTool, number>();
+export interface Skips {
+  /** Every skipped test, whatever the reason: the count vitest's summary gives. */
+  total: number;
+  /** Those skipped for want of a program, by the program, in the order first met. */
+  byTool: Map<SystemTool, number>;
+}
+
+export function countSkips(modules: ReadonlyArray<TestModule>): Skips {
+  const skips: Skips = { total: 0, byTool: new Map() };
   for (const module of modules) {
     for (const test of module.children.allTests("skipped")) {
+      // The summary counts todos apart.
+      if (test.options.mode === "todo") continue;
+      skips.total++;
       const tool = test.meta().missingTool;
-      if (tool) skips.set(tool, (skips.get(tool) ?? 0) + 1);
+      if (tool) skips.byTool.set(tool, (skips.byTool.get(tool) ?? 0) + 1);
     }
   }
   return skips;
 }
 
 /** The one line, or undefined when no test was skipped for a missing program. */
-export function missingToolsLine(skips: Map<SystemTool, number>): string | undefined {
-  if (skips.size === 0) return undefined;
-  const total = [...skips.values()].reduce((sum, n) => sum + n, 0);
-  const each = [...skips].map(([tool, n]) => `${tool} is not installed (${n} tests)`).join(", ");
-  const packages = [...new Set([...skips.keys()].map((tool) => TOOL_PACKAGES[tool]))].join(" ");
+export function missingToolsLine({ total, byTool }: Skips): string | undefined {
+  if (byTool.size === 0) return undefined;
+  const each = [...byTool].map(([tool, n]) => `${tool} is not installed (${n} tests)`).join(", ");
+  const packages = [...new Set([...byTool.keys()].map((tool) => TOOL_PACKAGES[tool]))].join(" ");
   return `skipped ${total} tests: ${each}; install with: apt-get install -y ${packages}`;
 }
 
@@ -35,7 +45,7 @@ export default class MissingToolsReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const line = missingToolsLine(skipsByTool(modules));
+    const line = missingToolsLine(countSkips(modules));
     if (line) this.log(line);
   }
 }

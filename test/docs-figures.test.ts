@@ -1,0 +1,69 @@
+/**
+ * Figures and names the docs state that the code defines, read from the docs and compared with
+ * the code: the snapshot format, the build's stages, the snapshot's files, the shared rate
+ * limiter's deadlines, the changes feed's limits and the history kept. A doc that falls behind
+ * the code fails here instead of misleading its first reader.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "vitest";
+import { REDIS_TIMEOUT_MS } from "../api/_adapters/redis-rate-limit.js";
+import { UPSTASH_TIMEOUT_MS } from "../api/_adapters/upstash-rate-limit.js";
+import { SNAPSHOT_FORMAT } from "../api/_core/format/layout/manifest.js";
+import { DATA_FILES, MANIFEST_FILE } from "../api/_core/format/primitives/files.js";
+import { DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT } from "../api/_core/parameters/changes.js";
+import { DEFAULT_KEEP, STAGES } from "../build/run-build.js";
+import { ROOT } from "./helpers/build-helpers.js";
+
+const doc = (name: string) => readFileSync(path.join(ROOT, name), "utf8");
+const numbers = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((match) => Number(match[1]));
+
+test.each([
+  // Every format the README names is the current one: it tells no history.
+  ["README.md", /format (\d+)/g],
+  [
+    "docs/architecture.md",
+    /on disk \(format (\d+)\)|^## Snapshot format (\d+)|format \((\d+)\)|this server reads format (\d+)/gm,
+  ],
+  ["docs/decisions.md", /keep working on format (\d+)/g],
+])("%s names the snapshot format the manifest has", (file, pattern) => {
+  const named = [...doc(file).matchAll(pattern)].map((match) => Number(match.slice(1).find(Boolean)));
+  expect(named.length).toBeGreaterThan(0);
+  expect(named).toEqual(named.map(() => SNAPSHOT_FORMAT));
+});
+
+test.each([
+  ["README.md", /^data\/ (.*) snapshot\/$/m, /─▶ (\w+)/g],
+  ["docs/architecture.md", /^data\/ (.*) snapshot\/$/m, /(?:──|▶ )(\w+)(?= ?─)/g],
+])("%s draws the build's stages in order", (file, line, stage) => {
+  const drawn = line.exec(doc(file))?.[1] ?? "";
+  expect([...`${drawn} ─`.matchAll(stage)].map((match) => match[1])).toEqual([...STAGES]);
+});
+
+test("the README's drawing of a snapshot names each of its files", () => {
+  const files = [...doc("README.md").matchAll(/[├└] (\S+\.\w+) /g)].map((match) => match[1]);
+  expect(files.sort()).toEqual([MANIFEST_FILE, ...DATA_FILES].sort());
+});
+
+test("the shared rate limiter's deadlines are the code's", () => {
+  const operations = doc("docs/operations.md");
+  expect(numbers(operations, /(\d+) ms deadline/g)).toEqual([UPSTASH_TIMEOUT_MS, REDIS_TIMEOUT_MS]);
+  expect(numbers(operations, /unavailable \(no answer within (\d+) ms\)/g)).toEqual([UPSTASH_TIMEOUT_MS]);
+  const decision = /\((\d+) ms for\s+Upstash, (\d+) ms for Redis\)/.exec(doc("docs/decisions.md"));
+  expect(decision?.slice(1).map(Number)).toEqual([UPSTASH_TIMEOUT_MS, REDIS_TIMEOUT_MS]);
+});
+
+test.each([
+  ["README.md", /`limit` \((\d+)\.\.(\d+), default (\d+)\)/],
+  ["docs/decisions.md", /`limit` is (\d+)\.\.(\d+) \(default (\d+)\)/],
+])("%s gives the changes feed's limits", (file, pattern) => {
+  expect(pattern.exec(doc(file))?.slice(1).map(Number)).toEqual([1, MAX_CHANGES_LIMIT, DEFAULT_CHANGES_LIMIT]);
+});
+
+test.each([
+  ["docs/decisions.md", /at least the last (\d+) generations and at least (\d+) days/],
+  ["docs/operations.md", /keeps at least (\d+) generations and (\d+) days/],
+  ["public/index.html", /at least the last\s+(\d+) updates and (\d+) days/],
+])("%s gives the history kept", (file, pattern) => {
+  expect(pattern.exec(doc(file))?.slice(1).map(Number)).toEqual([DEFAULT_KEEP.generations, DEFAULT_KEEP.days]);
+});
