@@ -3,14 +3,13 @@
  * snapshot needs: the facts below. Shared by validation on the main thread and in workers.
  */
 import type { z } from "zod";
+import { MAX_RECORD_BYTES } from "../api/_core/format/layout/showtime-fields.js";
 import { clipText } from "../api/_core/text.js";
 import { closestField, fieldsAt } from "./field-names.js";
 import { formatPath, type Problem } from "./problems.js";
 import type { SourceRecord } from "./read-source-file.js";
 import { SCHEMAS, type Cinema, type Showtime } from "./schemas.js";
-
-/** 100 records of this size stay well under Vercel's 4.5 MB response limit (decision: record size). */
-export const MAX_RECORD_BYTES = 40_000;
+import { SHOWTIME_SHAPE, type ShowtimeShape } from "./showtime-shape.js";
 
 /** A cinema, film or attribute: its canonical JSON and the fields lists and lookups read. */
 export interface PlainFacts {
@@ -25,20 +24,13 @@ export interface PlainFacts {
   timeZone?: string;
 }
 
-/** A showtime's fields, every one of them: the snapshot stores showtimes field by field. */
+/**
+ * A showtime as the validator gives it back, every field of its shape table: the snapshot stores
+ * showtimes value by value (showtime-shape.ts says where each value is and how it is held).
+ */
 export interface ShowtimeFacts {
   kind: "showtime";
-  id: string;
-  cinemaId: string;
-  filmId: string;
-  startsAt: string;
-  bookingUrl?: string;
-  attributeIds: string[];
-  screenName?: string;
-  observedAt: string;
-  sourceUpdatedAt?: string;
-  provider: string;
-  externalId: string;
+  showtime: Showtime;
 }
 
 export type RecordFacts = PlainFacts | ShowtimeFacts;
@@ -91,10 +83,10 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** Turns one zod issue into problems (an unrecognized_keys issue names several fields). */
-function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem[] {
+function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord, schema: z.ZodType): Problem[] {
   const where = { file: source.file, line: source.line, index: source.index };
   if (issue.code === "unrecognized_keys") {
-    const known = fieldsAt(SCHEMAS[source.resource], issue.path);
+    const known = fieldsAt(schema, issue.path);
     return issue.keys.map((key) => {
       const meant = closestField(key, known);
       return {
@@ -125,24 +117,7 @@ function problemsOfIssue(issue: z.core.$ZodIssue, source: SourceRecord): Problem
 }
 
 function factsOf(source: SourceRecord, record: Record<string, unknown>, json: string): RecordFacts {
-  if (source.resource === "showtimes") {
-    const s = record as Showtime;
-    const p = s.provenance;
-    return {
-      kind: "showtime",
-      id: s.id,
-      cinemaId: s.cinemaId,
-      filmId: s.filmId,
-      startsAt: s.startsAt,
-      bookingUrl: s.bookingUrl,
-      attributeIds: s.attributeIds,
-      screenName: s.screenName,
-      observedAt: p.observedAt,
-      sourceUpdatedAt: p.sourceUpdatedAt,
-      provider: p.provider,
-      externalId: p.externalId,
-    };
-  }
+  if (source.resource === "showtimes") return { kind: "showtime", showtime: record as Showtime };
   const provenance = record.provenance as Showtime["provenance"] | undefined;
   const location = (record as Partial<Cinema>).location;
   return {
@@ -158,8 +133,12 @@ function factsOf(source: SourceRecord, record: Record<string, unknown>, json: st
   };
 }
 
-/** Checks one source record: its facts, or its problems pushed. */
-export function checkRecord(source: SourceRecord, problems: Problem[]): RecordFacts | undefined {
+/** Checks one source record: its facts, or its problems pushed. `shape`: the showtimes' (a worker's is made from the tables it is sent). */
+export function checkRecord(
+  source: SourceRecord,
+  problems: Problem[],
+  shape: ShowtimeShape = SHOWTIME_SHAPE,
+): RecordFacts | undefined {
   if (source.value === null || typeof source.value !== "object" || Array.isArray(source.value)) {
     const where = { file: source.file, line: source.line, index: source.index };
     problems.push({
@@ -170,9 +149,10 @@ export function checkRecord(source: SourceRecord, problems: Problem[]): RecordFa
     });
     return undefined;
   }
-  const result = SCHEMAS[source.resource].safeParse(source.value);
+  const schema = source.resource === "showtimes" ? shape.schema : SCHEMAS[source.resource];
+  const result = schema.safeParse(source.value);
   if (!result.success) {
-    for (const issue of result.error.issues) problems.push(...problemsOfIssue(issue, source));
+    for (const issue of result.error.issues) problems.push(...problemsOfIssue(issue, source, schema));
     return undefined;
   }
   // The schema's key order is the output's field order, so the bytes are canonical.

@@ -9,6 +9,7 @@ import type { PlainRecord, ShowtimeRecord, TimeText } from "../api/_core/format/
 import type { PlainFacts, RecordIdentity, ShowtimeFacts } from "./check-record.js";
 import type { Location } from "./read-source-file.js";
 import type { Resource } from "./schemas.js";
+import { SHOWTIME_SHAPE, type ShowtimeShape, type ShowtimeValue, valueIn } from "./showtime-shape.js";
 
 export type PlainEntry = PlainRecord & Location;
 export type ShowtimeEntry = ShowtimeRecord & Location;
@@ -82,24 +83,42 @@ export function plainEntryOf(facts: PlainFacts, where: Location, interner: Inter
   };
 }
 
-export function showtimeEntryOf(facts: ShowtimeFacts, where: Location, interner: Interner): ShowtimeEntry {
-  // Every field in one literal: one object shape for millions of entries.
-  return {
-    id: facts.id,
-    cinemaId: interner.string(facts.cinemaId),
-    filmId: interner.string(facts.filmId),
-    startsAt: interner.time(facts.startsAt),
-    bookingUrl: facts.bookingUrl,
-    attributeIds: interner.list(facts.attributeIds),
-    screenName: interner.string(facts.screenName),
-    observed: interner.time(facts.observedAt),
-    updated: interner.time(facts.sourceUpdatedAt),
-    provider: interner.string(facts.provider),
-    externalId: facts.externalId,
-    file: where.file,
-    line: where.line,
-    index: where.index,
-  };
+/**
+ * A showtime entry with its location and every value unset: a copy of the shape's template, so
+ * millions of entries share one object shape whichever path made them (showtime-shape.ts).
+ */
+export function emptyShowtimeEntry(shape: ShowtimeShape, where: Location): Record<string, unknown> {
+  const entry = { ...shape.template };
+  entry.file = where.file;
+  entry.line = where.line;
+  entry.index = where.index;
+  return entry;
+}
+
+/** A value as an entry holds it, by its kind: repeated values as the run's one shared copy. */
+function heldValue(value: ShowtimeValue, given: unknown, interner: Interner): unknown {
+  if (given === undefined) return undefined;
+  switch (value.kind) {
+    case "own":
+      return given;
+    case "time":
+      return interner.time(given as string);
+    case "list":
+      return interner.list(given as string[]);
+    case "shared":
+      return interner.string(given as string);
+  }
+}
+
+export function showtimeEntryOf(
+  facts: ShowtimeFacts,
+  where: Location,
+  interner: Interner,
+  shape: ShowtimeShape = SHOWTIME_SHAPE,
+): ShowtimeEntry {
+  const entry = emptyShowtimeEntry(shape, where);
+  for (const value of shape.values) entry[value.name] = heldValue(value, valueIn(facts.showtime, value), interner);
+  return entry as unknown as ShowtimeEntry;
 }
 
 /** Adds one record's facts to the records of its resource. */

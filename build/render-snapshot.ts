@@ -6,7 +6,7 @@
  */
 import { composeOne, composeRange } from "../api/_core/compose-page.js";
 import { bindingOf } from "../api/_core/cursor.js";
-import type { SnapshotContent } from "../api/_core/format/layout/content.js";
+import type { SnapshotContent, TimeText } from "../api/_core/format/layout/content.js";
 import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js";
 import type { DataFile, HISTORY_FILE } from "../api/_core/format/primitives/files.js";
 import { FreshnessFold } from "../api/_core/format/read/freshness.js";
@@ -43,12 +43,14 @@ export interface RenderedSnapshot {
 
 /** The earliest observedAt and latest sourceUpdatedAt over every cinema, film and showtime (decision: freshness). */
 function snapshotFreshness(content: SnapshotContent): Freshness {
-  let observed: { text: string; key: string } | undefined;
-  let updated: { text: string; key: string } | undefined;
-  for (const record of [...content.cinemas, ...content.films, ...content.showtimes]) {
-    if (record.observed && (!observed || record.observed.key < observed.key)) observed = record.observed;
-    if (record.updated && (!updated || record.updated.key > updated.key)) updated = record.updated;
-  }
+  let observed: TimeText | undefined;
+  let updated: TimeText | undefined;
+  const add = (observedAt: TimeText | undefined, sourceUpdatedAt: TimeText | undefined) => {
+    if (observedAt && (!observed || observedAt.key < observed.key)) observed = observedAt;
+    if (sourceUpdatedAt && (!updated || sourceUpdatedAt.key > updated.key)) updated = sourceUpdatedAt;
+  };
+  for (const record of [...content.cinemas, ...content.films]) add(record.observed, record.updated);
+  for (const showtime of content.showtimes) add(showtime.observedAt, showtime.sourceUpdatedAt);
   // An empty dataset has observed nothing; the epoch says so without inventing a time.
   if (!observed) return { observedAt: "1970-01-01T00:00:00Z" };
   return updated ? { observedAt: observed.text, sourceUpdatedAt: updated.text } : { observedAt: observed.text };

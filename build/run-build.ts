@@ -63,8 +63,9 @@ export type BuildResult = { ok: true; manifest: Manifest; report: BuildReport } 
  */
 function latestObservation(content: SnapshotContent): string {
   let latest = "0";
-  for (const records of [content.cinemas, content.films, content.showtimes])
+  for (const records of [content.cinemas, content.films])
     for (const record of records) if (record.observed && record.observed.key > latest) latest = record.observed.key;
+  for (const showtime of content.showtimes) if (showtime.observedAt.key > latest) latest = showtime.observedAt.key;
   return latest === "0" ? "0100000000000" : latest;
 }
 

@@ -132,17 +132,20 @@ type ShapeOf<Fields extends readonly FieldShape[]> = {
   [F in Fields[number] as F["name"]]: F["optional"] extends true ? z.ZodOptional<SchemaOf<F>> : SchemaOf<F>;
 };
 
-/** A strict object schema made from a shape table: its fields in the table's order, so JSON.stringify writes them so. */
-function objectOf<const Fields extends readonly FieldShape[]>(fields: Fields) {
+/**
+ * A strict object schema made from a shape table: its fields in the table's order, so JSON.stringify
+ * writes them so; a provenance row is `provenance`'s schema.
+ */
+function objectOf<const Fields extends readonly FieldShape[]>(fields: Fields, provenance?: z.ZodType) {
   const shape: Record<string, z.ZodType> = {};
   for (const field of fields as readonly FieldShape[]) {
-    const schema = schemaOf(field);
+    const schema = schemaOf(field, provenance);
     shape[field.name] = field.optional ? schema.optional() : schema;
   }
   return z.strictObject(shape as ShapeOf<Fields>);
 }
 
-function schemaOf(field: FieldShape): z.ZodType {
+function schemaOf(field: FieldShape, provenance: z.ZodType | undefined): z.ZodType {
   switch (field.type) {
     case "id":
       return id;
@@ -155,14 +158,20 @@ function schemaOf(field: FieldShape): z.ZodType {
     case "text":
       return text(field.min!, field.max!);
     case "provenance":
-      return provenanceSchema;
+      if (!provenance) throw new Error(`${field.name}: a provenance object inside provenance`);
+      return provenance;
   }
 }
 
 export const provenanceSchema = objectOf(PROVENANCE_FIELDS);
 
 /** Showtimes: derived from their shape table (format/layout/showtime-fields.ts), which the snapshot stores and renders by. */
-export const showtimeSchema = objectOf(SHOWTIME_FIELDS);
+export const showtimeSchema = objectOf(SHOWTIME_FIELDS, provenanceSchema);
+
+/** The validator of a showtime shape table as a validation worker is sent it (build/showtime-shape.ts). */
+export function showtimeSchemaOf(fields: readonly FieldShape[], provenance: readonly FieldShape[]): z.ZodType {
+  return objectOf(fields, objectOf(provenance));
+}
 
 export const locationSchema = z.strictObject({
   // Spec leaves the format open; ISO 3166-1 alpha-2 is what every listings feed uses (README).

@@ -8,14 +8,9 @@ import { addRecord, type Interner, type ValidRecords } from "./entries.js";
 import type { Problem } from "./problems.js";
 import type { SourceFile } from "./read-source-file.js";
 import { RecordEstimate } from "./record-estimate.js";
-import { ABSENT, NUMBERS_PER_SHOWTIME, STRINGS_PER_SHOWTIME, type FileResult } from "./validate-protocol.js";
+import { SHOWTIME_SHAPE } from "./showtime-shape.js";
+import { type FileResult, type HeldTables, readShowtimes } from "./validate-protocol.js";
 import { bundleWorkerModule, removeWorkerModule } from "./worker-module.js";
-
-/** One worker's tables as this thread holds them: its row numbers → shared values here. */
-interface WorkerTables {
-  strings: string[];
-  lists: string[][];
-}
 
 /** The validation worker as a loadable module, or undefined (see worker-module.ts). */
 export function bundleValidationWorker(): Promise<string | undefined> {
@@ -38,7 +33,7 @@ export async function validateInWorkers(run: ParallelValidation): Promise<void> 
   const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
-      const waiting = new Map<number, { result: FileResult; tables: WorkerTables }>();
+      const waiting = new Map<number, { result: FileResult; tables: HeldTables }>();
       let next = 0;
       let count = 0;
       const estimate = new RecordEstimate(run.files);
@@ -53,8 +48,10 @@ export async function validateInWorkers(run: ParallelValidation): Promise<void> 
       };
       const used = Math.min(run.workers, files.length);
       for (let w = 0; w < used; w++) {
-        const worker = new Worker(run.script, { workerData: { files: files.filter((f) => f.at % used === w) } });
-        const tables: WorkerTables = { strings: [], lists: [] };
+        // The worker validates and lays out showtimes by the tables this thread reads them back by.
+        const workerData = { files: files.filter((f) => f.at % used === w), showtimeTables: SHOWTIME_SHAPE.tables };
+        const worker = new Worker(run.script, { workerData });
+        const tables: HeldTables = { strings: [], lists: [] };
         worker.on("message", (result: FileResult) => {
           // Rows are numbered in the worker's sending order: extend the tables as messages arrive.
           for (const text of result.newStrings) tables.strings.push(run.interner.string(text));
@@ -76,43 +73,13 @@ export async function validateInWorkers(run: ParallelValidation): Promise<void> 
 }
 
 /** Adds one file's problems and records; returns how many records it held. */
-function applyResult(run: ParallelValidation, source: SourceFile, result: FileResult, tables: WorkerTables): number {
+function applyResult(run: ParallelValidation, source: SourceFile, result: FileResult, tables: HeldTables): number {
   run.problems.push(...result.problems);
   const where = (line: number | undefined, index: number | undefined) => ({ file: source.file, line, index });
   for (const identity of result.invalid)
     run.records.invalid.push({ ...identity, ...where(identity.line, identity.index) });
   for (const facts of result.plain)
     addRecord(run.records, source.resource, facts, where(facts.line, facts.index), run.interner);
-  const n = result.numbers;
-  const value = (row: number) => (row === ABSENT ? undefined : tables.strings[row]!);
-  const count = result.strings.length / STRINGS_PER_SHOWTIME;
-  for (let i = 0; i < count; i++) {
-    const at = i * NUMBERS_PER_SHOWTIME;
-    const [id, externalId, bookingUrl] = result.strings.slice(
-      i * STRINGS_PER_SHOWTIME,
-      (i + 1) * STRINGS_PER_SHOWTIME,
-    ) as [string, string, string];
-    const facts = {
-      kind: "showtime" as const,
-      id,
-      externalId,
-      bookingUrl: bookingUrl === "" ? undefined : bookingUrl,
-      cinemaId: value(n[at + 2]!)!,
-      filmId: value(n[at + 3]!)!,
-      startsAt: value(n[at + 4]!)!,
-      observedAt: value(n[at + 5]!)!,
-      sourceUpdatedAt: value(n[at + 6]!),
-      provider: value(n[at + 7]!)!,
-      screenName: value(n[at + 8]!),
-      attributeIds: tables.lists[n[at + 9]!]!,
-    };
-    addRecord(
-      run.records,
-      "showtimes",
-      facts,
-      where(n[at] === ABSENT ? undefined : n[at], n[at + 1] === ABSENT ? undefined : n[at + 1]),
-      run.interner,
-    );
-  }
-  return result.plain.length + count;
+  const showtimes = readShowtimes(result, source.file, tables, run.interner, SHOWTIME_SHAPE, run.records.showtimes);
+  return result.plain.length + showtimes;
 }

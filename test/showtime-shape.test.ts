@@ -3,7 +3,7 @@
  * derived from it, and records made from the table itself — every field by its type, each optional
  * field present or not — come back from the snapshot byte for byte as the validator's canonical
  * JSON, one by one and in lists. A field added to the table that the encoder, the decoder or the
- * renderer does not carry fails here.
+ * renderer does not carry fails here; a table the record layout cannot hold fails when it loads.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -11,87 +11,89 @@ import { fileAccess } from "../api/_core/access.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import {
   type FieldShape,
-  ID_LENGTH,
+  MAX_EXTENSION_FIELDS,
   PROVENANCE_FIELDS,
   SHOWTIME_FIELDS,
+  valueFieldsOf,
 } from "../api/_core/format/layout/showtime-fields.js";
 import { createHandler } from "../api/_core/handle-request.js";
 import { showtimeSchema } from "../build/schemas.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
-import { buildDataset, compareInstants, formatInstant, type Dataset } from "./helpers/dataset.js";
+import { buildDataset, compareInstants } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
+import { datasetOf, showtimesArb } from "./helpers/showtime-records.js";
 
-const CINEMAS = ["cinema-a", "cinema/b ★"];
-const FILMS = ["film-a", "film%b"];
-const ATTRIBUTES = ["attr-a", "attr,b", "attr-c"];
-
-const textArb = (min: number, max: number) =>
-  fc.oneof(
-    fc.string({ unit: "grapheme", minLength: min, maxLength: Math.min(max, 12) }),
-    fc.constant("x".repeat(max)),
-    fc.constant("é".repeat(min)),
-  );
-const dateTimeArb = fc
-  .record({
-    seconds: fc.integer({ min: 1_790_000_000, max: 1_790_900_000 }),
-    fraction: fc.constantFrom("", "5", "250", "123456789"),
-    offset: fc.constantFrom(0, 60, -300, 330, 845, -720),
-  })
-  .map(({ seconds, fraction, offset }) => formatInstant(seconds, fraction, offset));
-
-/** A value of a field, by its type (a type the switch does not know fails tsc). */
-function valueArb(field: FieldShape): fc.Arbitrary<unknown> {
-  switch (field.type) {
-    case "id":
-      if (field.stored === "cluster") return fc.constantFrom(...CINEMAS);
-      if (field.stored === "other") return fc.constantFrom(...FILMS);
-      return textArb(ID_LENGTH.min, ID_LENGTH.max);
-    case "dateTime":
-      return dateTimeArb;
-    case "url":
-      return fc.webPath().map((p) => `https://tickets.example.com/${encodeURI(p)}`.slice(0, 300));
-    case "idList":
-      return fc.subarray(ATTRIBUTES);
-    case "text":
-      return textArb(field.min!, field.max!);
-    case "provenance":
-      return recordArb(PROVENANCE_FIELDS);
-  }
-}
-
-/** A record made from a shape table: every required field, each optional one present or not. */
-function recordArb(fields: readonly FieldShape[]): fc.Arbitrary<Record<string, unknown>> {
-  const parts = fields.map((field) =>
-    field.optional ? fc.option(valueArb(field), { nil: undefined }) : valueArb(field),
-  );
-  return fc.tuple(...parts).map((values) => {
-    const record: Record<string, unknown> = {};
-    // Written in reverse: the canonical order is the table's, whatever order a feed writes.
-    fields.forEach((field, i) => values[i] !== undefined && (record[field.name] = values[i]));
-    return Object.fromEntries(Object.entries(record).reverse());
-  });
-}
-
-const datasetArb = fc.uniqueArray(recordArb(SHOWTIME_FIELDS), {
-  minLength: 1,
-  maxLength: 30,
-  selector: (r) => r.id as string,
+const extension = (name: string, more: Partial<FieldShape> = {}): FieldShape => ({
+  name,
+  type: "text",
+  min: 1,
+  max: 20,
+  optional: true,
+  stored: "extension",
+  ...more,
 });
+const extensions = (count: number) => Array.from({ length: count }, (_, i) => extension(`late${i}`));
+/** The rows the record layout gives a place: what any extension row comes after. */
+const FIXED = (SHOWTIME_FIELDS as readonly FieldShape[]).filter((f) => f.stored !== "extension");
 
-function datasetOf(showtimes: Array<Record<string, unknown>>): Dataset {
-  const provenance = { observedAt: "2026-11-20T06:00:00Z", provider: "p", externalId: "x" };
-  return {
-    cinemas: CINEMAS.map((id) => ({
-      id,
-      name: id,
-      location: { countryCode: "GB", locality: "London", postcode: "W1 1AA" },
-      provenance,
-    })),
-    films: FILMS.map((id) => ({ id, title: id, provenance })),
-    attributes: ATTRIBUTES.map((id) => ({ id, kind: "format" as const, name: id })),
-    showtimes: showtimes as unknown as Dataset["showtimes"],
-  };
-}
+describe("a shape table the record layout can hold (decision: showtime fields added later)", () => {
+  test.each([
+    ["the product's table", SHOWTIME_FIELDS, PROVENANCE_FIELDS],
+    ["one extension row after provenance", [...FIXED, extension("lateText")], PROVENANCE_FIELDS],
+    [
+      "extension rows of every value type",
+      [
+        ...FIXED,
+        extension("lateId", { type: "id" }),
+        extension("lateTime", { type: "dateTime" }),
+        extension("lateUrl", { type: "url" }),
+        extension("lateIds", { type: "idList" }),
+      ],
+      PROVENANCE_FIELDS,
+    ],
+    ["as many extension rows as a mask holds", [...FIXED, ...extensions(MAX_EXTENSION_FIELDS)], PROVENANCE_FIELDS],
+  ])("%s loads", (_, fields, provenance) => {
+    const names = valueFieldsOf(fields, provenance).map((v) => v.name);
+    expect(names.slice(0, 4)).toEqual(["id", "filmId", "cinemaId", "startsAt"]);
+    expect(names).toContain("observedAt");
+  });
+
+  test.each([
+    [
+      "an extension row before provenance",
+      [...FIXED.slice(0, -1), extension("lateText"), FIXED.at(-1)!],
+      PROVENANCE_FIELDS,
+      /comes after an extension row/,
+    ],
+    [
+      "a required extension row",
+      [...FIXED, extension("lateText", { optional: false })],
+      PROVENANCE_FIELDS,
+      /is optional/,
+    ],
+    [
+      "one extension row past what a mask holds",
+      [...FIXED, ...extensions(MAX_EXTENSION_FIELDS + 1)],
+      PROVENANCE_FIELDS,
+      /mask holds/,
+    ],
+    [
+      "an extension row holding an object",
+      [...FIXED, extension("lateObject", { type: "provenance" })],
+      PROVENANCE_FIELDS,
+      /provenance, and only it/,
+    ],
+    [
+      "an extension row in provenance",
+      FIXED,
+      [...PROVENANCE_FIELDS, extension("lateText")],
+      /provenance fields are stored/,
+    ],
+    ["a name used twice, provenance flattened", [...FIXED, extension("provider")], PROVENANCE_FIELDS, /named twice/],
+  ])("%s is refused", (_, fields, provenance, message) => {
+    expect(() => valueFieldsOf(fields as readonly FieldShape[], provenance)).toThrow(message);
+  });
+});
 
 let root: string;
 let accessFile: string;
@@ -117,7 +119,7 @@ describe("a showtime made from its shape table", () => {
   test("comes back from the snapshot as the validator's canonical JSON, alone and in its list", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(datasetArb, async (showtimes) => {
+      fc.asyncProperty(showtimesArb(), async (showtimes) => {
         const dir = `${root}/run-${run++}`;
         const snapshot = `${dir}/snapshot`;
         await buildDataset(datasetOf(showtimes), dir, snapshot, "data", {

@@ -1,8 +1,11 @@
 /**
- * Validation on worker threads (large inputs) must be invisible: the same snapshot bytes and the
- * same problems, in the same order, as validation on the main thread.
+ * Validation on worker threads (large inputs) must be invisible: the same entries, snapshot bytes
+ * and problems, in the same order, as validation on the main thread, for the golden fixture and for
+ * random records made from the shape table (every optional field present or not), so a row added
+ * to the table that the workers' wire format forgets fails here.
  */
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDiskWriter } from "../build/output-writer.js";
 import type { Problem } from "../build/problems.js";
@@ -16,6 +19,9 @@ import {
   validRecords,
   writeFiles,
 } from "./helpers/build-helpers.js";
+import { writeDataset } from "./helpers/dataset.js";
+import { datasetOf, showtimesArb } from "./helpers/showtime-records.js";
+import { buildBothWays, expectSameShowtimes, validateBothWays } from "./helpers/validation-paths.js";
 
 let work: string;
 beforeAll(() => {
@@ -47,6 +53,20 @@ describe("validation on worker threads", () => {
       // The records really came from the workers, not from a quiet fallback to this thread.
       expect(threaded.workers, "validation ran on the workers asked for").toBe(workers);
     }
+  });
+
+  test("gives the same entries, field by field, and the same snapshot for random records made from the shape table", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(showtimesArb(24), async (showtimes) => {
+        const dir = path.join(work, `random-${run++}`);
+        writeDataset(path.join(dir, "data"), datasetOf(showtimes));
+        const { inline, threaded } = await validateBothWays(path.join(dir, "data"));
+        expectSameShowtimes(inline, threaded, showtimes);
+        await buildBothWays(path.join(dir, "data"), dir);
+      }),
+      { numRuns: 6 },
+    );
   });
 
   test("reports the same problems in the same order, across files and workers", async () => {

@@ -6,7 +6,8 @@
 import { describe, expect, test } from "vitest";
 import type { ProblemCode, Problem } from "../build/problems.js";
 import type { Resource } from "../build/schemas.js";
-import { checkRecord, MAX_RECORD_BYTES } from "../build/check-record.js";
+import { MAX_RECORD_BYTES } from "../api/_core/format/layout/showtime-fields.js";
+import { checkRecord } from "../build/check-record.js";
 import { validRecords } from "./helpers/build-helpers.js";
 
 const OMIT = Symbol("omit");

@@ -2,6 +2,7 @@
  * What the build hands the snapshot writer: every record, validated, linked and in list order
  * (spec ordering decisions: showtimes by startsAt as an instant then id; the rest by id).
  */
+import type { ShowtimeValues } from "./showtime-fields.js";
 
 /** A date-time as written in the source, with its instant key (date-time.ts), which orders instants. */
 export interface TimeText {
@@ -24,20 +25,12 @@ export interface PlainRecord {
   timeZone?: string;
 }
 
-/** A showtime, field by field, as the source gave it; its references all resolve (the build's link stage). */
-export interface ShowtimeRecord {
-  id: string;
-  cinemaId: string;
-  filmId: string;
-  startsAt: TimeText;
-  bookingUrl?: string;
-  attributeIds: readonly string[];
-  screenName?: string;
-  observed: TimeText;
-  updated?: TimeText;
-  provider: string;
-  externalId: string;
-}
+/**
+ * A showtime, value by value as the source gave it, typed from its shape table (showtime-fields.ts):
+ * date-times with their instant keys, attribute lists shared, the provenance object's fields by their
+ * own names; its references all resolve (the build's link stage).
+ */
+export type ShowtimeRecord = ShowtimeValues<{ dateTime: TimeText; idList: readonly string[]; other: string }>;
 
 /**
  * The time zones of the snapshot's cinemas (decision: time zones), with each zone's UTC offsets

@@ -19,14 +19,18 @@
  *   id string; film code unless OTHER_SAME; url string if HAS_URL; attribute-set code unless
  *   ATTRS_SAME; if SCREEN_CHANGED, screen code + 1 (0: no screenName); observedAt and provider
  *   codes unless OBSERVED_SAME; if UPDATED_CHANGED, sourceUpdatedAt code + 1 (0: none);
- *   externalId string; if EXTENDED, a varint mask of the extension fields that follow.
+ *   externalId string; if EXTENDED, a varint mask of the extension fields that follow, then per
+ *   bit set, lowest first, the field's value as canonical JSON text: varint length, bytes.
  * String: varint shared-prefix length, varint rest length, rest bytes. "Previous" after a restart
  * is the block's base strings, code -1 (no screen, no sourceUpdatedAt) and start-time code 0.
  *
- * Room for more optional fields: a field added later is an extension field, bit i of the mask
- * (EXTENSION_FIELDS[i]), written after externalId only by records that have it. Records without
- * any leave EXTENDED unset, so snapshots written before the field existed read as they are.
+ * Room for more optional fields (decision: showtime fields added later): a field added later is an
+ * extension row of the shape table, bit i of the mask (EXTENSION_FIELDS[i]), written after
+ * externalId only by records that have it, whole (not coded against the previous record's). Records
+ * without any leave EXTENDED unset, so snapshots written before the field existed read as they are.
  */
+import { type FieldShape, PROVENANCE_FIELDS, SHOWTIME_FIELDS, valueFieldsOf } from "./showtime-fields.js";
+
 export const HAS_URL = 1;
 export const OTHER_SAME = 2;
 export const ATTRS_SAME = 4;
@@ -37,8 +41,10 @@ export const UPDATED_CHANGED = 32;
 export const RESERVED = 64;
 export const EXTENDED = 128;
 
-/** Optional showtime fields stored as extensions, by mask bit (none yet: every field has a place above). */
-export const EXTENSION_FIELDS: readonly string[] = [];
+/** The shape table's extension rows, by mask bit: bit i is the i-th (none yet: every field has a place above). */
+export const EXTENSION_FIELDS: readonly FieldShape[] = valueFieldsOf(SHOWTIME_FIELDS, PROVENANCE_FIELDS).filter(
+  (field) => field.stored === "extension",
+);
 
 /** A showtime as the encoder takes it: dictionary codes and escaped UTF-8 strings. */
 export interface ShowtimeRow {
@@ -56,6 +62,8 @@ export interface ShowtimeRow {
   /** Empty when the showtime has no bookingUrl. */
   url: Uint8Array;
   externalId: Uint8Array;
+  /** By extension bit: the value's canonical JSON (UTF-8), or undefined when the record has none. */
+  extensions: ReadonlyArray<Uint8Array | undefined>;
 }
 
 /** The longest a record's three strings may be: every id, URL and externalId has a bounded length in the spec. */

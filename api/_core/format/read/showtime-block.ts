@@ -2,6 +2,7 @@
  * Reads showtime blocks (layout/showtime-record.ts): a block's header, and a decoder that walks its
  * records and renders each as canonical JSON.
  */
+import { type FieldShape, MAX_RECORD_BYTES } from "../layout/showtime-fields.js";
 import {
   ATTRS_SAME,
   EXTENDED,
@@ -17,7 +18,7 @@ import {
 import { ByteReader, DecodeError, unzigzag } from "../primitives/bytes.js";
 import type { Fragments, WrappedTexts } from "../primitives/dictionary.js";
 import { copyWords, literal, PAD, PaddedBytes, type PageBuffer } from "../primitives/page-buffer.js";
-import { SHOWTIME_TEXTS } from "./showtime-texts.js";
+import { extensionOpen, SHOWTIME_TEXTS } from "./showtime-texts.js";
 
 const EMPTY = new Uint8Array(0);
 /** Bytes a decoded block costs beyond its data: its object, the payload's buffer, view and cache slot. */
@@ -124,9 +125,16 @@ const ID_OPEN = literal(SHOWTIME_TEXTS.idOpen);
 const URL_OPEN = literal(SHOWTIME_TEXTS.urlOpen);
 const URL_CLOSE = literal(SHOWTIME_TEXTS.urlClose);
 const CLOSE = literal(SHOWTIME_TEXTS.close);
-const [ID_OPEN_END, URL_OPEN_END, URL_CLOSE_END, CLOSE_END] = [ID_OPEN, URL_OPEN, URL_CLOSE, CLOSE].map(
-  (text) => text.bytes.length - PAD,
-) as [number, number, number, number];
+const PROVENANCE_CLOSE = literal(SHOWTIME_TEXTS.provenanceClose);
+const RECORD_CLOSE = literal(SHOWTIME_TEXTS.recordClose);
+const [ID_OPEN_END, URL_OPEN_END, URL_CLOSE_END, CLOSE_END, PROVENANCE_CLOSE_END, RECORD_CLOSE_END] = [
+  ID_OPEN,
+  URL_OPEN,
+  URL_CLOSE,
+  CLOSE,
+  PROVENANCE_CLOSE,
+  RECORD_CLOSE,
+].map((text) => text.bytes.length - PAD) as [number, number, number, number, number, number];
 /** Room a record needs beyond its fragments and strings: the fixed text above. */
 const RECORD_SLACK = 32;
 
@@ -157,8 +165,23 @@ export class ShowtimeDecoder {
   idLength = 0;
   urlLength = 0;
   extLength = 0;
+  /** When flags has EXTENDED: which extension fields the record has, each's value in the payload, their text's length. */
+  extensionMask = 0;
+  private readonly extensionStart: Int32Array;
+  private readonly extensionEnd: Int32Array;
+  private extensionLength = 0;
+  /** `,"name":` of each extension field, by bit. */
+  private readonly extensionOpens: PaddedBytes[];
 
-  constructor(private readonly fragments: ShowtimeFragments) {}
+  /** `extensions`: the extension rows this reader knows, by bit (the shape table's; tests give others). */
+  constructor(
+    private readonly fragments: ShowtimeFragments,
+    extensions: readonly FieldShape[] = EXTENSION_FIELDS,
+  ) {
+    this.extensionOpens = extensions.map((f) => new PaddedBytes(Buffer.from(extensionOpen(f), "utf8")));
+    this.extensionStart = new Int32Array(extensions.length);
+    this.extensionEnd = new Int32Array(extensions.length);
+  }
 
   /** Positions the decoder so that the next call to next() decodes record `k` of `block`. */
   seek(block: ShowtimeBlock, k: number): void {
@@ -236,11 +259,38 @@ export class ShowtimeDecoder {
     if (this.at > this.payloadEnd) throw new DecodeError("showtime block ends early");
   }
 
-  /** Extension fields (layout/showtime-record.ts): this reader knows none, so any is a snapshot it cannot read. */
+  /**
+   * The mask and values of a record's extension fields (layout/showtime-record.ts), left in the
+   * payload where render copies them from. A bit this reader does not know, a value past the
+   * block or longer than a record may be is a snapshot it cannot read.
+   */
   private extensions(flags: number): void {
-    const mask = flags & EXTENDED ? this.varint() : 0;
-    if (flags & RESERVED || mask >= 2 ** EXTENSION_FIELDS.length)
+    const opens = this.extensionOpens;
+    const mask = flags & RESERVED ? 0 : this.varint();
+    // The reserved bit and an empty mask are never written; a bit past the rows known here is a newer writer's field.
+    if (mask === 0 || mask >= 2 ** opens.length)
       throw new DecodeError("a showtime record holds a field this server does not know");
+    let bytes = 0;
+    let length = 0;
+    for (let i = 0; i < opens.length; i++) {
+      if (!(mask & (1 << i))) continue;
+      const size = this.varint();
+      bytes += size;
+      if (size === 0 || bytes > MAX_RECORD_BYTES || this.at + size > this.payloadEnd)
+        throw new DecodeError("bad extension field in a showtime block");
+      this.extensionStart[i] = this.at;
+      this.at += size;
+      this.extensionEnd[i] = this.at;
+      length += opens[i]!.bytes.length - PAD + size;
+    }
+    this.extensionMask = mask;
+    this.extensionLength = length;
+  }
+
+  /** The current record's value of extension field i (canonical JSON text), or undefined when it has none. */
+  extension(i: number): Uint8Array | undefined {
+    if (!(this.flags & EXTENDED) || !(this.extensionMask & (1 << i))) return undefined;
+    return this.payload.subarray(this.extensionStart[i]!, this.extensionEnd[i]!);
   }
 
   /** The current record's id bytes (escaped JSON text). */
@@ -328,6 +378,23 @@ export class ShowtimeDecoder {
     }
     w = copyWords(o, w, f.providers.view, ps[provider]!, pe[provider]!);
     w = copyWords(o, w, this.ext.view, 0, this.extLength);
-    out.length = copyWords(o, w, CLOSE.view, 0, CLOSE_END);
+    if (flags & EXTENDED) this.renderExtensions(out, w);
+    else out.length = copyWords(o, w, CLOSE.view, 0, CLOSE_END);
+  }
+
+  /** Closes provenance at `at`, writes `,"name":<json>` per extension field the record has (in bit order), closes the record. */
+  private renderExtensions(out: PageBuffer, at: number): void {
+    out.length = copyWords(out.view, at, PROVENANCE_CLOSE.view, 0, PROVENANCE_CLOSE_END);
+    out.ensure(this.extensionLength + RECORD_CLOSE_END);
+    const o = out.view;
+    const opens = this.extensionOpens;
+    const mask = this.extensionMask;
+    let w = out.length;
+    for (let i = 0; i < opens.length; i++) {
+      if (!(mask & (1 << i))) continue;
+      w = copyWords(o, w, opens[i]!.view, 0, opens[i]!.bytes.length - PAD);
+      w = copyWords(o, w, this.payloadView, this.extensionStart[i]!, this.extensionEnd[i]!);
+    }
+    out.length = copyWords(o, w, RECORD_CLOSE.view, 0, RECORD_CLOSE_END);
   }
 }

@@ -3,8 +3,10 @@
  * (layout/showtime-fields.ts) in the table's order. A record is rendered as
  *   {"id":"<id>","filmId":"<film>","cinemaId":"<cinema>","startsAt":"<startsAt>"
  *   [,"bookingUrl":"<url>"],"attributeIds":<set>[,"screenName":"<screen>"]
- *   ,"provenance":{"observedAt":"<t>"[,"sourceUpdatedAt":"<t>"],"provider":"<p>","externalId":"<e>"}}
- * and test/showtime-shape.test.ts checks that this is the validator's canonical JSON.
+ *   ,"provenance":{"observedAt":"<t>"[,"sourceUpdatedAt":"<t>"],"provider":"<p>","externalId":"<e>"}
+ *   [,"<extension>":<json>]…}
+ * (extension fields in the table's order, each only when the record has it), and
+ * test/showtime-shape.test.ts checks that this is the validator's canonical JSON.
  */
 import { type FieldShape, memberKey, PROVENANCE_FIELDS, SHOWTIME_FIELDS } from "../layout/showtime-fields.js";
 
@@ -34,4 +36,13 @@ export const SHOWTIME_TEXTS = {
   providerOpen: `,${provenance("provider")}"`,
   providerClose: `",${provenance("externalId")}"`,
   close: '"}}',
+  /** A record with extension fields closes its provenance, then its members, then itself. */
+  provenanceClose: '"}',
+  recordClose: "}",
 } as const;
+
+/** `,"name":`, which opens an extension field's member. */
+export function extensionOpen(field: FieldShape): string {
+  if (field.stored !== "extension") throw new Error(`showtime field ${field.name} is not an extension field`);
+  return `,${memberKey(field.name)}`;
+}

@@ -108,8 +108,8 @@ export function encodeDictionaries(content: SnapshotContent): EncodedDictionarie
       );
     raw.attributes[i] = sets.add(setText);
     raw.screen[i] = s.screenName === undefined ? -1 : screens.add(escapeJson(s.screenName));
-    raw.observed[i] = observed.add(s.observed);
-    raw.updated[i] = updated.add(s.updated);
+    raw.observed[i] = observed.add(s.observedAt);
+    raw.updated[i] = updated.add(s.sourceUpdatedAt);
     raw.provider[i] = providers.add(escapeJson(s.provider));
   });
   const plainRaw = (records: readonly PlainRecord[]) => ({

@@ -1,7 +1,9 @@
 /** Encodes showtime blocks in the layout of layout/showtime-record.ts. */
 import { ByteWriter, zigzag } from "../primitives/bytes.js";
+import { MAX_EXTENSION_FIELDS, MAX_RECORD_BYTES } from "../layout/showtime-fields.js";
 import {
   ATTRS_SAME,
+  EXTENDED,
   HAS_URL,
   MAX_STRING_BYTES,
   OBSERVED_SAME,
@@ -24,6 +26,30 @@ function writeString(out: ByteWriter, last: Uint8Array, value: Uint8Array): void
   const shared = sharedPrefix(last, value);
   out.varint(shared);
   out.chunk(value.subarray(shared));
+}
+
+/** The mask of a row's extension values (bit i: EXTENSION_FIELDS[i] present); 0 when it has none. */
+function extensionMaskOf(row: ShowtimeRow): number {
+  const values = row.extensions;
+  if (values.length > MAX_EXTENSION_FIELDS) throw new Error("a showtime has more extension fields than a mask holds");
+  let mask = 0;
+  let bytes = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined) continue;
+    // A record's JSON is at most MAX_RECORD_BYTES (decision: record size): so are its extension values.
+    bytes += value.length;
+    if (value.length === 0) throw new Error("a showtime's extension value is empty, which no JSON text is");
+    if (bytes > MAX_RECORD_BYTES) throw new Error("a showtime's extension values are too long to encode");
+    mask |= 1 << i;
+  }
+  return mask;
+}
+
+/** The extension mask and each present value, length-prefixed, lowest bit first. */
+function writeExtensions(out: ByteWriter, mask: number, row: ShowtimeRow): void {
+  out.varint(mask);
+  for (const value of row.extensions) if (value !== undefined) out.chunk(value);
 }
 
 /** Encodes one block of rows (consecutive records of one cinema, in list order). */
@@ -55,7 +81,9 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
     for (const s of [row.id, row.url, row.externalId])
       if (s.length > MAX_STRING_BYTES) throw new Error("a showtime string is too long to encode");
     const hasUrl = row.url.length > 0;
+    const extensionMask = extensionMaskOf(row);
     let flags = hasUrl ? HAS_URL : 0;
+    if (extensionMask !== 0) flags |= EXTENDED;
     if (row.other === last.other) flags |= OTHER_SAME;
     if (row.attributes === last.attrs) flags |= ATTRS_SAME;
     if (row.screen !== last.screen) flags |= SCREEN_CHANGED;
@@ -74,6 +102,7 @@ export function encodeShowtimeBlock(rows: readonly ShowtimeRow[], restartInterva
     }
     if (flags & UPDATED_CHANGED) records.varint(row.updated + 1);
     writeString(records, last.ext, row.externalId);
+    if (extensionMask !== 0) writeExtensions(records, extensionMask, row);
     last = {
       id: row.id,
       url: hasUrl ? row.url : last.url,

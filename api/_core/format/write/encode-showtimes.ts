@@ -8,13 +8,13 @@ import { deflateRawSync } from "node:zlib";
 import type { BlockFileWriter } from "../primitives/block-file.js";
 import { ByteWriter } from "../primitives/bytes.js";
 import { BlockType } from "../primitives/checksum.js";
-import type { SnapshotContent } from "../layout/content.js";
+import type { ShowtimeRecord, SnapshotContent, TimeText } from "../layout/content.js";
 import { escapeJson } from "../primitives/dictionary.js";
 import { resolve, type ShowtimeCodes } from "./encode-dictionaries.js";
 import { clusteringSections, SHOWTIME_SECTIONS, SUMMARY_CHUNK, type Clustering } from "../layout/sections.js";
 import { bucketCountFor, fingerprintOf, hashId } from "../primitives/id-hash.js";
 import { encodePacked } from "../primitives/packed.js";
-import type { ShowtimeRow } from "../layout/showtime-record.js";
+import { EXTENSION_FIELDS, type ShowtimeRow } from "../layout/showtime-record.js";
 import { encodeShowtimeBlock } from "./encode-showtime-block.js";
 import { zoneKeysOfCinemas } from "./encode-zones.js";
 
@@ -28,6 +28,24 @@ export interface BlockLayout {
 
 export const DEFAULT_BLOCK_LAYOUT: BlockLayout = { targetBytes: 4096, restartInterval: 4, deflate: true };
 
+const NO_EXTENSIONS: readonly undefined[] = [];
+
+/**
+ * A showtime's extension values (layout/showtime-record.ts) as canonical JSON, by bit: the bytes
+ * JSON.stringify writes of the validated value. A record without any shares NO_EXTENSIONS.
+ */
+function extensionsOf(showtime: ShowtimeRecord): ReadonlyArray<Uint8Array | undefined> {
+  let values: Array<Uint8Array | undefined> | undefined;
+  for (let bit = 0; bit < EXTENSION_FIELDS.length; bit++) {
+    const field = EXTENSION_FIELDS[bit]!;
+    const value = (showtime as unknown as Record<string, unknown>)[field.name];
+    if (value === undefined) continue;
+    values ??= Array.from(EXTENSION_FIELDS, () => undefined);
+    values[bit] = Buffer.from(JSON.stringify(field.type === "dateTime" ? (value as TimeText).text : value));
+  }
+  return values ?? NO_EXTENSIONS;
+}
+
 /** A rough encoded size of a row after `previous`, to cut blocks near the target. */
 function rowCost(row: ShowtimeRow, previous: ShowtimeRow | undefined): number {
   const rest = (a: Uint8Array, b: Uint8Array | undefined) => {
@@ -36,7 +54,10 @@ function rowCost(row: ShowtimeRow, previous: ShowtimeRow | undefined): number {
     while (i < a.length && i < b.length && a[i] === b[i]) i++;
     return a.length - i;
   };
-  return 8 + rest(row.id, previous?.id) + rest(row.url, previous?.url) + rest(row.externalId, previous?.externalId);
+  let cost = 8 + rest(row.id, previous?.id) + rest(row.url, previous?.url) + rest(row.externalId, previous?.externalId);
+  // Extension values are written whole: a long one fills its block alone, and restart offsets stay 16-bit.
+  for (const value of row.extensions) cost += value?.length ?? 0;
+  return cost;
 }
 
 /** List positions grouped by a key (counting sort, stable: list order within a group). */
@@ -191,6 +212,7 @@ export function encodeShowtimes(
       id: Buffer.from(escapeJson(s.id)),
       url: s.bookingUrl === undefined ? new Uint8Array(0) : Buffer.from(escapeJson(s.bookingUrl)),
       externalId: Buffer.from(escapeJson(s.externalId)),
+      extensions: extensionsOf(s),
     };
   };
 
