@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { deployedGateway } from "./api/_adapters/deployed-gateway.js";
 import { toWebResponse } from "./api/_adapters/gateway.js";
-import { errorResponse } from "./api/_core/error-response.js";
+import { errorResponse } from "./api/_core/respond/error-response.js";
 
 export const config = { runtime: "nodejs", matcher: ["/v1", "/v1/:path*", "/_c", "/_c/:path*"] };
 

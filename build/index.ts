@@ -1,11 +1,11 @@
 /** `npm run build -- --data DIR --out DIR`: validate the sources and compile the snapshot. */
 import { parseArgs } from "node:util";
-import { refreshPublicDocs } from "./openapi.js";
-import { createDiskWriter } from "./output-writer.js";
+import { refreshPublicDocs } from "./openapi/openapi.js";
+import { createDiskWriter } from "./write/output-writer.js";
 import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
-import { formatBuildReport } from "./build-report.js";
-import { formatReport, formatWarnings } from "./problems.js";
-import { createProgress } from "./progress.js";
+import { formatBuildReport } from "./report/build-report.js";
+import { formatReport, formatWarnings } from "./report/problems.js";
+import { createProgress } from "./report/progress.js";
 import { DEFAULT_KEEP, runBuild } from "./run-build.js";
 
 const USAGE =

@@ -3,22 +3,22 @@
  * enforce the order (load → validate → link → drop → localize → index → render → history → write). Problems are data,
  * collected from every stage that can find them and printed once by the caller.
  */
-import type { BlockLayout } from "../api/_core/format/write/encode-showtimes.js";
+import type { BlockLayout } from "./encode/encode-showtimes.js";
 import type { SnapshotContent } from "../api/_core/format/layout/content.js";
 import type { Manifest } from "../api/_core/format/layout/manifest.js";
 import { epochSecondsOfKey, instantKeyOf } from "../api/_core/format/primitives/date-time.js";
-import { Interner } from "./entries.js";
-import { type DropBefore, type DroppedShowtimes, dropBeforeOf, dropPastShowtimes } from "./drop-before.js";
-import { type HistoryReport, recordHistory } from "./carry-history.js";
-import { indexRecords } from "./index-records.js";
-import { linkRecords } from "./link-records.js";
-import { loadSources } from "./load-sources.js";
-import { localizeRecords, type ZoneCounts } from "./localize.js";
-import type { OutputWriter } from "./output-writer.js";
-import type { Problem } from "./problems.js";
-import { renderSnapshot } from "./render-snapshot.js";
-import { validateRecords } from "./validate-records.js";
-import { writeSnapshot } from "./write-snapshot.js";
+import { Interner } from "./validate/entries.js";
+import { type DropBefore, type DroppedShowtimes, dropBeforeOf, dropPastShowtimes } from "./localize/drop-before.js";
+import { type HistoryReport, recordHistory } from "./history/carry-history.js";
+import { indexRecords } from "./link/index-records.js";
+import { linkRecords } from "./link/link-records.js";
+import { loadSources } from "./load/load-sources.js";
+import { localizeRecords, type ZoneCounts } from "./localize/localize.js";
+import type { OutputWriter } from "./write/output-writer.js";
+import type { Problem } from "./report/problems.js";
+import { renderSnapshot } from "./render/render-snapshot.js";
+import { validateRecords } from "./validate/validate-records.js";
+import { writeSnapshot } from "./write/write-snapshot.js";
 
 export const STAGES = ["load", "validate", "link", "drop", "localize", "index", "render", "history", "write"] as const;
 export type StageName = (typeof STAGES)[number];

@@ -1,6 +1,6 @@
 /** `npm run serve -- --snapshot DIR --access FILE --port N`: serve a built snapshot locally. */
 import { parseArgs } from "node:util";
-import { parseCorsOrigins } from "../api/_core/cors.js";
+import { parseCorsOrigins } from "../api/_core/gate/cors.js";
 import { limiterFromEnvironment } from "../api/_adapters/environment.js";
 import { listenFailure, parsePort } from "./listen-port.js";
 import { startServer } from "./local-server.js";

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseCorsOrigins } from "../api/_core/cors.js";
+import { parseCorsOrigins } from "../api/_core/gate/cors.js";
 import { checkDate } from "../api/_core/format/primitives/date-time.js";
 import { limiterFromEnvironment } from "../api/_adapters/environment.js";
-import { createDiskWriter } from "../build/output-writer.js";
-import { formatReport } from "../build/problems.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
+import { formatReport } from "../build/report/problems.js";
 import { runBuild } from "../build/run-build.js";
 import { holdPort, listenFailure, parsePort, type PortHold } from "./listen-port.js";
 import { writeCurrentDemo } from "./demo/demo-folder.js";

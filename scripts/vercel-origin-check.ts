@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
+import { GATEWAY_TOKEN_HEADER } from "../api/_core/gate/internal-path.js";
 import { assert, type Check, expectDocumented, send } from "./vercel-http-checks.js";
 
 /**

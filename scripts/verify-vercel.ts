@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
-import { createResponseValidator } from "../build/openapi-validate.js";
+import { createResponseValidator } from "../build/openapi/validate.js";
 import {
   CLOSED_CHECK,
   DEMO_KEYS,

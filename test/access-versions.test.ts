@@ -15,7 +15,7 @@ import { deployedGateway } from "../api/_adapters/deployed-gateway.js";
 import { FRESH_MS, MAX_AGE_MS, TIMEOUT_MS } from "../api/_adapters/edge-config-access.js";
 import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
 import { deployedHandle } from "../api/_adapters/vercel.js";
-import type { AccessFile, KeyRecord } from "../api/_core/access-file.js";
+import type { AccessFile, KeyRecord } from "../api/_core/gate/access-file.js";
 import { hashKey } from "../scripts/keys/commands.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { startEdgeConfigStub, type EdgeConfigStub } from "./helpers/edge-config-stub.js";

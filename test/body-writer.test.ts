@@ -5,9 +5,9 @@
  * The bound itself is the writer's to tune; the tests measure it rather than restate it.
  */
 import { describe, expect, test } from "vitest";
-import type { StoredBodyWriter } from "../api/_core/format/write/stored-body-writer.js";
-import type { BodyPool } from "../build/body-pool.js";
-import { BodyWriter } from "../build/body-writer.js";
+import type { StoredBodyWriter } from "../build/encode/stored-body-writer.js";
+import type { BodyPool } from "../build/render/body-pool.js";
+import { BodyWriter } from "../build/render/body-writer.js";
 
 /** What the writer wrote, as `key=body` lines in order. */
 function recordingBodies() {

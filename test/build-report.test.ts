@@ -6,8 +6,8 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createDiskWriter } from "../build/output-writer.js";
-import type { Problem } from "../build/problems.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
+import type { Problem } from "../build/report/problems.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
 

@@ -9,10 +9,10 @@
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { fileAccess } from "../api/_core/access.js";
+import { fileAccess } from "../api/_core/gate/access.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler, type Handler } from "../api/_core/handle-request.js";
-import { createDiskWriter } from "../build/output-writer.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { type Change, type Client, createClient } from "../client/index.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";

@@ -8,15 +8,15 @@
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { fileAccess } from "../api/_core/access.js";
-import { contentTag } from "../api/_core/body-tag.js";
-import { composePage } from "../api/_core/compose-page.js";
-import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
+import { fileAccess } from "../api/_core/gate/access.js";
+import { contentTag } from "../api/_core/respond/body-tag.js";
+import { composePage } from "../api/_core/compose/compose-page.js";
+import { bindingOf, decodeCursor } from "../api/_core/tokens/cursor.js";
 import type { ListResource } from "../api/_core/format/layout/manifest.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { bodyKeyOf } from "../api/_core/format/layout/body-index.js";
 import { createHandler } from "../api/_core/handle-request.js";
-import { createDiskWriter } from "../build/output-writer.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { GOLDEN_FIXTURE, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import {

@@ -4,7 +4,7 @@
  * headers, and nothing changes for other origins, for clients without Origin, or when unset.
  */
 import { describe, expect, test } from "vitest";
-import { parseCorsOrigins } from "../api/_core/cors.js";
+import { parseCorsOrigins } from "../api/_core/gate/cors.js";
 import { auth, describeMatrix, KEYS, useClient, useHttpFixture } from "./helpers/http-setup.js";
 
 const fixture = useHttpFixture();

@@ -16,7 +16,7 @@ import { MovePairer, type Side } from "../scripts/diff/pair-moves.js";
 import { findRemovalsOver, formatText, type SnapshotDiff } from "../scripts/diff/report.js";
 import { runDiff } from "../scripts/diff/run-diff.js";
 import { instantKeyOf } from "../api/_core/format/primitives/date-time.js";
-import { createDiskWriter } from "../build/output-writer.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import {

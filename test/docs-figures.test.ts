@@ -11,7 +11,7 @@ import { REDIS_TIMEOUT_MS } from "../api/_adapters/redis-rate-limit.js";
 import { UPSTASH_TIMEOUT_MS } from "../api/_adapters/upstash-rate-limit.js";
 import { SNAPSHOT_FORMAT } from "../api/_core/format/layout/manifest.js";
 import { DATA_FILES, MANIFEST_FILE } from "../api/_core/format/primitives/files.js";
-import { DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT } from "../api/_core/parameters/changes.js";
+import { DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT } from "../api/_core/endpoints/parameters/changes.js";
 import { DEFAULT_KEEP, STAGES } from "../build/run-build.js";
 import { ROOT } from "./helpers/build-helpers.js";
 

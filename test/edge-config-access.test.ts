@@ -15,9 +15,9 @@ import {
   TIMEOUT_MS,
 } from "../api/_adapters/edge-config-access.js";
 import { createGateway } from "../api/_adapters/gateway.js";
-import { AccessIndex } from "../api/_core/access.js";
-import type { AccessFile } from "../api/_core/access-file.js";
-import { memoryRateLimiter } from "../api/_core/rate-limit.js";
+import { AccessIndex } from "../api/_core/gate/access.js";
+import type { AccessFile } from "../api/_core/gate/access-file.js";
+import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 import { hashKey } from "../scripts/keys/commands.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { runKeysCli } from "./helpers/keys-cli.js";

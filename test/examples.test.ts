@@ -7,10 +7,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { staticAccess } from "../api/_core/access.js";
+import { staticAccess } from "../api/_core/gate/access.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler, type Handler } from "../api/_core/handle-request.js";
-import { createDiskWriter } from "../build/output-writer.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { writeCurrentDemo } from "../scripts/demo/demo-folder.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";

@@ -7,8 +7,8 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
-import { type AccessSource, fileAccess } from "../api/_core/access.js";
-import type { AccessFile } from "../api/_core/access-file.js";
+import { type AccessSource, fileAccess } from "../api/_core/gate/access.js";
+import type { AccessFile } from "../api/_core/gate/access-file.js";
 import { hashKey } from "../scripts/keys/commands.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 

@@ -14,9 +14,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { deployedGateway } from "../api/_adapters/deployed-gateway.js";
 import { createGateway, type Forward } from "../api/_adapters/gateway.js";
 import { resolveGatewayOrigin } from "../api/_adapters/gateway-origin.js";
-import { staticAccess } from "../api/_core/access.js";
-import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
-import { memoryRateLimiter } from "../api/_core/rate-limit.js";
+import { staticAccess } from "../api/_core/gate/access.js";
+import { GATEWAY_TOKEN_HEADER } from "../api/_core/gate/internal-path.js";
+import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 import { type Bystander, startBystander } from "../scripts/vercel-origin-check.js";
 import { auth, KEYS, TEST_NOW, useHttpFixture } from "./helpers/http-setup.js";
 

@@ -18,10 +18,10 @@ import {
   resolveGatewaySecret,
 } from "../api/_adapters/gateway-secret.js";
 import { deployedHandle } from "../api/_adapters/vercel.js";
-import { staticAccess } from "../api/_core/access.js";
+import { staticAccess } from "../api/_core/gate/access.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
-import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
-import { memoryRateLimiter } from "../api/_core/rate-limit.js";
+import { GATEWAY_TOKEN_HEADER } from "../api/_core/gate/internal-path.js";
+import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { auth, KEYS, TEST_NOW, useHttpFixture } from "./helpers/http-setup.js";
 

@@ -8,14 +8,14 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createGateway, type Forward, type Gateway } from "../api/_adapters/gateway.js";
-import { fileAccess, staticAccess } from "../api/_core/access.js";
-import { parseCorsOrigins } from "../api/_core/cors.js";
+import { fileAccess, staticAccess } from "../api/_core/gate/access.js";
+import { parseCorsOrigins } from "../api/_core/gate/cors.js";
 import type { CoreResponse } from "../api/_core/exchange.js";
 import { SnapshotError } from "../api/_core/format/primitives/errors.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler, type Handler, type RequestLog } from "../api/_core/handle-request.js";
-import { GATEWAY_TOKEN_HEADER } from "../api/_core/internal-path.js";
-import { memoryRateLimiter } from "../api/_core/rate-limit.js";
+import { GATEWAY_TOKEN_HEADER } from "../api/_core/gate/internal-path.js";
+import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 import { auth, KEYS, TEST_NOW, useHttpFixture } from "./helpers/http-setup.js";
 
 const fixture = useHttpFixture();

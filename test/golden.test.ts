@@ -15,10 +15,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { contentTag } from "../api/_core/body-tag.js";
-import { composeListInto } from "../api/_core/compose-list.js";
-import { composePage } from "../api/_core/compose-page.js";
-import { bindingOf, decodeCursor } from "../api/_core/cursor.js";
+import { contentTag } from "../api/_core/respond/body-tag.js";
+import { composeListInto } from "../api/_core/compose/compose-list.js";
+import { composePage } from "../api/_core/compose/compose-page.js";
+import { bindingOf, decodeCursor } from "../api/_core/tokens/cursor.js";
 import {
   BODIES_FILE,
   BODY_INDEX_FILE,
@@ -31,8 +31,8 @@ import type { ListResource } from "../api/_core/format/layout/manifest.js";
 import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
 import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { bodyKeyOf, type BodyKey } from "../api/_core/format/layout/body-index.js";
-import { createDiskWriter } from "../build/output-writer.js";
-import { parseListRequest } from "../api/_core/route.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
+import { parseListRequest } from "../api/_core/endpoints/route.js";
 import { runBuild } from "../build/run-build.js";
 import { fixtureRecords, GOLDEN_FIXTURE, listFiles, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { expectedList, type Dataset } from "./helpers/dataset.js";

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { AccessFile } from "../api/_core/access-file.js";
+import type { AccessFile } from "../api/_core/gate/access-file.js";
 import { lockWaitFromEnvironment } from "../scripts/keys/args.js";
 import { lockFileOf } from "../scripts/keys/access-store.js";
 import { hashKey } from "../scripts/keys/commands.js";

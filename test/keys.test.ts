@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, chmodSyn
 import type { Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { accessVersionOf, parseAccessFile, type AccessFile } from "../api/_core/access-file.js";
+import { accessVersionOf, parseAccessFile, type AccessFile } from "../api/_core/gate/access-file.js";
 import { startServer } from "../scripts/local-server.js";
 import { parseKeysArgs, UsageError } from "../scripts/keys/args.js";
 import { readAccess, writeAccess } from "../scripts/keys/access-store.js";

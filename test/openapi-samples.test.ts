@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { OPERATIONS } from "../build/openapi-operations.js";
+import { OPERATIONS } from "../build/openapi/operations.js";
 import { startServer } from "../scripts/local-server.js";
 import { makeTempDir, removeDir, ROOT, runBuildCli } from "./helpers/build-helpers.js";
 

@@ -9,14 +9,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
-import { staticAccess } from "../api/_core/access.js";
+import { staticAccess } from "../api/_core/gate/access.js";
 import { createHandler } from "../api/_core/handle-request.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
-import { createOpenApiDocument, redocBundlePath, renderOpenApi, servedRedocBundle } from "../build/openapi.js";
-import { OPERATIONS } from "../build/openapi-operations.js";
-import { ERROR_CODES } from "../api/_core/errors.js";
-import { DATE_TIME_PATTERN } from "../build/openapi-schemas.js";
-import { createResponseValidator } from "../build/openapi-validate.js";
+import { createOpenApiDocument, redocBundlePath, renderOpenApi, servedRedocBundle } from "../build/openapi/openapi.js";
+import { OPERATIONS } from "../build/openapi/operations.js";
+import { ERROR_CODES } from "../api/_core/respond/errors.js";
+import { DATE_TIME_PATTERN } from "../build/openapi/schemas.js";
+import { createResponseValidator } from "../build/openapi/validate.js";
 import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset, TRICKY_CINEMA_IDS, TRICKY_FILM_IDS } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
@@ -63,11 +63,11 @@ describe("the document", () => {
     expect(result.valid).toBe(true);
   });
 
-  test("public/openapi.json is the generated document, byte for byte (refresh: npx tsx build/openapi.ts)", () => {
+  test("public/openapi.json is the generated document, byte for byte (refresh: npx tsx build/openapi/openapi.ts)", () => {
     expect(readFileSync(path.join(ROOT, "public/openapi.json"), "utf8")).toBe(renderOpenApi());
   });
 
-  test("public/redoc.standalone.js is the installed Redoc bundle with its logo inline (refresh: npx tsx build/openapi.ts)", () => {
+  test("public/redoc.standalone.js is the installed Redoc bundle with its logo inline (refresh: npx tsx build/openapi/openapi.ts)", () => {
     const served = readFileSync(path.join(ROOT, "public/redoc.standalone.js"));
     expect(served.equals(servedRedocBundle())).toBe(true);
     expect(served.toString().includes("cdn.redoc.ly")).toBe(false);

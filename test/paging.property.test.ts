@@ -10,7 +10,7 @@
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { fileAccess } from "../api/_core/access.js";
+import { fileAccess } from "../api/_core/gate/access.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";

@@ -9,23 +9,23 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { staticAccess } from "../api/_core/access.js";
-import { composeListInto } from "../api/_core/compose-list.js";
+import { staticAccess } from "../api/_core/gate/access.js";
+import { composeListInto } from "../api/_core/compose/compose-list.js";
 import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
 import { Snapshot, readManifest } from "../api/_core/format/read/snapshot.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
-import { CHANGES_PARAMETERS } from "../api/_core/parameters/changes.js";
-import { namesOf } from "../api/_core/parameters/parameter.js";
+import { CHANGES_PARAMETERS } from "../api/_core/endpoints/parameters/changes.js";
+import { namesOf } from "../api/_core/endpoints/parameters/parameter.js";
 import {
   isStoredPageRequest,
   LIST_TABLES,
   ONE_TABLES,
   parseListRequest,
   parseListRequestWith,
-} from "../api/_core/route.js";
-import { createOpenApiDocument } from "../build/openapi.js";
-import { createDiskWriter } from "../build/output-writer.js";
+} from "../api/_core/endpoints/route.js";
+import { createOpenApiDocument } from "../build/openapi/openapi.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { createClient } from "../client/index.js";
 import type { ChangesParams, CinemaFilters, ListParams, ShowtimeFilters } from "../client/types.js";

@@ -7,7 +7,7 @@ import {
   PROBLEM_CODES,
   sortProblems,
   type Problem,
-} from "../build/problems.js";
+} from "../build/report/problems.js";
 
 const PROBLEMS: Problem[] = [
   {

@@ -4,7 +4,7 @@
  * log; each stage's time at the end.
  */
 import { expect, test } from "vitest";
-import { createProgress } from "../build/progress.js";
+import { createProgress } from "../build/report/progress.js";
 
 function fakeLog() {
   const lines: string[] = [];

@@ -12,10 +12,10 @@
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { fileAccess } from "../api/_core/access.js";
+import { fileAccess } from "../api/_core/gate/access.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler, type Handler } from "../api/_core/handle-request.js";
-import { LIST_TABLES } from "../api/_core/route.js";
+import { LIST_TABLES } from "../api/_core/endpoints/route.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import {
   type AnyRecord,

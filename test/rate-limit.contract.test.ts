@@ -7,7 +7,7 @@
  */
 import { RETRY_AFTER_OUTAGE_MS, upstashRateLimiter } from "../api/_adapters/upstash-rate-limit.js";
 import { redisRateLimiter, type RedisRateLimiter } from "../api/_adapters/redis-rate-limit.js";
-import { memoryRateLimiter } from "../api/_core/rate-limit.js";
+import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 import { describeRateLimiterContract } from "./helpers/rate-limiter-contract.js";
 import { startRedis } from "./helpers/redis.js";
 import { whenInstalled } from "./helpers/system-tools.js";

@@ -11,7 +11,7 @@ import { dropBeforeFor, readNow } from "../scripts/release/clock.js";
 import { lockState } from "../scripts/release/lock.js";
 import { advanceState, readState, StateError, type ReleaseRecord } from "../scripts/release/state.js";
 import { makeTempDir, removeDir, validRecords, writeFiles, toNdjson } from "./helpers/build-helpers.js";
-import { createDiskWriter } from "../build/output-writer.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 
 describe("arguments", () => {

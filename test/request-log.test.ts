@@ -6,10 +6,10 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { staticAccess } from "../api/_core/access.js";
-import { ServiceUnavailable } from "../api/_core/errors.js";
+import { staticAccess } from "../api/_core/gate/access.js";
+import { ServiceUnavailable } from "../api/_core/respond/errors.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
-import { createOperationLog, deferredOperationLog } from "../api/_core/request-log.js";
+import { createOperationLog, deferredOperationLog } from "../api/_core/log/request-log.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
@@ -253,7 +253,7 @@ describe("the deferred log of the Vercel function", () => {
       return vi.importActual<typeof import("pino")>("pino");
     });
     try {
-      const { deferredOperationLog: deferred } = await import("../api/_core/request-log.js");
+      const { deferredOperationLog: deferred } = await import("../api/_core/log/request-log.js");
       const silentOut = capture();
       const silent = deferred({ level: "silent", destination: silentOut.destination });
       const warnOut = capture();

@@ -7,7 +7,7 @@
 import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
 import type { Snapshot } from "../api/_core/format/read/snapshot.js";
-import { type CacheBudgets, type CachedBody, ResponseCache } from "../api/_core/response-cache.js";
+import { type CacheBudgets, type CachedBody, ResponseCache } from "../api/_core/respond/response-cache.js";
 
 const budgets = (bytes: Partial<CacheBudgets>): CacheBudgets => ({
   storedBytes: 2 ** 20,

@@ -17,7 +17,7 @@ import {
   type ShowtimeRow,
 } from "../api/_core/format/layout/showtime-record.js";
 import { ShowtimeBlock, ShowtimeDecoder, type ShowtimeFragments } from "../api/_core/format/read/showtime-block.js";
-import { encodeShowtimeBlock } from "../api/_core/format/write/encode-showtime-block.js";
+import { encodeShowtimeBlock } from "../build/encode/encode-showtime-block.js";
 
 /** Rendering is not under test here (the paging property test covers it): decoding needs no fragments. */
 const NO_FRAGMENTS = {} as ShowtimeFragments;

@@ -9,11 +9,11 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { fileAccess } from "../api/_core/access.js";
+import { fileAccess } from "../api/_core/gate/access.js";
 import { EXTENSION_FIELDS } from "../api/_core/format/layout/showtime-record.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
-import { showtimeSchema } from "../build/schemas.js";
+import { showtimeSchema } from "../build/validate/schemas.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { writeDataset } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { SHOWTIME_SECTIONS } from "../api/_core/format/layout/sections.js";
 import { PagedFileWriter } from "../api/_core/format/primitives/paged-file.js";
-import { fileAccess } from "../api/_core/access.js";
+import { fileAccess } from "../api/_core/gate/access.js";
 import { createHandler, type CoreResponse } from "../api/_core/handle-request.js";
 import { SnapshotError } from "../api/_core/format/primitives/errors.js";
 import { DATA_FILES, MANIFEST_FILE } from "../api/_core/format/primitives/files.js";

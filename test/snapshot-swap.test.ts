@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { bodyKeyOf } from "../api/_core/format/layout/body-index.js";
 import type { Snapshot } from "../api/_core/format/read/snapshot.js";
-import { createDiskWriter } from "../build/output-writer.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
 

@@ -3,12 +3,12 @@
  * scripted store: the key and expiry it asks for, fail open to memory, one report per outage
  * however its reason changes, one when the store is back, the attempts made during an outage, and
  * the one deadline a hit waits for the store (on fake timers: nothing waits for real).
- * And the report-once rule itself (api/_core/problem-report.ts).
+ * And the report-once rule itself (api/_core/log/problem-report.ts).
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { EXPIRY_GRACE_MS, rateKey, storeRateLimiter } from "../api/_adapters/store-rate-limit.js";
-import { problemReport } from "../api/_core/problem-report.js";
-import { memoryRateLimiter } from "../api/_core/rate-limit.js";
+import { problemReport } from "../api/_core/log/problem-report.js";
+import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 
 const POLICY = { requests: 2, windowSeconds: 60 };
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 10);

@@ -6,7 +6,7 @@
  * one attempt a second during an outage, and the environment that selects it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { memoryRateLimiter } from "../api/_core/rate-limit.js";
+import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 import { rateKey } from "../api/_adapters/store-rate-limit.js";
 import {
   RETRY_AFTER_OUTAGE_MS,

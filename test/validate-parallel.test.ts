@@ -7,8 +7,8 @@
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createDiskWriter } from "../build/output-writer.js";
-import type { Problem } from "../build/problems.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
+import type { Problem } from "../build/report/problems.js";
 import { runBuild } from "../build/run-build.js";
 import {
   GOLDEN_FIXTURE,

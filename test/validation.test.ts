@@ -4,10 +4,10 @@
  * at the bound, invalid just past it, each row with its reason.
  */
 import { describe, expect, test } from "vitest";
-import type { ProblemCode, Problem } from "../build/problems.js";
-import type { Resource } from "../build/schemas.js";
+import type { ProblemCode, Problem } from "../build/report/problems.js";
+import type { Resource } from "../build/validate/schemas.js";
 import { MAX_RECORD_BYTES } from "../api/_core/format/layout/showtime-fields.js";
-import { checkRecord } from "../build/check-record.js";
+import { checkRecord } from "../build/validate/check-record.js";
 import { validRecords } from "./helpers/build-helpers.js";
 
 const OMIT = Symbol("omit");

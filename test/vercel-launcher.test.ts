@@ -10,9 +10,9 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
-import { createDiskWriter } from "../build/output-writer.js";
-import { createOpenApiDocument } from "../build/openapi.js";
-import { createResponseValidator } from "../build/openapi-validate.js";
+import { createDiskWriter } from "../build/write/output-writer.js";
+import { createOpenApiDocument } from "../build/openapi/openapi.js";
+import { createResponseValidator } from "../build/openapi/validate.js";
 import { runBuild } from "../build/run-build.js";
 import {
   DEMO_KEYS,

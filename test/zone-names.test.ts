@@ -1,12 +1,12 @@
 /**
- * The table of IANA primary names (decision: time zones), `build/zone-names.ts`, against what this
+ * The table of IANA primary names (decision: time zones), `build/localize/zone-names.ts`, against what this
  * runtime's Intl knows: every zone Intl lists has a primary name in it, every alias is the same zone
  * to Intl as its primary name, and primary names are their own. Run on every Node line the project
  * supports (`scripts/with-node.sh 24 npx vitest run test/zone-names.test.ts`): a line whose Intl knows
  * a zone the table does not, or disagrees with it, fails here instead of building other names.
  */
 import { describe, expect, test } from "vitest";
-import { primaryZoneName, ZONE_NAMES } from "../build/zone-names.js";
+import { primaryZoneName, ZONE_NAMES } from "../build/localize/zone-names.js";
 
 /** The zone as this runtime's Intl resolves it (its canonical id, CLDR's: Asia/Calcutta), or undefined if unknown. */
 function intlZone(name: string): string | undefined {

@@ -6,11 +6,11 @@
  * mode's origin from GATEWAY_ORIGIN or VERCEL_URL (gateway-origin.ts).
  */
 import { readFileSync } from "node:fs";
-import { memoryRateLimiter } from "../_core/rate-limit.js";
+import { memoryRateLimiter } from "../_core/gate/rate-limit.js";
 import { SnapshotError } from "../_core/format/primitives/errors.js";
 import { MANIFEST_FILE } from "../_core/format/primitives/files.js";
 import { parseManifest } from "../_core/format/layout/manifest.js";
-import { deferredOperationLog } from "../_core/request-log.js";
+import { deferredOperationLog } from "../_core/log/request-log.js";
 import { accessFromEnvironment, corsFromEnvironment, limiterFromEnvironment } from "./environment.js";
 import { resolveGatewayOrigin } from "./gateway-origin.js";
 import { resolveGatewaySecret } from "./gateway-secret.js";

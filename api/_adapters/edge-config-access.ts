@@ -13,9 +13,9 @@
  * read at all, the request waits for the read, at most TIMEOUT_MS. So a change is in force
  * everywhere within MAX_AGE_MS of Edge Config having it, plus one read.
  */
-import { AccessIndex, type AccessSource } from "../_core/access.js";
-import { parseAccessFile } from "../_core/access-file.js";
-import { problemReport } from "../_core/problem-report.js";
+import { AccessIndex, type AccessSource } from "../_core/gate/access.js";
+import { parseAccessFile } from "../_core/gate/access-file.js";
+import { problemReport } from "../_core/log/problem-report.js";
 
 export const ACCESS_ITEM = "access";
 export const FRESH_MS = 1_000;

@@ -4,10 +4,10 @@
  * One reading, so the two never disagree.
  */
 import { readFileSync } from "node:fs";
-import { AccessIndex, staticAccess, type AccessSource } from "../_core/access.js";
-import { parseAccessFile } from "../_core/access-file.js";
-import { parseCorsOrigins, type CorsOrigins } from "../_core/cors.js";
-import type { RateLimiter } from "../_core/rate-limit.js";
+import { AccessIndex, staticAccess, type AccessSource } from "../_core/gate/access.js";
+import { parseAccessFile } from "../_core/gate/access-file.js";
+import { parseCorsOrigins, type CorsOrigins } from "../_core/gate/cors.js";
+import type { RateLimiter } from "../_core/gate/rate-limit.js";
 import { rateLimiterFromEnvironment } from "./redis-rate-limit.js";
 import { upstashRateLimiterFromEnvironment } from "./upstash-rate-limit.js";
 import { edgeConfigAccess } from "./edge-config-access.js";

@@ -5,7 +5,7 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
-import { GATEWAY_TOKEN_HEADER } from "../_core/internal-path.js";
+import { GATEWAY_TOKEN_HEADER } from "../_core/gate/internal-path.js";
 
 /** Forwards the internal request and gives back the answer's bytes untouched (fetch would decode them). */
 export type Forward = (url: URL, method: string, headers: Headers) => Promise<Response>;

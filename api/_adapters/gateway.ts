@@ -14,19 +14,19 @@
  */
 import { randomUUID } from "node:crypto";
 import { next, rewrite } from "@vercel/functions";
-import { addCallerHeaders } from "../_core/caller-headers.js";
-import { ServiceUnavailable, unknownEndpoint } from "../_core/errors.js";
+import { addCallerHeaders } from "../_core/gate/caller-headers.js";
+import { ServiceUnavailable, unknownEndpoint } from "../_core/respond/errors.js";
 import type { CoreRequest, CoreResponse } from "../_core/exchange.js";
-import { callerOf, passGate, refusal, type GateOptions } from "../_core/gate.js";
+import { callerOf, passGate, refusal, type GateOptions } from "../_core/gate/gate.js";
 import {
   GATEWAY_TOKEN_HEADER,
   internalTarget,
   isApiTarget,
   isGatewayToken,
   isInternalTarget,
-} from "../_core/internal-path.js";
-import { type RequestLog, requestLogger, type Served } from "../_core/log.js";
-import { chooseCoding } from "../_core/negotiate.js";
+} from "../_core/gate/internal-path.js";
+import { type RequestLog, requestLogger, type Served } from "../_core/log/log.js";
+import { chooseCoding } from "../_core/respond/negotiate.js";
 import { type Forward, forwardedHeaders, forwardRaw } from "./forward.js";
 
 export type { Forward } from "./forward.js";

@@ -1,7 +1,7 @@
 /** The adapter from Node's http (the local server and Vercel's Node runtime) to the core. */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorResponse } from "../_core/error-response.js";
+import { errorResponse } from "../_core/respond/error-response.js";
 import type { CoreResponse, Handler } from "../_core/exchange.js";
 
 export type Handle = Handler;

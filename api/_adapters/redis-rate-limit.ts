@@ -9,7 +9,7 @@
  * at cold start.
  */
 import type { Redis } from "ioredis";
-import type { RateLimiter } from "../_core/rate-limit.js";
+import type { RateLimiter } from "../_core/gate/rate-limit.js";
 import { type CounterStore, storeRateLimiter, type Wait } from "./store-rate-limit.js";
 
 export interface RedisLimiterOptions {

@@ -13,9 +13,9 @@
  * - during an outage, at most one attempt per `retryAfterOutageMs`, so the other requests never
  *   wait on a store that is down.
  */
-import type { RateLimitPolicy } from "../_core/access-file.js";
-import { problemReport } from "../_core/problem-report.js";
-import { decide, memoryRateLimiter, type RateDecision, type RateLimiter } from "../_core/rate-limit.js";
+import type { RateLimitPolicy } from "../_core/gate/access-file.js";
+import { problemReport } from "../_core/log/problem-report.js";
+import { decide, memoryRateLimiter, type RateDecision, type RateLimiter } from "../_core/gate/rate-limit.js";
 
 /** A shared counter store: the only thing an adapter provides. */
 export interface CounterStore {

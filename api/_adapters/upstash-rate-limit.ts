@@ -6,7 +6,7 @@
  * open at the deadline is cancelled, so no socket waits on a store that never answers. During an
  * outage one request a second tries the store; the others count in memory without waiting.
  */
-import type { RateLimiter } from "../_core/rate-limit.js";
+import type { RateLimiter } from "../_core/gate/rate-limit.js";
 import { type CounterStore, storeRateLimiter, type Wait } from "./store-rate-limit.js";
 
 export interface UpstashLimiterOptions {

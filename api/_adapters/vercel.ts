@@ -7,7 +7,7 @@
 import path from "node:path";
 import { createHandler, type CoreRequest, type CoreResponse } from "../_core/handle-request.js";
 import type { Handle } from "./node-listener.js";
-import { deferredOperationLog } from "../_core/request-log.js";
+import { deferredOperationLog } from "../_core/log/request-log.js";
 import { SnapshotSource } from "../_core/format/read/snapshot-source.js";
 import { accessFromEnvironment, corsFromEnvironment, limiterFromEnvironment } from "./environment.js";
 import { GATEWAY_SECRET_FILE, resolveGatewaySecret } from "./gateway-secret.js";

@@ -5,18 +5,18 @@
  * stored or composed body in the client's coding), respond (the caller's headers), log.
  */
 import { randomUUID } from "node:crypto";
-import type { AccessSource } from "./access.js";
-import { addCallerHeaders, type Caller } from "./caller-headers.js";
-import { addCorsHeaders, allowedOrigin, type CorsOrigins } from "./cors.js";
-import { errorResponse } from "./error-response.js";
-import { unknownEndpoint } from "./errors.js";
+import type { AccessSource } from "./gate/access.js";
+import { addCallerHeaders, type Caller } from "./gate/caller-headers.js";
+import { addCorsHeaders, allowedOrigin, type CorsOrigins } from "./gate/cors.js";
+import { errorResponse } from "./respond/error-response.js";
+import { unknownEndpoint } from "./respond/errors.js";
 import { headerOf, inOriginForm, type CoreRequest, type CoreResponse, type Handler } from "./exchange.js";
 import { MANIFEST_FILE } from "./format/primitives/files.js";
 import { PagePool } from "./format/primitives/page-buffer.js";
 import { SnapshotError } from "./format/primitives/errors.js";
 import type { SnapshotSource } from "./format/read/snapshot-source.js";
-import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from "./gate.js";
-import { checkHealth, isHealthCheck } from "./health.js";
+import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from "./gate/gate.js";
+import { checkHealth, isHealthCheck } from "./endpoints/health.js";
 import {
   CDN_CACHE_CONTROL,
   forwardedRequestId,
@@ -24,16 +24,16 @@ import {
   isGatewayToken,
   isInternalTarget,
   parseInternalTarget,
-} from "./internal-path.js";
-import { requestLogger, type RequestLog } from "./log.js";
-import type { Coding } from "./negotiate.js";
-import { memoryRateLimiter, type RateLimiter } from "./rate-limit.js";
-import { finishResponse, type Outgoing } from "./respond.js";
-import { ResponseCache, type CacheBudgets } from "./response-cache.js";
+} from "./gate/internal-path.js";
+import { requestLogger, type RequestLog } from "./log/log.js";
+import type { Coding } from "./respond/negotiate.js";
+import { memoryRateLimiter, type RateLimiter } from "./gate/rate-limit.js";
+import { finishResponse, type Outgoing } from "./respond/respond.js";
+import { ResponseCache, type CacheBudgets } from "./respond/response-cache.js";
 import { serve } from "./serve.js";
 
 export type { CoreRequest, CoreResponse, Handler } from "./exchange.js";
-export type { RequestLog } from "./log.js";
+export type { RequestLog } from "./log/log.js";
 
 export interface CoreOptions {
   snapshots: SnapshotSource;

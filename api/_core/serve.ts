@@ -3,18 +3,18 @@
  * it), and send that body in the coding the client takes. The request path stays synchronous from
  * here on: every read is a positioned read of a file in the page cache.
  */
-import { composedTag } from "./body-tag.js";
-import { composeChangesInto } from "./compose-changes.js";
-import { composeListInto } from "./compose-list.js";
-import { composeShowtimeInto } from "./compose-page.js";
-import { ApiError, requireReadMethod, unknownEndpoint } from "./errors.js";
+import { composedTag } from "./respond/body-tag.js";
+import { composeChangesInto } from "./compose/compose-changes.js";
+import { composeListInto } from "./compose/compose-list.js";
+import { composeShowtimeInto } from "./compose/compose-page.js";
+import { ApiError, requireReadMethod, unknownEndpoint } from "./respond/errors.js";
 import type { PageBuffer, PagePool } from "./format/primitives/page-buffer.js";
 import type { Snapshot } from "./format/read/snapshot.js";
 import type { SnapshotSource } from "./format/read/snapshot-source.js";
 import { bodyKeyOf, type BodyKey } from "./format/layout/body-index.js";
-import type { CachedBody, ResponseCache } from "./response-cache.js";
-import { sendBody, type Conditions, type Outgoing } from "./respond.js";
-import { clipText } from "./text.js";
+import type { CachedBody, ResponseCache } from "./respond/response-cache.js";
+import { sendBody, type Conditions, type Outgoing } from "./respond/respond.js";
+import { clipText } from "./respond/text.js";
 import {
   decodeId,
   isStoredPageRequest,
@@ -24,8 +24,8 @@ import {
   parseListRequest,
   parseTableQuery,
   type ListRequest,
-} from "./route.js";
-import type { Embedded } from "./query-values.js";
+} from "./endpoints/route.js";
+import type { Embedded } from "./endpoints/parameters/query-values.js";
 
 /** An unknown id echoed in a 404: whole up to the spec's 160, so the message stays within 300. */
 const MAX_ID_ECHO = 160;

@@ -5,7 +5,7 @@
  * from a day behind and from the oldest token still answered (decision: changes feed).
  */
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
-import { encodeSyncToken } from "../../api/_core/sync-token.js";
+import { encodeSyncToken } from "../../api/_core/tokens/sync-token.js";
 import { feedInProcess, feedQuery, walkFeed } from "./feed-walk.js";
 import type { Scenario } from "./scenarios.js";
 

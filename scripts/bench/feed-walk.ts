@@ -3,7 +3,7 @@
  * request core (createHandler: key check, parsing, composing, the response bytes a client gets
  * without gzip), never over HTTP: the bench counts requests, changes and bytes here, not time.
  */
-import { staticAccess } from "../../api/_core/access.js";
+import { staticAccess } from "../../api/_core/gate/access.js";
 import { createHandler, type Handler } from "../../api/_core/handle-request.js";
 import { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
 import { benchAccessText, BENCH_KEY } from "./access.js";

@@ -8,9 +8,9 @@ import { createHash } from "node:crypto";
 import { rewrite } from "@vercel/functions";
 import { destination } from "pino";
 import { createGateway, type Gateway, type GatewayOptions } from "../../api/_adapters/gateway.js";
-import { staticAccess } from "../../api/_core/access.js";
-import { memoryRateLimiter } from "../../api/_core/rate-limit.js";
-import { createOperationLog } from "../../api/_core/request-log.js";
+import { staticAccess } from "../../api/_core/gate/access.js";
+import { memoryRateLimiter } from "../../api/_core/gate/rate-limit.js";
+import { createOperationLog } from "../../api/_core/log/request-log.js";
 
 export interface GatewayFigure {
   case: string;

@@ -6,8 +6,8 @@
  * same days. Ids, films and everything else stay as they are.
  */
 import { daysFromCivil, epochSecondsOfKey, instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
-import { zoneOfCoordinates, zoneOfCountry } from "../../build/zone-lookup.js";
-import { offsetAt } from "../../build/zone-offsets.js";
+import { zoneOfCoordinates, zoneOfCountry } from "../../build/localize/zone-lookup.js";
+import { offsetAt } from "../../build/localize/zone-offsets.js";
 
 type Json = Record<string, unknown>;
 

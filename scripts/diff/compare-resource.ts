@@ -4,7 +4,7 @@
  */
 import type { ListResource } from "../../api/_core/format/layout/manifest.js";
 import type { SnapshotLists } from "../../api/_core/format/read/snapshot.js";
-import { compareSortKeys } from "../../api/_core/text.js";
+import { compareSortKeys } from "../../api/_core/respond/text.js";
 import { diffFields, type FieldChange } from "./field-diff.js";
 import { ListCursor, readRecord } from "./snapshot-records.js";
 import { MovePairer } from "./pair-moves.js";

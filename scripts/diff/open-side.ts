@@ -8,8 +8,8 @@ import path from "node:path";
 import { SnapshotError } from "../../api/_core/format/primitives/errors.js";
 import { MANIFEST_FILE } from "../../api/_core/format/primitives/files.js";
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
-import { createDiskWriter } from "../../build/output-writer.js";
-import { sortProblems } from "../../build/problems.js";
+import { createDiskWriter } from "../../build/write/output-writer.js";
+import { sortProblems } from "../../build/report/problems.js";
 import { runBuild } from "../../build/run-build.js";
 
 /** A failure the user can act on; printed as one line, exit status 2. */

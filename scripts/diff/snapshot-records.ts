@@ -8,7 +8,7 @@ import type { ListResource } from "../../api/_core/format/layout/manifest.js";
 import { PageBuffer } from "../../api/_core/format/primitives/page-buffer.js";
 import type { RecordList } from "../../api/_core/format/read/record-list.js";
 import type { SnapshotLists } from "../../api/_core/format/read/snapshot.js";
-import { compareSortKeys } from "../../api/_core/text.js";
+import { compareSortKeys } from "../../api/_core/respond/text.js";
 
 /** One record: its sort key (the last element is its id), canonical JSON and list position. */
 export interface DiffRecord {

@@ -1,10 +1,10 @@
 import type { Provider } from "./brands.js";
 import type { Country } from "./places.js";
-import type { ATTRIBUTE_KINDS, Cinema, Film } from "../../build/schemas.js";
+import type { ATTRIBUTE_KINDS, Cinema, Film } from "../../build/validate/schemas.js";
 
 // Record shapes of spec section 2, as the build's schemas define them: generated records must
 // carry exactly these fields, and the build validates them.
-export type { Attribute, Cinema, Film, Provenance, Showtime } from "../../build/schemas.js";
+export type { Attribute, Cinema, Film, Provenance, Showtime } from "../../build/validate/schemas.js";
 export type AttributeKind = (typeof ATTRIBUTE_KINDS)[number];
 
 export type Language = "en" | "de" | "fr" | "es" | "it" | "ja";

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
-import { parseAccessFile, type AccessFile } from "../../api/_core/access-file.js";
+import { parseAccessFile, type AccessFile } from "../../api/_core/gate/access-file.js";
 import { LockBusy, takeLock, type Unlock } from "../file-lock.js";
 import { replaceFile } from "../replace-file.js";
 

@@ -3,7 +3,12 @@
  * nothing is written) and the lines to print. The plain key exists only in the result of create.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { accessVersionOf, type AccessFile, type Entitlement, type Organization } from "../../api/_core/access-file.js";
+import {
+  accessVersionOf,
+  type AccessFile,
+  type Entitlement,
+  type Organization,
+} from "../../api/_core/gate/access-file.js";
 import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import type { KeysCommand } from "./args.js";
 import { formatList } from "./list.js";

@@ -8,7 +8,7 @@
  * VERCEL_API_TOKEN (or VERCEL_TOKEN) is a token allowed to write it; VERCEL_TEAM_ID the team that
  * owns it, if any; VERCEL_API_URL replaces https://api.vercel.com (a stub in tests).
  */
-import type { AccessFile } from "../../api/_core/access-file.js";
+import type { AccessFile } from "../../api/_core/gate/access-file.js";
 import { ACCESS_ITEM } from "../../api/_adapters/edge-config-access.js";
 
 export interface PushTarget {

@@ -1,8 +1,13 @@
 /** `keys list`: organizations and keys as aligned columns; keys appear only as id and a hash prefix. */
-import { accessVersionOf, type AccessFile, type Entitlement, type KeyRecord } from "../../api/_core/access-file.js";
-import { isEntitled } from "../../api/_core/access.js";
+import {
+  accessVersionOf,
+  type AccessFile,
+  type Entitlement,
+  type KeyRecord,
+} from "../../api/_core/gate/access-file.js";
+import { isEntitled } from "../../api/_core/gate/access.js";
 import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
-import { DEFAULT_RATE_LIMIT } from "../../api/_core/rate-limit.js";
+import { DEFAULT_RATE_LIMIT } from "../../api/_core/gate/rate-limit.js";
 
 /** Enough of the hash to tell keys apart and match one against a leaked key's hash; too little to matter. */
 const HASH_PREFIX_CHARS = 8;

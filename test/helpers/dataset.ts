@@ -7,10 +7,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { find as zonesAtPoint } from "geo-tz/all";
-import { createDiskWriter } from "../../build/output-writer.js";
+import { createDiskWriter } from "../../build/write/output-writer.js";
 import { runBuild } from "../../build/run-build.js";
-import { primaryZoneName } from "../../build/zone-names.js";
-import type { BlockLayout } from "../../api/_core/format/write/encode-showtimes.js";
+import { primaryZoneName } from "../../build/localize/zone-names.js";
+import type { BlockLayout } from "../../build/encode/encode-showtimes.js";
 
 export interface Provenance {
   observedAt: string;

@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
-import { fileAccess } from "../../api/_core/access.js";
+import { fileAccess } from "../../api/_core/gate/access.js";
 import { createHandler, type CoreOptions } from "../../api/_core/handle-request.js";
 import { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
 import { startServer } from "../../scripts/local-server.js";

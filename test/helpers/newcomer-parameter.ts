@@ -1,5 +1,5 @@
 /** A query parameter no release has had: bound alone, like any parameter added from now on (decision: pagination). */
-import type { Parameter } from "../../api/_core/parameters/parameter.js";
+import type { Parameter } from "../../api/_core/endpoints/parameters/parameter.js";
 
 export const NEWCOMER: Parameter = {
   key: "newcomer",

@@ -10,10 +10,10 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { staticAccess } from "../../api/_core/access.js";
-import { admit } from "../../api/_core/admit.js";
-import { addCallerHeaders } from "../../api/_core/caller-headers.js";
-import { memoryRateLimiter, type RateDecision, type RateLimiter } from "../../api/_core/rate-limit.js";
+import { staticAccess } from "../../api/_core/gate/access.js";
+import { admit } from "../../api/_core/gate/admit.js";
+import { addCallerHeaders } from "../../api/_core/gate/caller-headers.js";
+import { memoryRateLimiter, type RateDecision, type RateLimiter } from "../../api/_core/gate/rate-limit.js";
 import type { Wait } from "../../api/_adapters/store-rate-limit.js";
 
 /** What a limiter is, known before it is set up: which cases apply. */

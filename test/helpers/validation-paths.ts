@@ -1,17 +1,17 @@
 /**
- * The two ways the build validates (build/validate-records.ts): on its own thread, and on worker
+ * The two ways the build validates (build/validate/validate-records.ts): on its own thread, and on worker
  * threads as it does for inputs of 32 MiB and more. Tests run both on the same data and compare
  * what each gives: the validated entries field by field, and the snapshots' bytes.
  */
 import path from "node:path";
 import { expect } from "vitest";
 import { PROVENANCE_FIELDS, SHOWTIME_FIELDS } from "../../api/_core/format/layout/showtime-fields.js";
-import { Interner, type ValidRecords } from "../../build/entries.js";
-import { loadSources } from "../../build/load-sources.js";
-import { createDiskWriter } from "../../build/output-writer.js";
-import type { Problem } from "../../build/problems.js";
+import { Interner, type ValidRecords } from "../../build/validate/entries.js";
+import { loadSources } from "../../build/load/load-sources.js";
+import { createDiskWriter } from "../../build/write/output-writer.js";
+import type { Problem } from "../../build/report/problems.js";
 import { runBuild } from "../../build/run-build.js";
-import { validateRecords } from "../../build/validate-records.js";
+import { validateRecords } from "../../build/validate/validate-records.js";
 import { hashTree } from "./build-helpers.js";
 
 /** Workers the threaded runs use: two, so files are dealt out and taken back in order. */

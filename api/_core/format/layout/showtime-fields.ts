@@ -1,9 +1,9 @@
 /**
  * The showtime record's shape, defined once (spec §2.2, §2.1): its fields in the order every
  * response writes them, whether each is optional, its bounds, and how the snapshot stores it.
- * Everything else is derived from these two tables: the build's validator (build/schemas.ts), the
+ * Everything else is derived from these two tables: the build's validator (build/validate/schemas.ts), the
  * values a checked showtime yields, how they travel from validation workers and are held in the
- * build (build/showtime-shape.ts), the `ShowtimeRecord` type (layout/content.ts), the extension
+ * build (build/validate/showtime-shape.ts), the `ShowtimeRecord` type (layout/content.ts), the extension
  * fields' bits (layout/showtime-record.ts) and the renderer's literal texts (read/showtime-texts.ts).
  * A property test renders random records made from the table and compares them with the
  * validator's canonical JSON (test/showtime-shape.test.ts), so a field the encoder or the renderer

@@ -1,0 +1,169 @@
+/**
+ * Response bodies, byte for byte, for the build (stored pages) and the request core (every other
+ * page) alike: the spec's list envelope (§4.1) around records the snapshot renders, with the
+ * next page's cursor and the page's freshness.
+ */
+import { encodeCursorEscaped } from "../tokens/cursor.js";
+import { FreshnessFold } from "../format/read/freshness.js";
+import type { Freshness } from "../format/layout/manifest.js";
+import { PageBuffer } from "../format/primitives/page-buffer.js";
+import type { EscapedSortKey, RecordList, Seek } from "../format/read/record-list.js";
+import type { SnapshotLists } from "../format/read/snapshot.js";
+import { roundedKm } from "../format/query/cinema-selection.js";
+import { selectShowtimes, type ShowtimeSelection } from "../format/query/showtime-selection.js";
+import type { Embed } from "../format/read/showtime-store.js";
+import type { Embedded } from "../endpoints/parameters/query-values.js";
+
+/** A page to compose: where it starts (a cursor's key, startsAfter) and how many records. */
+export interface PageQuery extends Seek {
+  limit: number;
+  /** Cursor binding of the endpoint and its filters. */
+  binding: string;
+}
+
+export interface ComposedRange {
+  body: Buffer;
+  /** The sort key of the page's last record, when it has any. */
+  last?: EscapedSortKey;
+}
+
+/**
+ * Writes the page of `list`'s records [start, end) into `out`: data, pagination (nextCursor null
+ * on the last page), freshness. Returns the sort key of the page's last record.
+ */
+export function composeInto(
+  lists: SnapshotLists,
+  list: RecordList,
+  start: number,
+  end: number,
+  binding: string,
+  fallback: Freshness,
+  out: PageBuffer,
+) {
+  return writeListEnvelope(lists, binding, fallback, out, (fold) => ({
+    last: list.render(start, end, out, fold),
+    hasMore: end < list.length,
+  }));
+}
+
+/**
+ * The list envelope (spec §4.1) around records `render` writes: data, pagination (the cursor of
+ * the last record when more follow) and the freshness folded over what was written.
+ */
+function writeListEnvelope(
+  lists: SnapshotLists,
+  binding: string,
+  fallback: Freshness,
+  out: PageBuffer,
+  render: (fold: FreshnessFold) => { last: EscapedSortKey | undefined; hasMore: boolean },
+): EscapedSortKey | undefined {
+  out.reset();
+  out.text('{"data":[');
+  const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
+  const { last, hasMore } = render(fold);
+  const next = hasMore && last ? encodeCursorEscaped(binding, last.instantKey, last.escapedId) : null;
+  out.text(
+    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`,
+  );
+  return last;
+}
+
+/** The page of `list`'s records [start, end), in memory of its own. */
+export function composeRange(
+  lists: SnapshotLists,
+  list: RecordList,
+  start: number,
+  end: number,
+  binding: string,
+  fallback: Freshness,
+  out = new PageBuffer(),
+): ComposedRange {
+  const last = composeInto(lists, list, start, end, binding, fallback, out);
+  return { body: out.finish(), last };
+}
+
+/** Writes a page of a list past a seek into `out`: O(log n + limit) record reads, never a scan. */
+export function composePageInto(
+  lists: SnapshotLists,
+  list: RecordList,
+  query: PageQuery,
+  fallback: Freshness,
+  out: PageBuffer,
+): void {
+  const start = list.seek(query);
+  composeInto(lists, list, start, Math.min(start + query.limit, list.length), query.binding, fallback, out);
+}
+
+/** A page of a list past a seek, in memory of its own. */
+export function composePage(lists: SnapshotLists, list: RecordList, query: PageQuery, fallback: Freshness): Buffer {
+  const out = new PageBuffer();
+  composePageInto(lists, list, query, fallback, out);
+  return out.finish();
+}
+
+/**
+ * Writes into each showtime what the request adds to it: near a point, its cinema's `distanceKm`;
+ * with include, its film and/or cinema as their get-one returns them, their freshness folded in
+ * after the showtime's (decision: query parameters).
+ */
+function embedderOf(
+  lists: SnapshotLists,
+  include: readonly Embedded[] | undefined,
+  distances?: ReadonlyMap<number, number>,
+): Embed | undefined {
+  if (!include?.length && !distances) return undefined;
+  const [film, cinema] = [include?.includes("film"), include?.includes("cinema")];
+  return (out, fold, f, c) => {
+    if (distances) out.ascii(`,"distanceKm":${roundedKm(distances.get(c)!)}`);
+    if (film) {
+      out.text(',"film":');
+      out.raw(lists.films.records.entry(f));
+      lists.films.foldInto(f, fold);
+    }
+    if (cinema) {
+      out.text(',"cinema":');
+      out.raw(lists.cinemas.records.entry(c));
+      lists.cinemas.foldInto(c, fold);
+    }
+  };
+}
+
+/** A page of showtimes chosen by every filter (showtime-selection.ts), with embedded records when asked. */
+export function composeSelectedInto(
+  lists: SnapshotLists,
+  selection: ShowtimeSelection,
+  query: PageQuery & { include?: readonly Embedded[] },
+  fallback: Freshness,
+  out: PageBuffer,
+): void {
+  const page = selectShowtimes(lists, selection, query.after, query.limit);
+  const embed = embedderOf(lists, query.include, selection.distances);
+  writeListEnvelope(lists, query.binding, fallback, out, (fold) => ({
+    last: lists.showtimes.render("byCinema", page.records, out, fold, embed),
+    hasMore: page.hasMore,
+  }));
+}
+
+/** `GET /v1/showtimes/{id}`: the record, its embeds when asked, and their freshness. */
+export function composeShowtimeInto(
+  lists: SnapshotLists,
+  record: number,
+  include: readonly Embedded[] | undefined,
+  fallback: Freshness,
+  out: PageBuffer,
+): void {
+  out.reset();
+  out.text('{"data":');
+  const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
+  lists.showtimes.render("byCinema", [record], out, fold, embedderOf(lists, include));
+  out.text(`,"freshness":${JSON.stringify(fold.result(fallback))}}`);
+}
+
+/** A get-one body (§4.4, §4.6): the record and its own freshness. */
+export function composeOne(record: Uint8Array, freshness: Freshness): Buffer {
+  const out = new PageBuffer(record.length + 128);
+  out.text('{"data":');
+  out.raw(record);
+  out.text(`,"freshness":${JSON.stringify(freshness)}}`);
+  return out.finish();
+}

@@ -1,0 +1,105 @@
+/**
+ * The values of the query parameters apps use to narrow a list (decision: query parameters):
+ * a time window, attributes, a place and radius, a country, embedded records. Each parser takes
+ * the value as the query parser decoded it (attributeIds: still encoded, see below) and throws a
+ * 400 naming its parameter.
+ */
+import { badParameter } from "../../respond/errors.js";
+import { codePointLength } from "../../respond/text.js";
+
+export const MAX_ATTRIBUTE_FILTER = 32;
+export const MAX_RADIUS_KM = 500;
+export const DEFAULT_RADIUS_KM = 25;
+/** Ids are 1..160 code points (spec §2). */
+export const MAX_ID_LENGTH = 160;
+
+/** Plain decimal notation, at most 7 decimals: `52.52`, `-0.1278`; not `+1`, `1e2`, `.5`, `5.`. */
+const COORDINATE = /^-?\d{1,3}(?:\.\d{1,7})?$/;
+/** A plain decimal radius: digits, optionally a fraction; its value is checked apart. */
+const RADIUS = /^\d{1,3}(?:\.\d{1,7})?$/;
+
+export interface NearPoint {
+  latitude: number;
+  longitude: number;
+}
+
+export type Embedded = "film" | "cinema";
+
+/** Form-decodes a query component (`+` is a space, then percent-decoding); undefined when malformed. */
+export function formDecode(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `attributeIds`: 1..32 ids, comma-separated. Split on literal commas before percent-decoding, so
+ * an id holding a comma is sent as `%2C`. `raw` is the value as sent (still percent-encoded).
+ */
+export function parseAttributeIds(raw: string): string[] {
+  const items = raw.split(",");
+  if (items.length > MAX_ATTRIBUTE_FILTER) {
+    throw badParameter("attributeIds", `must list at most ${MAX_ATTRIBUTE_FILTER} attribute ids, not ${items.length}`);
+  }
+  const ids: string[] = [];
+  for (const item of items) {
+    const id = formDecode(item);
+    if (id === undefined) throw badParameter("attributeIds", "is not valid percent-encoding");
+    if (id === "")
+      throw badParameter("attributeIds", "must not have an empty item (ids are separated by single commas)");
+    if (codePointLength(id) > MAX_ID_LENGTH) {
+      throw badParameter("attributeIds", `items must be at most ${MAX_ID_LENGTH} characters long`);
+    }
+    if (ids.includes(id)) throw badParameter("attributeIds", "must not list an attribute id twice");
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** `near=LAT,LON`: decimal degrees, latitude −90..90, longitude −180..180. */
+export function parseNear(value: string): NearPoint {
+  const parts = value.split(",");
+  const valid = parts.length === 2 && parts.every((part) => COORDINATE.test(part));
+  const [latitude, longitude] = parts.map(Number) as [number, number];
+  if (!valid || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
+    throw badParameter(
+      "near",
+      "must be LATITUDE,LONGITUDE in decimal degrees (latitude -90..90, longitude -180..180, at most 7 decimals), such as 52.5200,13.4050",
+    );
+  }
+  return { latitude, longitude };
+}
+
+/** `radiusKm`: a number > 0 and ≤ 500 in plain decimal notation. */
+export function parseRadiusKm(value: string): number {
+  const radius = Number(value);
+  if (!RADIUS.test(value) || !(radius > 0) || radius > MAX_RADIUS_KM) {
+    throw badParameter(
+      "radiusKm",
+      `must be a number greater than 0 and at most ${MAX_RADIUS_KM} in plain decimal notation (at most 7 decimals)`,
+    );
+  }
+  return radius;
+}
+
+/** `countryCode`: two upper-case letters (ISO 3166-1 alpha-2, as cinemas' location.countryCode). */
+export function parseCountryCode(value: string): string {
+  if (!/^[A-Z]{2}$/.test(value)) throw badParameter("countryCode", "must be two upper-case letters, such as DE");
+  return value;
+}
+
+/** `include`: a comma-separated subset of film,cinema, each at most once. */
+export function parseInclude(value: string): Embedded[] {
+  const items = value.split(",");
+  const included: Embedded[] = [];
+  for (const item of items) {
+    if (item !== "film" && item !== "cinema") {
+      throw badParameter("include", "must be film, cinema or film,cinema (comma-separated, each at most once)");
+    }
+    if (included.includes(item)) throw badParameter("include", "must not name film or cinema twice");
+    included.push(item);
+  }
+  return included;
+}

@@ -1,0 +1,195 @@
+/**
+ * Routing and strict query parsing (decision: strict query parsing): unknown, repeated or empty
+ * parameters are 400s that name the parameter, and get-one endpoints take no parameters but their
+ * table's. What each endpoint takes is its parameter table (parameters/).
+ */
+import { bindingOf } from "../tokens/cursor.js";
+import { badParameter } from "../respond/errors.js";
+import type { ListResource } from "../format/layout/manifest.js";
+import { CHANGES_PARAMETERS, type ChangesQuery } from "./parameters/changes.js";
+import { type CinemaQuery, CINEMA_PARAMETERS } from "./parameters/cinemas.js";
+import { PAGING_PARAMETERS, type Paging } from "./parameters/paging.js";
+import { boundFieldsOf, namesOf, type ParameterTable, parseWith, splitNamesOf } from "./parameters/parameter.js";
+import { includeParameter, SHOWTIME_PARAMETERS, type ShowtimeQuery } from "./parameters/showtimes.js";
+import { formDecode, MAX_ID_LENGTH } from "./parameters/query-values.js";
+import { codePointLength } from "../respond/text.js";
+
+export { DEFAULT_LIMIT, MAX_LIMIT } from "./parameters/paging.js";
+
+/** Resources with a get-one endpoint (spec §4.4, §4.6; showtimes: decision: query parameters). */
+export type OneResource = "cinemas" | "films" | "showtimes";
+
+export type Route =
+  | { kind: "list"; resource: ListResource }
+  | { kind: "one"; resource: OneResource; rawId: string }
+  | { kind: "changes" };
+
+/** Where a list page starts and how long it is, beside the parsed query. */
+interface ListPage {
+  limit: number;
+  /** The sort key of the record before the page (the cursor's), when a cursor was given. */
+  after?: string[];
+  /** The cursor binding of the endpoint and its filters (decision: pagination). */
+  binding: string;
+  /** The parameter names the request gave. */
+  names: readonly string[];
+}
+
+export type ListRequest =
+  | ({ resource: "showtimes"; query: ShowtimeQuery } & ListPage)
+  | ({ resource: "cinemas"; query: CinemaQuery } & ListPage)
+  | ({ resource: "films" | "attributes"; query: Paging } & ListPage);
+
+/** Every list endpoint's parameter table. */
+export const LIST_TABLES = {
+  showtimes: SHOWTIME_PARAMETERS,
+  cinemas: CINEMA_PARAMETERS,
+  films: PAGING_PARAMETERS,
+  attributes: PAGING_PARAMETERS,
+} as const satisfies Record<ListResource, ParameterTable>;
+
+/** Query parameters of the get-one endpoints. */
+export const ONE_TABLES: Record<OneResource, ParameterTable> = {
+  cinemas: [],
+  films: [],
+  showtimes: [includeParameter],
+};
+
+/**
+ * The only parameters a stored page is ever chosen for (decision: stored and composed pages): an
+ * allow-list, so a parameter added later can never be answered with a stored, unfiltered page.
+ */
+const STORED_PAGE_PARAMETERS: ReadonlySet<string> = new Set(["cursor", "limit"]);
+
+/** Matches a raw path (still percent-encoded) to an endpoint; undefined is a 404. */
+export function matchRoute(rawPath: string): Route | undefined {
+  const segments = rawPath.split("/");
+  if (segments[0] !== "" || segments[1] !== "v1") return undefined;
+  const resource = segments[2] as ListResource;
+  if (segments.length === 3 && Object.hasOwn(LIST_TABLES, resource)) return { kind: "list", resource };
+  if (segments.length === 3 && segments[2] === "changes") return { kind: "changes" };
+  if (segments.length === 4 && Object.hasOwn(ONE_TABLES, resource) && segments[3] !== "") {
+    return { kind: "one", resource: resource as OneResource, rawId: segments[3]! };
+  }
+  return undefined;
+}
+
+function decodeComponent(raw: string, parameter: string): string {
+  const value = formDecode(raw);
+  if (value === undefined) throw badParameter(parameter, "is not valid percent-encoding");
+  return value;
+}
+
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
+/**
+ * The request target in origin-form (path and query). An absolute-form target
+ * (`GET http://host/v1/films`) is valid HTTP/1.1 (RFC 9112 §3.2.2) and routes by its path; its
+ * authority is ignored as Host is (decision: absolute-form targets).
+ */
+export function originForm(target: string): string {
+  if (target.charCodeAt(0) === 47) return target;
+  const authority = ABSOLUTE_FORM.exec(target);
+  if (!authority) return target;
+  const rest = target.slice(authority[0].length);
+  return rest.charCodeAt(0) === 47 ? rest : `/${rest}`;
+}
+
+/** Decodes a get-one path segment and checks it can be an id. */
+export function decodeId(route: Extract<Route, { kind: "one" }>): string {
+  const parameter = ({ cinemas: "cinemaId", films: "filmId", showtimes: "showtimeId" } as const)[route.resource];
+  let id: string;
+  try {
+    id = decodeURIComponent(route.rawId);
+  } catch {
+    throw badParameter(parameter, "is not valid percent-encoding");
+  }
+  if (codePointLength(id) > MAX_ID_LENGTH)
+    throw badParameter(parameter, `must be at most ${MAX_ID_LENGTH} characters long`);
+  return id;
+}
+
+/** Splits a query string into decoded pairs, refusing repeats and empty values. */
+export function parseQuery(
+  rawQuery: string,
+  allowed: readonly string[],
+  splitBeforeDecoding: readonly string[] = [],
+): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const part of rawQuery.split("&")) {
+    if (part === "") continue;
+    const eq = part.indexOf("=");
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const name = decodeComponent(rawName, rawName);
+    if (!allowed.includes(name)) {
+      const hint = allowed.length ? `allowed: ${allowed.join(", ")}` : "this endpoint takes no query parameters";
+      throw badParameter(name, `is not a parameter of this endpoint (${hint})`);
+    }
+    if (params.has(name)) throw badParameter(name, "is given more than once");
+    const raw = eq === -1 ? "" : part.slice(eq + 1);
+    const value = splitBeforeDecoding.includes(name) ? raw : decodeComponent(raw, name);
+    if (value === "") throw badParameter(name, "must not be empty");
+    params.set(name, value);
+  }
+  return params;
+}
+
+/** Parses a query by a parameter table: the values its rows check, each as its row parses it. */
+export function parseTableQuery<Q>(table: ParameterTable, rawQuery: string): { query: Q; names: string[] } {
+  const params = parseQuery(rawQuery, namesOf(table), splitNamesOf(table));
+  return { query: parseWith<Q>(table, params), names: [...params.keys()] };
+}
+
+/** Validates a list request's parameters into its parsed query, page and cursor binding. */
+export function parseListRequest(resource: ListResource, rawQuery: string): ListRequest {
+  return parseListRequestWith(LIST_TABLES[resource], resource, rawQuery);
+}
+
+/** parseListRequest by any table (tests add rows the product has never had). */
+export function parseListRequestWith(table: ParameterTable, resource: ListResource, rawQuery: string): ListRequest {
+  const { query, names } = parseTableQuery<Partial<ShowtimeQuery & CinemaQuery> & Paging>(table, rawQuery);
+  const binding = bindingOf(resource, boundFieldsOf(table, query));
+  const request = { resource, query, limit: query.limit, binding, names } as ListRequest;
+  if (query.cursor) {
+    // The sort key a page ends on: [instant, id] for showtimes, [distance, id] for cinemas near a point, else [id].
+    const keyLength = resource === "showtimes" || query.near ? 2 : 1;
+    if (query.cursor.binding !== binding || query.cursor.after.length !== keyLength) {
+      throw badParameter(
+        "cursor",
+        "was issued for another endpoint or other filters; repeat the filters of the first page",
+      );
+    }
+    request.after = query.cursor.after;
+  }
+  return request;
+}
+
+/** Whether a list request asks exactly what a stored page answers: paging alone, at the default limit. */
+export function isStoredPageRequest(request: ListRequest, defaultLimit: number): boolean {
+  return request.limit === defaultLimit && request.names.every((name) => STORED_PAGE_PARAMETERS.has(name));
+}
+
+/** A changes feed request (decision: changes feed), parsed: its query, its cursor's position, its binding. */
+export interface ChangesRequest {
+  query: ChangesQuery;
+  limit: number;
+  binding: string;
+  /** Where the page starts: the snapshot the cursor was issued by, and a phase and index in its feed. */
+  position?: { snapshotId: string; phase: number; index: number };
+}
+
+const FEED_POSITION = /^([0-9a-f]{32})\.([0-9])$/;
+
+export function parseChangesRequest(rawQuery: string): ChangesRequest {
+  const { query } = parseTableQuery<ChangesQuery>(CHANGES_PARAMETERS, rawQuery);
+  const binding = bindingOf("changes", boundFieldsOf(CHANGES_PARAMETERS, query));
+  const request: ChangesRequest = { query, limit: query.limit, binding };
+  if (query.cursor) {
+    const [where, index] = query.cursor.after;
+    const position = where === undefined ? null : FEED_POSITION.exec(where);
+    if (query.cursor.binding !== binding || !position || !/^[0-9]{1,10}$/.test(index ?? ""))
+      throw badParameter("cursor", "was issued for another endpoint, token or limit; repeat those of the first page");
+    request.position = { snapshotId: position[1]!, phase: Number(position[2]), index: Number(index) };
+  }
+  return request;
+}

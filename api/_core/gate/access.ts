@@ -1,0 +1,121 @@
+/** Key and entitlement checks against an access file (spec §5; decision: order of checks). */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { accessVersionOf, parseAccessFile, type AccessFile, type KeyRecord, type Organization } from "./access-file.js";
+import { instantKeyOf, instantKeyOfEpochMs } from "../format/primitives/date-time.js";
+import { problemReport } from "../log/problem-report.js";
+
+export type KeyCheck = { ok: true; key: KeyRecord; organization: Organization } | { ok: false };
+
+/** Lookup tables of one version of the access file. */
+export class AccessIndex {
+  private readonly keysByHash = new Map<string, KeyRecord>();
+  private readonly organizations = new Map<string, Organization>();
+  /** The file's version: data of a lower one never replaces this (decision: revocation in seconds). */
+  readonly version: number;
+
+  /**
+   * `unconfirmed`, when given, says why this data may be out of date (an instance that could not
+   * yet read a newer source): a key it refuses is still refused, one it admits is a 503.
+   */
+  constructor(
+    private readonly access: AccessFile,
+    readonly unconfirmed?: string,
+  ) {
+    this.version = accessVersionOf(access);
+    for (const org of access.organizations) this.organizations.set(org.id, org);
+    for (const key of access.keys) this.keysByHash.set(key.sha256, key);
+  }
+
+  /** The same data, marked as possibly out of date for `reason`. */
+  unconfirmedBecause(reason: string): AccessIndex {
+    return new AccessIndex(this.access, reason);
+  }
+
+  /** A key is valid when its hash is known, it is not revoked or expired, and its organization exists. */
+  checkKey(plainKey: string, now: Date): KeyCheck {
+    const hash = createHash("sha256").update(plainKey, "utf8").digest("hex");
+    const key = this.keysByHash.get(hash);
+    if (!key || key.revoked) return { ok: false };
+    if (key.expiresAt !== undefined && instantKeyOfEpochMs(now.getTime()) >= instantKeyOf(key.expiresAt))
+      return { ok: false };
+    const organization = this.organizations.get(key.organization);
+    return organization ? { ok: true, key, organization } : { ok: false };
+  }
+}
+
+/** True when one entitlement is a paid, active plan and now lies in [validFrom, validUntil). */
+export function isEntitled(organization: Organization, now: Date): boolean {
+  const instant = instantKeyOfEpochMs(now.getTime());
+  return organization.entitlements.some(
+    (e) =>
+      e.plan === "paid" &&
+      e.status === "active" &&
+      (e.validFrom === undefined || instant >= instantKeyOf(e.validFrom)) &&
+      (e.validUntil === undefined || instant < instantKeyOf(e.validUntil)),
+  );
+}
+
+export interface AccessSource {
+  /** The access data in force now: at once, or once a source read at run time has answered. */
+  current(): AccessIndex | Promise<AccessIndex>;
+}
+
+/** Access data given once (an environment variable on Vercel, or tests). */
+export function staticAccess(text: string, source?: string): AccessSource {
+  const index = new AccessIndex(parseAccessFile(text, source));
+  return { current: () => index };
+}
+
+/**
+ * Access data from a file, re-read when the file changes (looked at every RECHECK_MS at most) so
+ * revocations take effect without a restart. A file that goes missing, cannot be read or is
+ * broken keeps the last good version in force rather than locking every client out; each such
+ * problem is reported once, and its end once, not on every look while traffic flows.
+ */
+export function fileAccess(
+  path: string,
+  onProblem: (message: string) => void = () => {},
+  now: () => number = Date.now,
+): AccessSource {
+  const stampOf = () => {
+    const stat = statSync(path);
+    return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+  };
+  const problems = problemReport(onProblem);
+  /** The version last looked at, and the version in force (they differ while the file is broken). */
+  let seen = stampOf();
+  let inForce = seen;
+  let index = new AccessIndex(parseAccessFile(readFileSync(path, "utf8"), path));
+  let checkedAt = now();
+  return {
+    current() {
+      if (now() - checkedAt < RECHECK_MS) return index;
+      checkedAt = now();
+      try {
+        const next = stampOf();
+        // A changed file is read once: a broken one is not parsed (nor reported) again until it changes.
+        if (next !== seen) {
+          seen = next;
+          index = new AccessIndex(parseAccessFile(readFileSync(path, "utf8"), path));
+          inForce = next;
+        }
+        if (seen === inForce) problems.resolved(`access file ${path} is read again; it is in force`);
+      } catch (error) {
+        problems.problem(`${fileProblem(path, error)}; the last good version stays in force`);
+      }
+      return index;
+    },
+  };
+}
+
+/** How often a file source looks at its file: a revocation applies within this. */
+const RECHECK_MS = 200;
+
+/** What is wrong with the file, in words (a parse error already names it). */
+function fileProblem(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `access file ${path} is missing`;
+  if (code !== undefined) return `access file ${path} cannot be read (${code})`;
+  return `access file ${(error as Error).message}`;
+}

@@ -1,0 +1,219 @@
+/** The tables the OpenAPI paths are rendered from: the seven operations, and each error status. */
+import type { ParameterTable } from "../../api/_core/endpoints/parameters/parameter.js";
+import { CHANGES_PARAMETERS } from "../../api/_core/endpoints/parameters/changes.js";
+import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/route.js";
+
+export type HeaderName =
+  | "X-Request-Id"
+  | "ETag"
+  | "Cache-Control"
+  | "RateLimit-Policy"
+  | "RateLimit"
+  | "Retry-After"
+  | "WWW-Authenticate";
+
+const RATE: HeaderName[] = ["RateLimit-Policy", "RateLimit"];
+
+export interface ErrorStatus {
+  /** The name of the reusable response. */
+  name: string;
+  code: string;
+  description: string;
+  /** Headers always sent with this status (X-Request-Id always is). */
+  required: HeaderName[];
+  /** Headers sent when the failure came after the key checks. */
+  optional?: HeaderName[];
+  /** The example's message: what the core really says. */
+  message: string;
+}
+
+/** Each error status of spec 4.8 with the code the service sends with it. */
+export const ERROR_STATUSES: Record<string, ErrorStatus> = {
+  "400": {
+    name: "BadRequest",
+    code: "bad_request",
+    required: ["Cache-Control", ...RATE],
+    message: "limit: must be a whole number from 1 to 100 written in digits",
+    description:
+      "A query or path parameter is invalid: unknown, repeated, empty, out of range, or a cursor that was " +
+      "altered or issued for other filters. `details.parameter` names it.",
+  },
+  "401": {
+    name: "Unauthorized",
+    code: "unauthorized",
+    required: ["Cache-Control", "WWW-Authenticate"],
+    message: "An API key is required: send the header Authorization: Bearer <API_KEY>.",
+    description:
+      "No `Authorization: Bearer` header, or the key is unknown, revoked or expired. Checked first: such a request learns nothing else.",
+  },
+  "403": {
+    name: "EntitlementRequired",
+    code: "entitlement_required",
+    required: ["Cache-Control", ...RATE],
+    message: "Your organization has no active paid entitlement for this API.",
+    description: "The key is valid but its organization has no active paid entitlement now.",
+  },
+  "404": {
+    name: "NotFound",
+    code: "not_found",
+    required: ["Cache-Control", ...RATE],
+    message: 'No cinema has the id "nope".',
+    description: "No record has this id (get-one endpoints), or no such endpoint.",
+  },
+  "410": {
+    name: "SyncTokenExpired",
+    code: "not_found",
+    required: ["Cache-Control", ...RATE],
+    message:
+      "This sync token is older than the history the service keeps, or of a history that began afresh: start a full copy at /v1/changes.",
+    description:
+      "The changes feed only: `since` names a snapshot older than the history the service keeps (at least the last " +
+      "30 snapshots and 7 days), or of a history that began afresh (`details.reason` `sync_token_expired`, " +
+      "`details.restart` `/v1/changes`: start a full copy); or the data changed while paging (`sync_page_expired`, " +
+      "`details.restart` the first page of the same sync).",
+  },
+  "429": {
+    name: "RateLimited",
+    code: "rate_limited",
+    required: ["Cache-Control", "Retry-After", ...RATE],
+    message: "Rate limit of 600 requests per 60 s exceeded; retry in 12 s.",
+    description:
+      "The organization used up its quota for the current window (all its keys count together). `Retry-After` says when to retry.",
+  },
+  "500": {
+    name: "InternalError",
+    code: "internal_error",
+    required: ["Cache-Control"],
+    optional: RATE,
+    message: "An unexpected error occurred; quote the request id when reporting it.",
+    description: "An unexpected error. It is logged with the request id; the body carries no internals.",
+  },
+  "503": {
+    name: "DatabaseUnavailable",
+    code: "database_unavailable",
+    required: ["Cache-Control", "Retry-After"],
+    optional: RATE,
+    message: "The listings data is temporarily unavailable; retry shortly.",
+    description:
+      "The listings data is missing or unreadable on this deployment, or a new instance could not yet read the " +
+      "latest keys (a key it may not refuse is not admitted either); retry after `Retry-After` seconds.",
+  },
+};
+
+export interface Operation {
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  /** Names in PARAMETERS (openapi-paths.ts): the path parameter, then the endpoint's query parameters. */
+  parameters: string[];
+  /** The component schema of the 200 body. */
+  result: string;
+  /** Get-one endpoints also answer 404 (spec 4.8). */
+  getOne?: boolean;
+  /** The changes feed also answers 410. */
+  feed?: boolean;
+}
+
+/**
+ * The OpenAPI components of a parameter table's rows, as the reference lists them: what narrows or
+ * shapes the page first, then paging (cursor, limit).
+ */
+function documented(table: ParameterTable): string[] {
+  const paging = ["cursor", "limit"];
+  const components = table.flatMap((row) => row.openapi.map((o) => o.component));
+  return [...components.filter((c) => !paging.includes(c)), ...paging.filter((c) => components.includes(c))];
+}
+
+export const OPERATIONS: Operation[] = [
+  {
+    path: "/v1/showtimes",
+    operationId: "listShowtimes",
+    tag: "Showtimes",
+    summary: "List showtimes",
+    result: "ShowtimePage",
+    parameters: documented(LIST_TABLES.showtimes),
+    description:
+      "Showtimes ordered by `startsAt` as an instant (offsets applied, every fractional digit kept), then by `id`. " +
+      "Filters combine with AND; a filter that matches nothing gives 200 with an empty page. The cursor is bound " +
+      "to every filter.",
+  },
+  {
+    path: "/v1/showtimes/{showtimeId}",
+    operationId: "getShowtime",
+    tag: "Showtimes",
+    summary: "Get a showtime",
+    result: "ShowtimeResult",
+    parameters: ["showtimeId", ...documented(ONE_TABLES.showtimes)],
+    getOne: true,
+    description: "One showtime by id, with its film and/or cinema when `include` asks. Takes no other parameter.",
+  },
+  {
+    path: "/v1/cinemas",
+    operationId: "listCinemas",
+    tag: "Cinemas",
+    summary: "List cinemas",
+    result: "CinemaPage",
+    parameters: documented(LIST_TABLES.cinemas),
+    description:
+      "Cinemas ordered by `id` (plain string comparison); near a point, by distance then `id`, each with " +
+      "`distanceKm` (rounded to 3 decimals).",
+  },
+  {
+    path: "/v1/cinemas/{cinemaId}",
+    operationId: "getCinema",
+    tag: "Cinemas",
+    summary: "Get a cinema",
+    result: "CinemaResult",
+    parameters: ["cinemaId"],
+    getOne: true,
+    description: "One cinema by id. Takes no query parameters: any is a 400.",
+  },
+  {
+    path: "/v1/films",
+    operationId: "listFilms",
+    tag: "Films",
+    summary: "List films",
+    result: "FilmPage",
+    parameters: documented(LIST_TABLES.films),
+    description: "Films ordered by `id` (plain string comparison).",
+  },
+  {
+    path: "/v1/films/{filmId}",
+    operationId: "getFilm",
+    tag: "Films",
+    summary: "Get a film",
+    result: "FilmResult",
+    parameters: ["filmId"],
+    getOne: true,
+    description: "One film by id. Takes no query parameters: any is a 400.",
+  },
+  {
+    path: "/v1/attributes",
+    operationId: "listAttributes",
+    tag: "Attributes",
+    summary: "List showtime attributes",
+    result: "AttributePage",
+    parameters: documented(LIST_TABLES.attributes),
+    description:
+      "Showtime attributes ordered by `id`. The page's freshness is the snapshot's, as attributes carry no provenance.",
+  },
+  {
+    path: "/v1/changes",
+    operationId: "listChanges",
+    tag: "Changes",
+    summary: "Changes since a sync token",
+    result: "ChangesPage",
+    parameters: documented(CHANGES_PARAMETERS),
+    feed: true,
+    description:
+      "Keeps a mirror in sync. Without `since`: a full copy, every record as an upsert. With `since` (the `syncToken` of " +
+      "an earlier sync's last page): the changes since then. Pages are ordered so that applying them in order never " +
+      "leaves a showtime pointing at a missing film, cinema or attribute: upserts of attributes, cinemas and films; " +
+      "showtime deletions, then upserts; deletions of films, cinemas, attributes. A page holds at most `limit` changes " +
+      "and 4 MB. `syncToken` comes on the last page: store it after applying that page. Showtimes that start before " +
+      "`dropBefore` are left out, never deleted one by one: a mirror drops them itself. The cursor is bound to `since` " +
+      "and `limit`.",
+  },
+];

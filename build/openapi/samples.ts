@@ -1,0 +1,39 @@
+/**
+ * The request sample of each operation (Redoc shows an operation's `x-codeSamples`), generated
+ * from the operation table: a curl command in the getting-started section's form, with the
+ * example record's id in the path and a small page for a list. It uses the page's two shell
+ * variables, KEY (the API key) and API (the deployment's address with /v1), which the document's
+ * overview explains.
+ */
+import { CINEMA_EXAMPLE, FILM_EXAMPLE, SHOWTIME_EXAMPLE } from "./examples.js";
+import type { Operation } from "./operations.js";
+
+/** A path parameter's value in a sample: the id of the record the reference shows as its example. */
+const PATH_EXAMPLES: Record<string, string> = {
+  showtimeId: SHOWTIME_EXAMPLE.id,
+  cinemaId: CINEMA_EXAMPLE.id,
+  filmId: FILM_EXAMPLE.id,
+};
+
+/** The sample's page size: small enough to read in a terminal. */
+const SAMPLE_LIMIT = 2;
+
+/** The request of the sample: the operation's path below /v1, its ids filled in, a small page for a list. */
+export function samplePath(op: Operation): string {
+  const filled = op.path.replace(/^\/v1/, "").replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = PATH_EXAMPLES[name];
+    if (value === undefined) throw new Error(`no example value for the path parameter ${name} of ${op.operationId}`);
+    return encodeURIComponent(value);
+  });
+  return op.parameters.includes("limit") ? `${filled}?limit=${SAMPLE_LIMIT}` : filled;
+}
+
+/** The curl command of an operation, as the getting-started section writes them. */
+export function curlSample(op: Operation): string {
+  return `curl -s -H "Authorization: Bearer $KEY" "$API${samplePath(op)}"`;
+}
+
+/** The operation's `x-codeSamples`. */
+export function codeSamples(op: Operation): { lang: string; label: string; source: string }[] {
+  return [{ lang: "Shell", label: "curl", source: curlSample(op) }];
+}

@@ -1,0 +1,212 @@
+/**
+ * The response shapes of the API as zod schemas, built from the record schemas that validate the
+ * data, and their JSON Schema form for the OpenAPI document (zod's own z.toJSONSchema).
+ */
+import { z } from "zod";
+import { ERROR_CODES } from "../../api/_core/respond/errors.js";
+import { MAX_CHANGES_LIMIT } from "../../api/_core/endpoints/parameters/changes.js";
+import { MAX_LIMIT } from "../../api/_core/endpoints/route.js";
+import { MAX_TOKEN_LENGTH } from "../../api/_core/tokens/sync-token.js";
+import { EXAMPLES } from "./examples.js";
+import {
+  attributeSchema,
+  cinemaSchema,
+  dateTime,
+  filmSchema,
+  locationSchema,
+  provenanceSchema,
+  showtimeSchema,
+  text,
+} from "../validate/schemas.js";
+
+/**
+ * The spec's date-time (part 2) as a pattern: RFC 3339 with optional seconds. It is not JSON
+ * Schema's `date-time` format, which requires seconds, so standard validators would refuse
+ * `2026-11-24T18:00Z`; calendar validity (leap days) is stated in the description instead.
+ */
+export const DATE_TIME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$";
+const DATE_TIME_DESCRIPTION =
+  "A date-time as the spec defines it: a calendar-valid date (leap days only in leap years), `T`, " +
+  "`hh:mm` with optional `:ss` and optional fractional seconds, then a mandatory zone `Z` or `±hh:mm`. " +
+  "RFC 3339 except that seconds are optional.";
+
+export const freshnessSchema = z.strictObject({
+  observedAt: dateTime,
+  sourceUpdatedAt: dateTime.optional(),
+});
+
+export const paginationSchema = z.strictObject({
+  nextCursor: z.string().min(1).max(2048).nullable(),
+  hasMore: z.boolean(),
+});
+
+export const errorCodeSchema = z.enum(ERROR_CODES);
+
+export const errorBodySchema = z.strictObject({
+  error: z.strictObject({
+    code: errorCodeSchema,
+    message: text(1, 300),
+    requestId: text(1, 160).optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+function listOf<T extends z.ZodType>(record: T) {
+  return z.strictObject({
+    data: z.array(record).max(MAX_LIMIT),
+    pagination: paginationSchema,
+    freshness: freshnessSchema,
+  });
+}
+
+function oneOf<T extends z.ZodType>(record: T) {
+  return z.strictObject({ data: record, freshness: freshnessSchema });
+}
+
+/** A showtime as lists and its get-one serve it: near a point with its cinema's distance, with its film and cinema when `include` asks. */
+export const servedShowtimeSchema = showtimeSchema.extend({
+  distanceKm: z.number().min(0).optional(),
+  film: filmSchema.optional(),
+  cinema: cinemaSchema.optional(),
+});
+/** A cinema as its list serves it: with `distanceKm` near a point. */
+export const servedCinemaSchema = cinemaSchema.extend({ distanceKm: z.number().min(0).optional() });
+
+export const showtimePageSchema = listOf(servedShowtimeSchema);
+export const cinemaPageSchema = listOf(servedCinemaSchema);
+export const filmPageSchema = listOf(filmSchema);
+export const attributePageSchema = listOf(attributeSchema);
+export const cinemaResultSchema = oneOf(cinemaSchema);
+export const filmResultSchema = oneOf(filmSchema);
+export const showtimeResultSchema = oneOf(servedShowtimeSchema);
+
+const upsert = <T extends string, R extends z.ZodType>(type: T, record: R) =>
+  z.strictObject({ op: z.literal("upsert"), type: z.literal(type), id: text(1, 160), record });
+
+/** One change of the feed (decision: changes feed): a record as its get-one serves it, or one that is gone. */
+export const changeSchema = z.union([
+  upsert("cinema", cinemaSchema),
+  upsert("film", filmSchema),
+  upsert("attribute", attributeSchema),
+  upsert("showtime", showtimeSchema),
+  z.strictObject({ op: z.literal("delete"), type: z.enum(["cinema", "film", "attribute"]), id: text(1, 160) }),
+  z.strictObject({ op: z.literal("delete"), type: z.literal("showtime"), id: text(1, 160), cinemaId: text(1, 160) }),
+]);
+
+export const changesPageSchema = z.strictObject({
+  data: z.array(changeSchema).max(MAX_CHANGES_LIMIT),
+  pagination: paginationSchema,
+  syncToken: z.string().min(1).max(MAX_TOKEN_LENGTH).nullable(),
+  dropBefore: dateTime.nullable(),
+  freshness: freshnessSchema,
+});
+
+/** Named components: each becomes `#/components/schemas/<id>` and is referenced, not repeated. */
+const COMPONENTS: [z.ZodType, string, string][] = [
+  [dateTime, "DateTime", DATE_TIME_DESCRIPTION],
+  [provenanceSchema, "Provenance", "Where and when a record was observed (spec 2.1)."],
+  [showtimeSchema, "Showtime", "One screening of a film at a cinema (spec 2.2)."],
+  [locationSchema, "Location", "Where a cinema is. `countryCode` is an ISO 3166-1 alpha-2 code."],
+  [cinemaSchema, "Cinema", "A cinema (spec 2.3)."],
+  [filmSchema, "Film", "A film (spec 2.4). `durationMinutes` is a whole number from 1 to 1000."],
+  [
+    attributeSchema,
+    "Attribute",
+    "A showtime attribute (spec 2.5): accessibility, event, format or language. No provenance.",
+  ],
+  [
+    freshnessSchema,
+    "Freshness",
+    "How fresh the data in this response is. With provenance records in the response: the earliest " +
+      "`provenance.observedAt` among them and the latest `provenance.sourceUpdatedAt` (absent when none has one); " +
+      "a get-one carries its record's own values. Attributes and empty pages carry the same computed over the " +
+      "whole snapshot. Times are shown as written in the source.",
+  ],
+  [
+    paginationSchema,
+    "Pagination",
+    "`nextCursor` is a non-empty, opaque, URL-safe string when `hasMore` is true and `null` when it is false. " +
+      "Pass it back unchanged in `cursor`, with the same filters.",
+  ],
+  [
+    servedShowtimeSchema,
+    "ServedShowtime",
+    "A showtime as served: listed near a point, with its cinema's `distanceKm` (rounded to 3 decimals); with " +
+      "`film` and/or `cinema` (their full records) when `include` asks for them.",
+  ],
+  [servedCinemaSchema, "ServedCinema", "A cinema as listed: with `distanceKm` (rounded to 3 decimals) near a point."],
+  [showtimePageSchema, "ShowtimePage", "A page of showtimes."],
+  [cinemaPageSchema, "CinemaPage", "A page of cinemas."],
+  [filmPageSchema, "FilmPage", "A page of films."],
+  [attributePageSchema, "AttributePage", "A page of showtime attributes."],
+  [cinemaResultSchema, "CinemaResult", "One cinema and its freshness."],
+  [filmResultSchema, "FilmResult", "One film and its freshness."],
+  [showtimeResultSchema, "ShowtimeResult", "One showtime and its freshness."],
+  [
+    changeSchema,
+    "Change",
+    "A change of the feed: `upsert` carries the record exactly as its get-one serves it; `delete` names the " +
+      "record gone (a showtime's also its `cinemaId`). Applying a change twice is harmless.",
+  ],
+  [
+    changesPageSchema,
+    "ChangesPage",
+    "A page of the changes feed. `syncToken` is given on the last page only: store it after applying that " +
+      "page and pass it as `since` next time. A mirror drops every showtime that starts before `dropBefore`.",
+  ],
+  [
+    errorCodeSchema,
+    "ErrorCode",
+    "The spec's error codes. Pairs: 400/405 `bad_request`, 401 `unauthorized`, 403 `entitlement_required`, " +
+      "404 `not_found`, 410 `not_found` (a sync token too old), 429 `rate_limited`, 500 `internal_error`, " +
+      "503 `database_unavailable`. " +
+      "`forbidden` is reserved by the spec and never sent by v1.",
+  ],
+  [
+    errorBodySchema,
+    "Error",
+    "The body of every non-200 response (spec 7). `requestId` equals the `X-Request-Id` header.",
+  ],
+];
+
+type JsonSchema = Record<string, unknown>;
+
+const NAMED = new Map<z.ZodType, { id: string; description: string }>(
+  COMPONENTS.map(([schema, id, description]) => [schema, { id, description }]),
+);
+
+/** Adds descriptions and examples, and adjusts zod's output where checks say more than JSON Schema can. */
+function refine(schema: z.ZodType, json: JsonSchema): void {
+  const named = NAMED.get(schema);
+  if (named) {
+    json.description = named.description;
+    if (EXAMPLES[named.id] !== undefined) json.examples = [EXAMPLES[named.id]];
+  }
+  if (schema === dateTime) {
+    // See DATE_TIME_PATTERN: a standard `date-time` format would refuse valid data.
+    delete json.format;
+    json.pattern = DATE_TIME_PATTERN;
+  }
+  if (schema === showtimeSchema.shape.attributeIds) json.uniqueItems = true;
+  if (json.format === "uri") json.pattern = "^[Hh][Tt][Tt][Pp][Ss]?://";
+}
+
+/** The JSON Schemas (2020-12, as OpenAPI 3.1 uses) of every named component. */
+export function renderComponentSchemas(): Record<string, JsonSchema> {
+  // Ids only: descriptions are set in refine, as a registry's own fields would hide the global .meta().
+  const registry = z.registry<{ id: string }>();
+  for (const [schema, id] of COMPONENTS) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    io: "output",
+    uri: (id) => `#/components/schemas/${id}`,
+    override: (ctx) => refine(ctx.zodSchema as unknown as z.ZodType, ctx.jsonSchema as JsonSchema),
+  });
+  const components: Record<string, JsonSchema> = {};
+  for (const [, id] of COMPONENTS) {
+    // Each component is embedded in the OpenAPI document, not a standalone schema resource.
+    const { $schema: _schema, $id: _id, ...rest } = schemas[id] as JsonSchema;
+    components[id] = rest;
+  }
+  return components;
+}

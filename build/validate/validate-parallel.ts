@@ -1,0 +1,85 @@
+/**
+ * Validation on worker threads, for large inputs: source files are dealt out to workers, which
+ * read, parse and validate them (most of the stage's time); this thread takes the results in the
+ * files' fixed order, so records and problems are exactly those of the single-threaded path.
+ */
+import { Worker } from "node:worker_threads";
+import { addRecord, type Interner, type ValidRecords } from "./entries.js";
+import type { Problem } from "../report/problems.js";
+import type { SourceFile } from "../load/read-source-file.js";
+import { RecordEstimate } from "../load/record-estimate.js";
+import { SHOWTIME_SHAPE } from "./showtime-shape.js";
+import { type FileResult, type HeldTables, readShowtimes } from "./validate-protocol.js";
+import { bundleWorkerModule, removeWorkerModule } from "../worker-module.js";
+
+/** The validation worker as a loadable module, or undefined (see worker-module.ts). */
+export function bundleValidationWorker(): Promise<string | undefined> {
+  return bundleWorkerModule(new URL("./validate-worker.ts", import.meta.url));
+}
+
+export interface ParallelValidation {
+  files: readonly SourceFile[];
+  script: string;
+  workers: number;
+  records: ValidRecords;
+  problems: Problem[];
+  interner: Interner;
+  onProgress?: (records: number, estimatedTotal?: number) => void;
+}
+
+/** Validates `files` on workers running `script` into `records` and `problems`; removes `script`. */
+export async function validateInWorkers(run: ParallelValidation): Promise<void> {
+  const files = run.files.map((file, at) => ({ ...file, at }));
+  const workers: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const waiting = new Map<number, { result: FileResult; tables: HeldTables }>();
+      let next = 0;
+      let count = 0;
+      const estimate = new RecordEstimate(run.files);
+      const applyReady = () => {
+        for (let ready = waiting.get(next); ready; ready = waiting.get(next)) {
+          waiting.delete(next);
+          count += applyResult(run, files[next]!, ready.result, ready.tables);
+          run.onProgress?.(count, estimate.fileDone(next, count));
+          next++;
+        }
+        if (next === files.length) resolve();
+      };
+      const used = Math.min(run.workers, files.length);
+      for (let w = 0; w < used; w++) {
+        // The worker validates and lays out showtimes by the tables this thread reads them back by.
+        const workerData = { files: files.filter((f) => f.at % used === w), showtimeTables: SHOWTIME_SHAPE.tables };
+        const worker = new Worker(run.script, { workerData });
+        const tables: HeldTables = { strings: [], lists: [] };
+        worker.on("message", (result: FileResult) => {
+          // Rows are numbered in the worker's sending order: extend the tables as messages arrive.
+          for (const text of result.newStrings) tables.strings.push(run.interner.string(text));
+          for (const rows of result.newLists)
+            tables.lists.push(run.interner.list(rows.map((row) => tables.strings[row]!)));
+          waiting.set(result.at, { result, tables });
+          applyReady();
+        });
+        worker.on("error", reject);
+        worker.on("exit", (code) => code !== 0 && reject(new Error(`a validation worker stopped (exit ${code})`)));
+        workers.push(worker);
+      }
+      applyReady();
+    });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+    removeWorkerModule(run.script);
+  }
+}
+
+/** Adds one file's problems and records; returns how many records it held. */
+function applyResult(run: ParallelValidation, source: SourceFile, result: FileResult, tables: HeldTables): number {
+  run.problems.push(...result.problems);
+  const where = (line: number | undefined, index: number | undefined) => ({ file: source.file, line, index });
+  for (const identity of result.invalid)
+    run.records.invalid.push({ ...identity, ...where(identity.line, identity.index) });
+  for (const facts of result.plain)
+    addRecord(run.records, source.resource, facts, where(facts.line, facts.index), run.interner);
+  const showtimes = readShowtimes(result, source.file, tables, run.interner, SHOWTIME_SHAPE, run.records.showtimes);
+  return result.plain.length + showtimes;
+}

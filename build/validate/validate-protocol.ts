@@ -1,0 +1,137 @@
+/**
+ * What a validation worker sends back per source file (validate-worker.ts → validate-parallel.ts).
+ * Showtimes are laid out by their shape (showtime-shape.ts), which both ends make from the same
+ * tables: a value of kind "own" travels as one of the record's own strings; repeated values (cinema
+ * and film ids, date-times, providers, screens, attribute lists, extension values) travel once, as
+ * rows of the worker's tables, and per record as row numbers. The main thread then does no more per
+ * record than build its entry.
+ */
+import type { PlainFacts, RecordIdentity } from "./check-record.js";
+import { emptyShowtimeEntry, type Interner, type ShowtimeEntry } from "./entries.js";
+import type { Problem } from "../report/problems.js";
+import type { Showtime } from "./schemas.js";
+import { type ShowtimeShape, valueIn } from "./showtime-shape.js";
+
+/** A row number for an absent value, and a location's absent line or index. */
+export const ABSENT = -1;
+
+export interface FileResult {
+  /** The file's place in the build's source list. */
+  at: number;
+  problems: Problem[];
+  /** What the file's invalid records say about others (ids, references), in file order. */
+  invalid: Array<RecordIdentity & { line?: number; index?: number }>;
+  /** Valid cinemas, films or attributes, in file order. */
+  plain: Array<PlainFacts & { line?: number; index?: number }>;
+  /** Valid showtimes, in file order: per showtime its line and index, then a row per value of `shape.rows`. */
+  numbers: Float64Array;
+  /** Per showtime, a string per value of `shape.own` (undefined when absent). */
+  strings: Array<string | undefined>;
+  /** Rows the worker's tables gained with this file. */
+  newStrings: string[];
+  newLists: number[][];
+}
+
+/** Numbers rows for repeated values, in first-seen order (a worker's side of the tables). */
+export class RowTable<T> {
+  private readonly rows = new Map<string, number>();
+  private fresh: T[] = [];
+
+  constructor(private readonly keyOf: (value: T) => string) {}
+
+  row(value: T | undefined): number {
+    if (value === undefined) return ABSENT;
+    const key = this.keyOf(value);
+    let row = this.rows.get(key);
+    if (row === undefined) {
+      this.rows.set(key, (row = this.rows.size));
+      this.fresh.push(value);
+    }
+    return row;
+  }
+
+  /** Rows added since the last call. */
+  takeNew(): T[] {
+    const fresh = this.fresh;
+    this.fresh = [];
+    return fresh;
+  }
+}
+
+/** A worker's tables: strings (date-times among them) and lists of string rows. */
+export class WorkerTables {
+  readonly strings = new RowTable<string>((text) => text);
+  readonly lists = new RowTable<number[]>((rows) => rows.join(","));
+}
+
+/** Where a worker writes a file's showtimes. */
+export interface ShowtimeWire {
+  numbers: number[];
+  strings: Array<string | undefined>;
+}
+
+/** Appends one valid showtime to `out` (worker side). */
+export function writeShowtime(
+  showtime: Showtime,
+  where: { line?: number; index?: number },
+  out: ShowtimeWire,
+  tables: WorkerTables,
+  shape: ShowtimeShape,
+): void {
+  for (const value of shape.own) out.strings.push(valueIn(showtime, value) as string | undefined);
+  out.numbers.push(where.line ?? ABSENT, where.index ?? ABSENT);
+  for (const value of shape.rows) {
+    const given = valueIn(showtime, value);
+    out.numbers.push(
+      value.kind === "list"
+        ? tables.lists.row((given as string[] | undefined)?.map((id) => tables.strings.row(id)))
+        : tables.strings.row(given as string | undefined),
+    );
+  }
+}
+
+/** One worker's tables as the main thread holds them: its row numbers → the run's shared values. */
+export interface HeldTables {
+  strings: string[];
+  lists: string[][];
+}
+
+/**
+ * Adds the entries of one file's showtimes to `into`, in file order (main-thread side); returns
+ * how many. Strings and lists come from the tables already shared (HeldTables holds the interner's
+ * copies); date-times get their instant keys from the interner.
+ */
+export function readShowtimes(
+  result: FileResult,
+  file: string,
+  tables: HeldTables,
+  interner: Interner,
+  shape: ShowtimeShape,
+  into: ShowtimeEntry[],
+): number {
+  const n = result.numbers;
+  const perShowtime = 2 + shape.rows.length;
+  const count = n.length / perShowtime;
+  if (!Number.isInteger(count) || result.strings.length !== count * shape.own.length)
+    throw new Error("validation worker: showtime values out of step with the shape");
+  let s = 0;
+  for (let at = 0; at < n.length; ) {
+    const line = n[at++]!;
+    const index = n[at++]!;
+    const entry = emptyShowtimeEntry(shape, {
+      file,
+      line: line === ABSENT ? undefined : line,
+      index: index === ABSENT ? undefined : index,
+    });
+    for (const value of shape.own) entry[value.name] = result.strings[s++];
+    for (const value of shape.rows) {
+      const row = n[at++]!;
+      if (row === ABSENT) continue;
+      if (value.kind === "list") entry[value.name] = tables.lists[row];
+      else if (value.kind === "time") entry[value.name] = interner.time(tables.strings[row]!);
+      else entry[value.name] = tables.strings[row];
+    }
+    into.push(entry as unknown as ShowtimeEntry);
+  }
+  return count;
+}
