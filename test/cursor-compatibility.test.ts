@@ -14,7 +14,7 @@ import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
 import type { ListResource } from "../api/_core/format/layout/manifest.js";
 import { isFilter } from "../api/_core/endpoints/parameters/parameter.js";
-import { LIST_TABLES, parseListRequest, parseListRequestWith } from "../api/_core/endpoints/route.js";
+import { LIST_TABLES, parseListRequest, parseListRequestWith } from "../api/_core/endpoints/parse-request.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";

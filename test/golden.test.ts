@@ -32,7 +32,7 @@ import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
 import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { bodyKeyOf, type BodyKey } from "../api/_core/format/layout/body-index.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
-import { parseListRequest } from "../api/_core/endpoints/route.js";
+import { parseListRequest } from "../api/_core/endpoints/parse-request.js";
 import { runBuild } from "../build/run-build.js";
 import { fixtureRecords, GOLDEN_FIXTURE, listFiles, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { expectedList, type Dataset } from "./helpers/dataset.js";

@@ -1,8 +1,9 @@
 /**
  * The layers of the code show in its folders, and imports go one way only (architecture: "Snapshot
- * format 4"): within api/_core/format, primitives ← layout ← read | write ← query,
- * read and write never import each other, and nothing there imports the request core; the request
- * core and its adapters import nothing from build/ or scripts/, and build/ nothing from scripts/.
+ * format 4"): within api/_core/format, primitives ← layout ← read ← query, and nothing there
+ * imports the request core; the format's writing half, the build's encoders (build/encode/),
+ * imports the format's primitives and layout only, never its readers; the request core and its
+ * adapters import nothing from build/ or scripts/, and build/ nothing from scripts/.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -10,14 +11,13 @@ import { describe, expect, test } from "vitest";
 import { ROOT } from "./helpers/build-helpers.js";
 
 const FORMAT = path.join(ROOT, "api/_core/format");
-const LAYERS = ["primitives", "layout", "read", "write", "query"] as const;
+const LAYERS = ["primitives", "layout", "read", "query"] as const;
 type Layer = (typeof LAYERS)[number];
 /** The layers each layer may import (besides its own). */
 const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   primitives: [],
   layout: ["primitives"],
   read: ["primitives", "layout"],
-  write: ["primitives", "layout"],
   query: ["primitives", "layout", "read"],
 };
 
@@ -71,8 +71,7 @@ describe("api/_core/format", () => {
     ["read/snapshot.ts", "primitives/bytes.ts", true],
     ["read/snapshot.ts", "layout/manifest.ts", true],
     ["query/showtime-selection.ts", "read/showtime-store.ts", true],
-    ["read/showtime-store.ts", "write/encode-showtimes.ts", false],
-    ["write/encode-showtimes.ts", "read/showtime-block.ts", false],
+    ["read/showtime-store.ts", "../../../build/encode/encode-showtimes.ts", false],
     ["read/snapshot.ts", "query/cinema-selection.ts", false],
     ["primitives/bytes.ts", "layout/sections.ts", false],
     ["layout/manifest.ts", "read/freshness.ts", false],
@@ -80,6 +79,24 @@ describe("api/_core/format", () => {
   ] as const)("%s may import %s: %s", (from, to, allowed) => {
     const at = (p: string) => path.relative(ROOT, path.resolve(FORMAT, p));
     expect(isAllowed(at(from), at(to))).toBe(allowed);
+  });
+});
+
+describe("build/encode, the format's writing half", () => {
+  const ENCODE = path.join(ROOT, "build/encode");
+  const isAllowed = (_from: string, to: string) =>
+    to.startsWith("build/encode/") || /^api\/_core\/format\/(primitives|layout)\//.test(to);
+
+  test("imports the format's primitives and layout only", () => {
+    expect(violations(sourceFiles(ENCODE), isAllowed)).toEqual([]);
+  });
+
+  test.each([
+    ["build/encode/encode-showtimes.ts", "api/_core/format/layout/sections.ts", true],
+    ["build/encode/encode-showtimes.ts", "api/_core/format/read/showtime-block.ts", false],
+    ["build/encode/encode-showtimes.ts", "build/validate/entries.ts", false],
+  ] as const)("%s may import %s: %s", (from, to, allowed) => {
+    expect(isAllowed(from, to)).toBe(allowed);
   });
 });
 

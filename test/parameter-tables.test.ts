@@ -23,7 +23,7 @@ import {
   ONE_TABLES,
   parseListRequest,
   parseListRequestWith,
-} from "../api/_core/endpoints/route.js";
+} from "../api/_core/endpoints/parse-request.js";
 import { createOpenApiDocument } from "../build/openapi/openapi.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";

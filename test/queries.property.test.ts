@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { fileAccess } from "../api/_core/gate/access.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler, type Handler } from "../api/_core/handle-request.js";
-import { LIST_TABLES } from "../api/_core/endpoints/route.js";
+import { LIST_TABLES } from "../api/_core/endpoints/parse-request.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import {
   type AnyRecord,

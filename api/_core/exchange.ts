@@ -1,5 +1,5 @@
 /** What the core takes and gives: a plain request in, status, headers and bytes out (no runtime's types). */
-import { originForm } from "./endpoints/route.js";
+import { originForm } from "./endpoints/parse-request.js";
 
 export interface CoreRequest {
   method: string;

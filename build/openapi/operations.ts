@@ -1,7 +1,7 @@
 /** The tables the OpenAPI paths are rendered from: the seven operations, and each error status. */
 import type { ParameterTable } from "../../api/_core/endpoints/parameters/parameter.js";
 import { CHANGES_PARAMETERS } from "../../api/_core/endpoints/parameters/changes.js";
-import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/route.js";
+import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/parse-request.js";
 
 export type HeaderName =
   | "X-Request-Id"

@@ -3,7 +3,7 @@
  * and the six paths, rendered from the tables in openapi-operations.ts.
  */
 import { CHANGES_PARAMETERS } from "../../api/_core/endpoints/parameters/changes.js";
-import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/route.js";
+import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/parse-request.js";
 import { ERROR_STATUSES, OPERATIONS, type HeaderName } from "./operations.js";
 import { codeSamples } from "./samples.js";
 

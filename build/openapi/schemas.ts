@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../../api/_core/respond/errors.js";
 import { MAX_CHANGES_LIMIT } from "../../api/_core/endpoints/parameters/changes.js";
-import { MAX_LIMIT } from "../../api/_core/endpoints/route.js";
+import { MAX_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 import { MAX_TOKEN_LENGTH } from "../../api/_core/tokens/sync-token.js";
 import { EXAMPLES } from "./examples.js";
 import {

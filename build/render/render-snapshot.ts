@@ -20,7 +20,7 @@ import { PageBuffer } from "../../api/_core/format/primitives/page-buffer.js";
 import { openDataFiles, SnapshotLists } from "../../api/_core/format/read/snapshot.js";
 import { bodyKeyOf } from "../../api/_core/format/layout/body-index.js";
 import { openStoredBodies, writeLists } from "../encode/write-files.js";
-import { DEFAULT_LIMIT } from "../../api/_core/endpoints/route.js";
+import { DEFAULT_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 import { createBodyPool } from "./body-pool.js";
 import { BodyWriter } from "./body-writer.js";
 import type { OutputWriter } from "../write/output-writer.js";

@@ -2,7 +2,7 @@
 import type { HistoryFacts } from "../../api/_core/format/layout/history.js";
 import { SNAPSHOT_FORMAT, type Manifest } from "../../api/_core/format/layout/manifest.js";
 import { writeManifest } from "../encode/write-files.js";
-import { DEFAULT_LIMIT } from "../../api/_core/endpoints/route.js";
+import { DEFAULT_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 import { utcTextOfKey } from "../../api/_core/format/primitives/date-time.js";
 import type { DroppedShowtimes } from "../localize/drop-before.js";
 import type { OutputWriter } from "./output-writer.js";

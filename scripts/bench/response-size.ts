@@ -3,7 +3,7 @@ import { FreshnessFold } from "../../api/_core/format/read/freshness.js";
 import { LIST_RESOURCES } from "../../api/_core/format/layout/manifest.js";
 import { PageBuffer } from "../../api/_core/format/primitives/page-buffer.js";
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
-import { MAX_LIMIT } from "../../api/_core/endpoints/route.js";
+import { MAX_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 
 const MB = 2 ** 20;
 /** Envelope of a page beyond its records: brackets, separators, pagination, freshness. */

@@ -10,7 +10,7 @@ import { ChangesFeed, type FeedPosition } from "../format/query/changes.js";
 import { FreshnessFold } from "../format/read/freshness.js";
 import type { PageBuffer } from "../format/primitives/page-buffer.js";
 import type { Snapshot } from "../format/read/snapshot.js";
-import type { ChangesRequest } from "../endpoints/route.js";
+import type { ChangesRequest } from "../endpoints/parse-request.js";
 import { encodeSyncToken } from "../tokens/sync-token.js";
 
 /** A page's changes stop before this many bytes: every response stays under Vercel's 4.5 MB limit. */

@@ -4,7 +4,7 @@ import { CinemaSelectionList, selectCinemas } from "../format/query/cinema-selec
 import type { Freshness } from "../format/layout/manifest.js";
 import type { PageBuffer } from "../format/primitives/page-buffer.js";
 import type { SnapshotLists } from "../format/read/snapshot.js";
-import type { ListRequest } from "../endpoints/route.js";
+import type { ListRequest } from "../endpoints/parse-request.js";
 import { cinemaFiltersOf, showtimeSelectionOf } from "./showtime-filters.js";
 
 /** Writes the page `list` asks for into `out`: O(log n + limit) record reads, never a scan. */

@@ -19,11 +19,6 @@ export { DEFAULT_LIMIT, MAX_LIMIT } from "./parameters/paging.js";
 /** Resources with a get-one endpoint (spec §4.4, §4.6; showtimes: decision: query parameters). */
 export type OneResource = "cinemas" | "films" | "showtimes";
 
-export type Route =
-  | { kind: "list"; resource: ListResource }
-  | { kind: "one"; resource: OneResource; rawId: string }
-  | { kind: "changes" };
-
 /** Where a list page starts and how long it is, beside the parsed query. */
 interface ListPage {
   limit: number;
@@ -61,19 +56,6 @@ export const ONE_TABLES: Record<OneResource, ParameterTable> = {
  */
 const STORED_PAGE_PARAMETERS: ReadonlySet<string> = new Set(["cursor", "limit"]);
 
-/** Matches a raw path (still percent-encoded) to an endpoint; undefined is a 404. */
-export function matchRoute(rawPath: string): Route | undefined {
-  const segments = rawPath.split("/");
-  if (segments[0] !== "" || segments[1] !== "v1") return undefined;
-  const resource = segments[2] as ListResource;
-  if (segments.length === 3 && Object.hasOwn(LIST_TABLES, resource)) return { kind: "list", resource };
-  if (segments.length === 3 && segments[2] === "changes") return { kind: "changes" };
-  if (segments.length === 4 && Object.hasOwn(ONE_TABLES, resource) && segments[3] !== "") {
-    return { kind: "one", resource: resource as OneResource, rawId: segments[3]! };
-  }
-  return undefined;
-}
-
 function decodeComponent(raw: string, parameter: string): string {
   const value = formDecode(raw);
   if (value === undefined) throw badParameter(parameter, "is not valid percent-encoding");
@@ -96,11 +78,11 @@ export function originForm(target: string): string {
 }
 
 /** Decodes a get-one path segment and checks it can be an id. */
-export function decodeId(route: Extract<Route, { kind: "one" }>): string {
-  const parameter = ({ cinemas: "cinemaId", films: "filmId", showtimes: "showtimeId" } as const)[route.resource];
+export function decodeId(resource: OneResource, rawId: string): string {
+  const parameter = ({ cinemas: "cinemaId", films: "filmId", showtimes: "showtimeId" } as const)[resource];
   let id: string;
   try {
-    id = decodeURIComponent(route.rawId);
+    id = decodeURIComponent(rawId);
   } catch {
     throw badParameter(parameter, "is not valid percent-encoding");
   }

@@ -1,0 +1,12 @@
+/** `GET /v1/changes` (decision: changes feed): every page composed, the same bytes for the same snapshot, token, cursor and limit. */
+import { composeChangesInto } from "../compose/compose-changes.js";
+import { parseChangesRequest } from "./parse-request.js";
+import type { Endpoint } from "./serving.js";
+
+export const changesEndpoint: Endpoint = {
+  answer(_, rawQuery, serving) {
+    const request = parseChangesRequest(rawQuery);
+    const identity = `changes|${request.binding}|${JSON.stringify(request.position ?? null)}`;
+    return serving.composed(identity, (out) => composeChangesInto(serving.snapshot, request, out));
+  },
+};
