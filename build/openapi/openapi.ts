@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { PARAMETERS, renderPaths, renderResponses } from "./paths.js";
 import { renderComponentSchemas } from "./schemas.js";
 
-export const PUBLIC_DIR = fileURLToPath(new URL("../public", import.meta.url));
+export const PUBLIC_DIR = fileURLToPath(new URL("../../public", import.meta.url));
 
 const OVERVIEW = `A read-only API of cinema listings: showtimes, cinemas, films and showtime attributes.
 It implements the cinema-listings-v1 specification plus the decisions below.
