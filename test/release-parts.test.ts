@@ -3,7 +3,7 @@
  * clock and the instant it leaves the past out from, the state's reading and advancing, and the lock.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { parseReleaseArgs, UsageError } from "../scripts/release/args.js";
 import { dropBeforeFor, readNow } from "../scripts/release/clock.js";
 import { lockState } from "../scripts/release/lock.js";
+import { tightenPulledSecrets } from "../scripts/release/working-folder.js";
 import { advanceState, readState, StateError, type ReleaseRecord } from "../scripts/release/state.js";
 import { makeTempDir, removeDir, ROOT, validRecords, writeFiles, toNdjson } from "./helpers/build-helpers.js";
 import { createDiskWriter } from "../build/output-writer.js";
@@ -195,6 +196,38 @@ describe("the state", () => {
     // Left for its taker, or for the operator: neither file is removed.
     expect(readFileSync(path.join(state, "lock"), "utf8")).toBe(`${dead}\n`);
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe("the secrets a pull wrote", () => {
+  let root: string;
+  beforeEach(() => {
+    root = makeTempDir("release-secrets");
+    mkdirSync(path.join(root, ".vercel"));
+  });
+  afterEach(() => removeDir(root));
+  const modeOf = (name: string) => (statSync(path.join(root, ".vercel", name)).mode & 0o777).toString(8);
+
+  test.each([
+    [0o600, "600", false],
+    [0o400, "400", false],
+    [0o640, "600", true],
+    [0o604, "600", true],
+    [0o644, "600", true],
+    [0o666, "600", true],
+  ])("an environment file of mode %o ends %s", (mode, expected, tightened) => {
+    const file = path.join(root, ".vercel/.env.production.local");
+    writeFileSync(file, 'ACCESS_JSON="{}"\n');
+    chmodSync(file, mode);
+    expect(tightenPulledSecrets(root)).toEqual(tightened ? [".vercel/.env.production.local"] : []);
+    expect(modeOf(".env.production.local")).toBe(expected);
+  });
+
+  test("the link and settings, which hold no secret, are left as they are", () => {
+    writeFileSync(path.join(root, ".vercel/project.json"), "{}");
+    chmodSync(path.join(root, ".vercel/project.json"), 0o644);
+    expect(tightenPulledSecrets(root)).toEqual([]);
+    expect(modeOf("project.json")).toBe("644");
   });
 });
 
