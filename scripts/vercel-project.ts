@@ -1,11 +1,11 @@
 /**
- * Project settings for `vercel build` where no Vercel project is linked (decision: prebuilt
- * releases). `vercel build` reads them from .vercel/project.json, the file `vercel link` writes;
- * a committed one would name a project that does not exist and stand in the way of a real link,
- * so .vercel/ is not committed and `npm run verify:vercel` writes these settings only for its
- * build, removing them after. A linked checkout builds with its own project's settings.
+ * Project settings for `vercel build` in a working copy (scripts/working-copy.ts; decision:
+ * prebuilt releases). `vercel build` reads them from .vercel/project.json, the file `vercel link`
+ * writes and `vercel pull` fills; a committed one would name a project that does not exist and
+ * stand in the way of a real link, so .vercel/ is not committed, and a checkout with no project
+ * linked builds with the local settings below, written into the working copy only.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export const PROJECT_FILE = ".vercel/project.json";
@@ -25,15 +25,21 @@ export const LOCAL_PROJECT = {
   },
 };
 
-/** Runs `fn` with project settings in place: the linked project's, or the local ones for the time of the call. */
-export function withProjectSettings<T>(root: string, fn: (source: "linked" | "local") => T): T {
-  const file = path.join(root, PROJECT_FILE);
-  if (existsSync(file)) return fn("linked");
-  mkdirSync(path.dirname(file), { recursive: true });
+/** Writes the local settings into a working copy: an unlinked build's, which fetches nothing. */
+export function writeLocalSettings(work: string): void {
+  const file = path.join(work, PROJECT_FILE);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${JSON.stringify(LOCAL_PROJECT, null, 2)}\n`);
-  try {
-    return fn("local");
-  } finally {
-    rmSync(file, { force: true });
-  }
+}
+
+/**
+ * Gives a working copy the checkout's link (its .vercel/project.json: the ids and the settings a
+ * pull left), if it has one; never the pulled environment files, which hold the project's secrets.
+ */
+export function copyProjectLink(checkout: string, work: string): boolean {
+  const file = path.join(checkout, PROJECT_FILE);
+  if (!existsSync(file)) return false;
+  mkdirSync(path.dirname(path.join(work, PROJECT_FILE)), { recursive: true, mode: 0o700 });
+  copyFileSync(file, path.join(work, PROJECT_FILE));
+  return true;
 }

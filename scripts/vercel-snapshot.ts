@@ -3,8 +3,9 @@
  * `vercel build`, on Vercel or here (decision: prebuilt releases). It decides where the snapshot
  * the deployment bundles (snapshot/) comes from:
  *
- * - RELEASE_SNAPSHOT_ID set: `npm run release` already put its candidate in snapshot/; only check
- *   that snapshot/ holds that snapshot. Production data never has to be in the repository.
+ * - RELEASE_SNAPSHOT_ID set: `npm run release` already put its candidate in snapshot/ (of its
+ *   working folder, where it runs `vercel build`); only check that snapshot/ holds that snapshot.
+ *   Production data never has to be in the repository.
  * - otherwise, RELEASE_ONLY=1 (set in a project deployed by releases): stop, so a plain
  *   `vercel deploy` cannot replace the released data with the demo data in data/.
  * - otherwise: build data/ into snapshot/, as a clone deployed with a plain `vercel deploy` needs.

@@ -5,9 +5,11 @@
  * behind a stand-in for the platform's router and CDN cache (scripts/vercel-platform.ts), and
  * runs the HTTP checks (scripts/vercel-http-checks.ts) twice in each forwarding mode: the second
  * pass must come from the cache; in fetch mode, no request reaches a host a client names
- * (scripts/vercel-origin-check.ts). Exit 0 when everything passes, 1 otherwise.
+ * (scripts/vercel-origin-check.ts). Exit 0 when everything passes, 1 otherwise. It builds in a working
+ * copy of its own in a temporary folder (scripts/working-copy.ts), removed after: the checkout's
+ * snapshot/, generated/ and .vercel/ are never written (decision: prebuilt releases).
  *
- *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the existing .vercel/output)
+ *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the checkout's existing .vercel/output)
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -29,10 +31,12 @@ import { launchFunction } from "./vercel-launcher.js";
 import { FIXED_ORIGIN_CHECK } from "./vercel-origin-check.js";
 import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel-output.js";
 import { startPlatform, type Platform, type PlatformEvent } from "./vercel-platform.js";
-import { withProjectSettings } from "./vercel-project.js";
+import { copyProjectLink, writeLocalSettings } from "./vercel-project.js";
+import { makeWorkingCopy } from "./working-copy.js";
 
+/** The checkout: what is copied, and only read. */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const OUTPUT = path.join(ROOT, ".vercel/output");
+const OUTPUT_DIR = ".vercel/output";
 
 function report(results: HttpCheckResult[]): boolean {
   for (const r of results) process.stdout.write(`${r.ok ? "✓" : "✖"} ${r.name}${r.detail ? ` — ${r.detail}` : ""}\n`);
@@ -44,28 +48,26 @@ function seconds(since: number): string {
 }
 
 /**
- * `vercel build` with the pinned CLI; dependencies are already installed, so no builder installs any.
- * Without a linked project it builds with local settings, written for the build only (scripts/vercel-project.ts).
+ * A working copy of the checkout in `work`, with the linked project's settings (never its pulled
+ * secrets), or local ones when no project is linked (scripts/vercel-project.ts).
  */
-function runVercelBuild(): void {
-  const failure = withProjectSettings(ROOT, (source) => {
-    process.stdout.write(
-      source === "linked"
-        ? "project settings: the linked project's (.vercel/project.json)\n"
-        : "project settings: local (no project linked), for this build only\n",
-    );
-    return spawnVercelBuild();
-  });
-  if (failure) {
-    process.stderr.write(failure.message);
-    process.exit(failure.code);
-  }
+function prepareWorkingCopy(work: string): void {
+  const copy = makeWorkingCopy(ROOT, work);
+  const modules = copy.linked ? "node_modules linked" : "node_modules copied (another file system than the checkout)";
+  process.stdout.write(`working copy: ${work} (${copy.files} files of the checkout, ${modules})\n`);
+  const linked = copyProjectLink(ROOT, work);
+  if (!linked) writeLocalSettings(work);
+  process.stdout.write(
+    linked
+      ? "project settings: the linked project's (.vercel/project.json)\n"
+      : "project settings: local (no project linked)\n",
+  );
 }
 
-/** Runs the build; a failure is returned (not exited on), so the local settings are removed first. */
-function spawnVercelBuild(): { code: number; message: string } | undefined {
-  const result = spawnSync(path.join(ROOT, "node_modules/.bin/vercel"), ["build", "--yes", "--standalone"], {
-    cwd: ROOT,
+/** `vercel build` with the pinned CLI; dependencies are already installed, so no builder installs any. */
+function runVercelBuild(work: string): { code: number; message: string } | undefined {
+  const result = spawnSync(path.join(work, "node_modules/.bin/vercel"), ["build", "--yes", "--standalone"], {
+    cwd: work,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
     // VERCEL_INSTALL_COMPLETED: what Vercel's build image sets after its own install; without it the
@@ -92,9 +94,9 @@ function spawnVercelBuild(): { code: number; message: string } | undefined {
 }
 
 /** The middleware, the function and the platform in front of them, as one deployment. */
-async function launchDeployment(env: Record<string, string>, mode: string): Promise<Deployment> {
-  const routes = path.join(OUTPUT, "config.json");
-  const fn = await launchFunction(path.join(OUTPUT, FUNCTION_DIR), env, routes);
+async function launchDeployment(output: string, env: Record<string, string>, mode: string): Promise<Deployment> {
+  const routes = path.join(output, "config.json");
+  const fn = await launchFunction(path.join(output, FUNCTION_DIR), env, routes);
   const config = JSON.parse(readFileSync(routes, "utf8")) as { routes: [] };
   // Whether Vercel looks at the client's own request (with its key) for a rewritten one is open:
   // rewrite mode can only cache if it does not; fetch mode must cache either way, so it is
@@ -105,7 +107,7 @@ async function launchDeployment(env: Record<string, string>, mode: string): Prom
   });
   // Fetch mode forwards to the deployment's fixed origin, here the platform (decision: gateway origin).
   const origin: Record<string, string> = mode === "fetch" ? { GATEWAY_ORIGIN: platform.url } : {};
-  const middleware = await launchFunction(path.join(OUTPUT, MIDDLEWARE_DIR), { ...env, GATEWAY_MODE: mode, ...origin });
+  const middleware = await launchFunction(path.join(output, MIDDLEWARE_DIR), { ...env, GATEWAY_MODE: mode, ...origin });
   middlewareUrl = middleware.url;
   return {
     platform,
@@ -170,9 +172,9 @@ function checkCachedPass(
   ];
 }
 
-async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promise<HttpCheckResult[]> {
+async function checkServedDeployment(output: string, counts: HttpCheckContext["counts"]): Promise<HttpCheckResult[]> {
   // The OpenAPI document that would be deployed beside the function.
-  const doc = JSON.parse(readFileSync(path.join(OUTPUT, "static/openapi.json"), "utf8"));
+  const doc = JSON.parse(readFileSync(path.join(output, "static/openapi.json"), "utf8"));
   const accessText = readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8");
   const base = {
     keys: DEMO_KEYS,
@@ -180,13 +182,13 @@ async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promis
     validator: createResponseValidator(doc),
     errorSchema: doc.components.schemas.Error,
     accessText,
-    bundledSecret: readFileSync(path.join(OUTPUT, MIDDLEWARE_DIR, GATEWAY_SECRET_FILE), "utf8").trim(),
+    bundledSecret: readFileSync(path.join(output, MIDDLEWARE_DIR, GATEWAY_SECRET_FILE), "utf8").trim(),
   };
   const env = { ACCESS_JSON: accessText, LOG_LEVEL: "silent" };
   const results: HttpCheckResult[] = [];
   let stderr = "";
   for (const mode of ["rewrite", "fetch"]) {
-    const deployment = await launchDeployment(env, mode);
+    const deployment = await launchDeployment(output, env, mode);
     try {
       const { platform } = deployment;
       const label = (r: HttpCheckResult) => ({ ...r, name: `${mode}: ${r.name}` });
@@ -208,7 +210,7 @@ async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promis
   }
   // A deployment whose snapshot went missing must answer the documented 503, not crash.
   const empty = mkdtempSync(path.join(tmpdir(), "verify-vercel-"));
-  const unavailable = await launchDeployment({ ...env, SNAPSHOT_DIR: empty }, "rewrite");
+  const unavailable = await launchDeployment(output, { ...env, SNAPSHOT_DIR: empty }, "rewrite");
   try {
     results.push(...(await runHttpChecks({ ...base, baseUrl: unavailable.platform.url }, [UNAVAILABLE_CHECK])));
   } finally {
@@ -217,7 +219,7 @@ async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promis
     rmSync(empty, { recursive: true, force: true });
   }
   // A GATEWAY_SECRET too short to be safe: both pieces keep the internal path closed.
-  const closed = await launchDeployment({ ...env, GATEWAY_SECRET: "too-short" }, "rewrite");
+  const closed = await launchDeployment(output, { ...env, GATEWAY_SECRET: "too-short" }, "rewrite");
   try {
     results.push(...(await runHttpChecks({ ...base, baseUrl: closed.platform.url }, [CLOSED_CHECK])));
   } finally {
@@ -232,32 +234,54 @@ async function checkServedDeployment(counts: HttpCheckContext["counts"]): Promis
   return results;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { "skip-build": { type: "boolean", default: false } }, strict: true });
-  const started = performance.now();
-  if (!values["skip-build"]) {
-    process.stdout.write("vercel build …\n");
-    runVercelBuild();
-    process.stdout.write(`vercel build done in ${seconds(started)}\n`);
-  }
+/** The output's checks, then the HTTP checks of the built pair; the exit status. */
+async function verifyOutput(project: string, started: number): Promise<number> {
+  const output = path.join(project, OUTPUT_DIR);
   const checksStarted = performance.now();
-  const { checks, facts } = checkVercelOutput(OUTPUT, ROOT, path.join(ROOT, "public"), path.join(ROOT, "snapshot"));
+  const snapshot = path.join(project, "snapshot");
+  const { checks, facts } = checkVercelOutput(output, project, path.join(project, "public"), snapshot);
   const outputOk = report(checks);
-  if (!checks[0]!.ok) process.exit(1);
-  const manifest = JSON.parse(readFileSync(path.join(OUTPUT, FUNCTION_DIR, "snapshot/manifest.json"), "utf8"));
-  const httpOk = report(await checkServedDeployment(manifest.counts));
+  if (!checks[0]!.ok) return 1;
+  const manifest = JSON.parse(readFileSync(path.join(output, FUNCTION_DIR, "snapshot/manifest.json"), "utf8"));
+  const httpOk = report(await checkServedDeployment(output, manifest.counts));
   process.stdout.write(
     `\nfunction ${(facts.functionBytes / 1e6).toFixed(1)} MB with ${facts.snapshotFiles} snapshot files; static: ${facts.staticFiles.join(", ")}\n` +
       `checks ${seconds(checksStarted)}, total ${seconds(started)}\n`,
   );
   if (!outputOk || !httpOk) {
     process.stderr.write("verify:vercel: FAILED\n");
-    process.exit(1);
+    return 1;
   }
   process.stdout.write("verify:vercel: OK\n");
+  return 0;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`verify:vercel: ${(error as Error).message}\n`);
-  process.exit(2);
-});
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { "skip-build": { type: "boolean", default: false } }, strict: true });
+  const started = performance.now();
+  if (values["skip-build"]) return verifyOutput(ROOT, started);
+  const work = mkdtempSync(path.join(tmpdir(), "verify-vercel-"));
+  try {
+    prepareWorkingCopy(work);
+    process.stdout.write("vercel build …\n");
+    const failure = runVercelBuild(work);
+    if (failure) {
+      process.stderr.write(failure.message);
+      return failure.code;
+    }
+    process.stdout.write(`vercel build done in ${seconds(started)}\n`);
+    return await verifyOutput(work, started);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`verify:vercel: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -12,7 +12,13 @@ import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
 import { staticAccess } from "../api/_core/gate/access.js";
 import { createHandler } from "../api/_core/handle-request.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
-import { createOpenApiDocument, redocBundlePath, renderOpenApi, servedRedocBundle } from "../build/openapi/openapi.js";
+import {
+  createOpenApiDocument,
+  PUBLIC_DIR,
+  redocBundlePath,
+  renderOpenApi,
+  servedRedocBundle,
+} from "../build/openapi/openapi.js";
 import { OPERATIONS } from "../build/openapi/operations.js";
 import { ERROR_CODES } from "../api/_core/respond/errors.js";
 import { DATE_TIME_PATTERN } from "../build/openapi/schemas.js";
@@ -57,6 +63,10 @@ function useSnapshot(seed: number, showtimes: number) {
 }
 
 describe("the document", () => {
+  test("is refreshed in the repository's own public/ folder, where the committed copy is", () => {
+    expect(PUBLIC_DIR).toBe(path.join(ROOT, "public"));
+  });
+
   test("is valid OpenAPI 3.1 (@seriousme/openapi-schema-validator)", async () => {
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);

@@ -2,15 +2,18 @@
  * The release's parts on their own (decision: prebuilt releases): its arguments at each bound, the
  * clock and the instant it leaves the past out from, the state's reading and advancing, and the lock.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { parseReleaseArgs, UsageError } from "../scripts/release/args.js";
 import { dropBeforeFor, readNow } from "../scripts/release/clock.js";
 import { lockState } from "../scripts/release/lock.js";
+import { tightenPulledSecrets } from "../scripts/release/working-folder.js";
 import { advanceState, readState, StateError, type ReleaseRecord } from "../scripts/release/state.js";
-import { makeTempDir, removeDir, validRecords, writeFiles, toNdjson } from "./helpers/build-helpers.js";
+import { makeTempDir, removeDir, ROOT, validRecords, writeFiles, toNdjson } from "./helpers/build-helpers.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 
@@ -168,5 +171,124 @@ describe("the state", () => {
     expect(readFileSync(path.join(state, "lock"), "utf8")).toBe(`${process.pid}\n`);
     again();
     expect(existsSync(path.join(state, "lock"))).toBe(false);
+  });
+
+  test.each([
+    ["an empty lock", "", "took"],
+    ["a lock holding no pid", "release\n", "took"],
+    ["a lock whose process is gone, its takeover begun by a live release", "marker of a live taker", "is taking over"],
+    ["a lock whose process is gone, its takeover left by a dead one", "marker of a dead taker", "was interrupted"],
+  ])("%s", (_name, lock, outcome) => {
+    const state = path.join(root, "state");
+    mkdirSync(state);
+    const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    const marker = path.join(state, `lock.takeover-${dead}`);
+    if (lock.startsWith("marker")) {
+      writeFileSync(path.join(state, "lock"), `${dead}\n`);
+      writeFileSync(marker, `${lock.includes("live") ? process.pid : dead}\n`);
+    } else writeFileSync(path.join(state, "lock"), lock);
+    if (outcome === "took") {
+      lockState(state)();
+      return;
+    }
+    expect(() => lockState(state)).toThrow(StateError);
+    expect(() => lockState(state)).toThrow(outcome);
+    // Left for its taker, or for the operator: neither file is removed.
+    expect(readFileSync(path.join(state, "lock"), "utf8")).toBe(`${dead}\n`);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe("the secrets a pull wrote", () => {
+  let root: string;
+  beforeEach(() => {
+    root = makeTempDir("release-secrets");
+    mkdirSync(path.join(root, ".vercel"));
+  });
+  afterEach(() => removeDir(root));
+  const modeOf = (name: string) => (statSync(path.join(root, ".vercel", name)).mode & 0o777).toString(8);
+
+  test.each([
+    [0o600, "600", false],
+    [0o400, "400", false],
+    [0o640, "600", true],
+    [0o604, "600", true],
+    [0o644, "600", true],
+    [0o666, "600", true],
+  ])("an environment file of mode %o ends %s", (mode, expected, tightened) => {
+    const file = path.join(root, ".vercel/.env.production.local");
+    writeFileSync(file, 'ACCESS_JSON="{}"\n');
+    chmodSync(file, mode);
+    expect(tightenPulledSecrets(root)).toEqual(tightened ? [".vercel/.env.production.local"] : []);
+    expect(modeOf(".env.production.local")).toBe(expected);
+  });
+
+  test("the link and settings, which hold no secret, are left as they are", () => {
+    writeFileSync(path.join(root, ".vercel/project.json"), "{}");
+    chmodSync(path.join(root, ".vercel/project.json"), 0o644);
+    expect(tightenPulledSecrets(root)).toEqual([]);
+    expect(modeOf("project.json")).toBe("644");
+  });
+});
+
+describe("a stale lock taken over by several releases at once", () => {
+  const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  const CONTENDER = path.join(ROOT, "test/helpers/lock-contender.mjs");
+  const CONTENDERS = 8;
+  const ROUNDS = 6;
+  let root: string;
+  beforeEach(() => {
+    root = makeTempDir("release-lock");
+  });
+  afterEach(() => removeDir(root));
+
+  /** Resolves with the child's stdout once it printed `lines` lines. */
+  function linesOf(child: ChildProcess, lines: number): Promise<string[]> {
+    let text = "";
+    return new Promise((resolve, reject) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
+        text += chunk;
+        const got = text.split("\n").filter(Boolean);
+        if (got.length >= lines) resolve(got);
+      });
+      child.once("exit", (code) => reject(new Error(`contender exited ${code}: ${text}`)));
+    });
+  }
+
+  /** Real processes, released together at a lock left by a dead one; what each of them got. */
+  async function contend(round: number): Promise<string[]> {
+    const state = path.join(root, `state-${round}`);
+    mkdirSync(state);
+    const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+    writeFileSync(path.join(state, "lock"), `${dead}\n`);
+    const [go, done] = [path.join(root, `go-${round}`), path.join(root, `done-${round}`)];
+    const children = Array.from({ length: CONTENDERS }, () =>
+      spawn(process.execPath, ["--import", TSX_LOADER, CONTENDER, state, go, done], {
+        stdio: ["ignore", "pipe", "inherit"],
+      }),
+    );
+    const exited = children.map((child) => new Promise((resolve) => child.once("exit", resolve)));
+    const outcomes = children.map((child) => linesOf(child, 2));
+    await Promise.all(children.map((child) => linesOf(child, 1)));
+    writeFileSync(go, "");
+    const results = (await Promise.all(outcomes)).map((lines) => lines[1]!);
+    writeFileSync(done, "");
+    await Promise.all(exited);
+    expect(existsSync(path.join(state, "lock"))).toBe(false);
+    return results;
+  }
+
+  test("exactly one of them proceeds; the others are told who holds it", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const results = await contend(round);
+      expect(
+        results.filter((r) => r === "took"),
+        results.join("\n"),
+      ).toHaveLength(1);
+      for (const refused of results.filter((r) => r !== "took"))
+        expect(refused).toMatch(
+          /^refused (another release \(process \d+\) is using|another release \(process \d+\) is taking over)/,
+        );
+    }
   });
 });

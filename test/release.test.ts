@@ -85,6 +85,17 @@ describe("a production history", () => {
       expect(run.stdout).toContain(line);
   });
 
+  test("the secrets vercel pull wrote readable by others are made owner-only before vercel build reads them", async () => {
+    // The fake pull leaves .vercel/.env.production.local at 0644; the build records what it found.
+    const run = await release(dataFolder("update-5", update(5)), ["--dry-run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.calls[1]).toMatchObject({ args: ["build", "--yes", "--standalone", "--prod"], projectId: "prj_test" });
+    expect(run.calls[1]!.envModes).toEqual({ ".env.production.local": "600" });
+    expect(run.stdout).toContain(
+      "vercel pull: the project's production settings; made owner-only (0600): .vercel/.env.production.local",
+    );
+  });
+
   test("the same data again deploys nothing new, and changes nothing", async () => {
     const before = readFileSync(path.join(state(), "state.json"), "utf8");
     const run = await release(dataFolder("base", base), [], { RELEASE_NOW: "2026-11-23T07:30:00Z" });
@@ -202,6 +213,17 @@ describe.concurrent("what stops a release before vercel build, or before the upl
     expect(run.stdout).not.toContain("built snapshot");
   });
 
+  test("a folder that is not a git checkout stops before the build (exit 2), in one line", async () => {
+    const owned = own();
+    rmSync(path.join(owned.project, ".git"), { recursive: true });
+    const state = path.join(root, "s-not-git");
+    const run = await owned.run(["--data", dataFolder("base", base), "--prod", "--first", "--state", state], MORNING);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^release: \S+ is not a git checkout \(or git is not installed\): .*\n$/);
+    expect(run.stdout).not.toContain("built snapshot");
+    expect(run.calls).toEqual([]);
+  });
+
   test("a state held by a running release is refused (exit 2)", async () => {
     const state = path.join(root, "s-locked");
     mkdirSync(state);
@@ -213,14 +235,49 @@ describe.concurrent("what stops a release before vercel build, or before the upl
   });
 });
 
-test("a dry run says what would be uploaded and deploys nothing", async () => {
-  const state = path.join(root, "s-dry");
-  const run = await own().run(
-    ["--data", dataFolder("base", base), "--state", state, "--prod", "--first", "--dry-run"],
-    MORNING,
-  );
-  expect(run.code, run.stderr).toBe(0);
-  expect(commandsOf(run)).toEqual(["pull", "build"]);
-  expect(run.stdout).toMatch(/dry run: would upload \d+ files, \d+\.\d MB/);
-  expect(fileOrNone(path.join(state, "state.json"))).toBe("(none)");
+describe.concurrent("a dry run", () => {
+  test("says what would be uploaded and deploys nothing", async () => {
+    const state = path.join(root, "s-dry");
+    const run = await own().run(
+      ["--data", dataFolder("base", base), "--state", state, "--prod", "--first", "--dry-run"],
+      MORNING,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(commandsOf(run)).toEqual(["pull", "build"]);
+    expect(run.stdout).toMatch(
+      /\nrelease: skipped vercel deploy: a dry run uploads nothing \(it would upload \d+ files, \d+\.\d MB/,
+    );
+    expect(fileOrNone(path.join(state, "state.json"))).toBe("(none)");
+  });
+
+  test("works on a fresh clone with no link and no token: vercel build offline with local settings", async () => {
+    const owned = own();
+    rmSync(path.join(owned.project, ".vercel"), { recursive: true });
+    const state = path.join(root, "s-dry-unlinked");
+    const run = await owned.run(
+      ["--data", dataFolder("base", base), "--state", state, "--prod", "--first", "--dry-run"],
+      {
+        ...MORNING,
+        VERCEL_TOKEN: "",
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.calls).toMatchObject([
+      { args: ["build", "--yes", "--standalone", "--prod"], projectId: "local", nodeVersion: "24.x", exit: 0 },
+    ]);
+    const lines = run.stdout.split("\n");
+    const said = (start: string) => lines.filter((line) => line.startsWith(`release: ${start}`));
+    expect(said("dry run of a production release")).toEqual([
+      `release: dry run of a production release of ${dataFolder("base", base)}, with no Vercel project linked (.vercel/project.json, or VERCEL_ORG_ID and VERCEL_PROJECT_ID)`,
+    ]);
+    expect(said("skipped")).toEqual([
+      "release: skipped vercel pull: no Vercel project is linked (.vercel/project.json, or VERCEL_ORG_ID and VERCEL_PROJECT_ID); vercel build runs offline with local settings, as verify:vercel's",
+      expect.stringMatching(
+        /^release: skipped vercel deploy: a dry run uploads nothing \(it would upload \d+ files, [\d.]+ MB \(the function [\d.]+ MB with the snapshot's 6 files\)\); \S+ unchanged$/,
+      ),
+    ]);
+    expect(said("checked .vercel/output: every check passed")).toHaveLength(1);
+    expect(fileOrNone(path.join(state, "state.json"))).toBe("(none)");
+    expect(existsSync(path.join(owned.project, ".vercel"))).toBe(false);
+  });
 });

@@ -7,6 +7,7 @@ export const USAGE = `usage: npm run release -- --data DIR [--state DIR] [--prod
   --state DIR                the last release's snapshot and record, never committed (default .release)
   --prod                     a production deployment (without it: a preview)
   --dry-run                  build, diff and run vercel build, then say what would be uploaded; deploy nothing
+                             (needs no Vercel account: with no project linked, vercel build uses local settings)
   --first                    the first production release: no earlier one to diff against or carry history from
   --force                    deploy even when the snapshot is the one last released (after a code change)
   --fail-if-removed-over P%  stop (exit 4) when a resource loses more than P% of its records (default 20%)

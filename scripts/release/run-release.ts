@@ -5,32 +5,14 @@
  */
 import { rmSync } from "node:fs";
 import type { Manifest } from "../../api/_core/format/layout/manifest.js";
-import type { ReleaseOptions } from "./args.js";
-import { dropBeforeFor, formatInstant } from "./clock.js";
-import { runProcess } from "./processes.js";
+import { listTrackedFiles, WorkingCopyError } from "../working-copy.js";
+import { dropBeforeFor } from "./clock.js";
+import { type ReleaseContext, shipCandidate, step } from "./ship-candidate.js";
 import { buildCandidate, diffAgainstRelease, ReleaseStop } from "./snapshot-steps.js";
-import { advanceState, candidateDir, pruneSnapshots, readState, releasedSnapshotDir } from "./state.js";
+import { candidateDir, pruneSnapshots, readState, releasedSnapshotDir } from "./state.js";
 import type { ReleaseRecord, ReleaseState, Target } from "./state.js";
-import { checkBuiltOutput, formatMegabytes, placeSnapshot, summarizeUpload } from "./vercel-output-steps.js";
-import { describeLink, vercelBuild, vercelDeploy, vercelPull } from "./vercel-steps.js";
-
-export interface ReleaseContext {
-  options: ReleaseOptions;
-  /** The injected clock's reading, epoch ms. */
-  now: number;
-  /** The Vercel project folder (the repository checkout). */
-  project: string;
-  env: NodeJS.ProcessEnv;
-  print(line: string): void;
-}
-
-/** Runs one step, then prints its line with the time it took. */
-async function step<T>(context: ReleaseContext, fn: () => T | Promise<T>, done: (value: T) => string): Promise<T> {
-  const started = performance.now();
-  const value = await fn();
-  context.print(`${done(value)} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  return value;
-}
+import { findLink, LINK_SOURCES, requireLink } from "./vercel-steps.js";
+import { removeWorkingFolder } from "./working-folder.js";
 
 function describeRecord(record: ReleaseRecord | undefined): string {
   return record ? `snapshot ${record.snapshotId}, deployed ${record.deployedAt} at ${record.url}` : "none";
@@ -54,15 +36,6 @@ function readStartingState(context: ReleaseContext, target: Target): ReleaseStat
   return state;
 }
 
-async function gitCommit(project: string): Promise<string | null> {
-  try {
-    const outcome = await runProcess("git", ["rev-parse", "HEAD"], { cwd: project });
-    return outcome.code === 0 ? outcome.stdout.trim() : null;
-  } catch {
-    return null;
-  }
-}
-
 function describeBuild(manifest: Manifest): string {
   const c = manifest.counts;
   return `built snapshot ${manifest.snapshotId}: ${c.showtimes} showtimes, ${c.cinemas} cinemas, ${c.films} films, ${c.attributes} attributes`;
@@ -79,15 +52,41 @@ async function diffStep(context: ReleaseContext, previous: string, candidate: st
   for (const line of diff.text.trimEnd().split("\n")) context.print(`  ${line}`);
 }
 
+/**
+ * The project the release goes to, and the first line, which names it. Only a dry run goes ahead
+ * with none linked: it needs no account (decision: prebuilt releases).
+ */
+function introduce(context: ReleaseContext, target: Target): string | undefined {
+  const { options, project, env } = context;
+  const link = options.dryRun ? findLink(project, env) : requireLink(project, env);
+  const to = link === undefined ? `, with no Vercel project linked ${LINK_SOURCES}` : ` to ${link}`;
+  context.print(`${options.dryRun ? "dry run of a" : "a"} ${target} release of ${options.dataDir}${to}`);
+  return link;
+}
+
+/**
+ * The checkout's tracked files, which the working folder copies: listed first, so a folder that is
+ * not a git checkout stops before the build.
+ */
+function listCheckoutFiles(project: string): string[] {
+  try {
+    return listTrackedFiles(project);
+  } catch (error) {
+    if (error instanceof WorkingCopyError) throw new ReleaseStop(2, error.message);
+    throw error;
+  }
+}
+
 /** Build, diff and Vercel steps; returns the exit status. */
 export async function runRelease(context: ReleaseContext): Promise<number> {
   const { options, project } = context;
   const target: Target = options.prod ? "production" : "preview";
-  context.print(
-    `${options.dryRun ? "dry run of a" : "a"} ${target} release of ${options.dataDir} to ${describeLink(project, context.env)}`,
-  );
+  const link = introduce(context, target);
+  const files = listCheckoutFiles(project);
   const state = readStartingState(context, target);
   pruneSnapshots(options.stateDir, state);
+  // One left by a release that was killed holds pulled secrets: never kept, whatever this run does.
+  removeWorkingFolder(options.stateDir);
   const candidate = candidateDir(options.stateDir);
   rmSync(candidate, { recursive: true, force: true });
   const released = state.production;
@@ -110,52 +109,6 @@ export async function runRelease(context: ReleaseContext): Promise<number> {
   }
   if (previous) await diffStep(context, previous, candidate);
   else context.print("diff: no earlier release to compare with");
-  await shipCandidate(context, target, state, manifest, { candidate, dropBefore });
+  await shipCandidate(context, { target, state, manifest, candidate, dropBefore, files, linked: link !== undefined });
   return 0;
-}
-
-/** vercel build with the candidate, its checks, then the upload (or, for a dry run, what it would be). */
-async function shipCandidate(
-  context: ReleaseContext,
-  target: Target,
-  state: ReleaseState,
-  manifest: Manifest,
-  built: { candidate: string; dropBefore: string },
-): Promise<void> {
-  const { options, project } = context;
-  placeSnapshot(built.candidate, project);
-  await step(
-    context,
-    () => vercelPull(project, target),
-    () => `vercel pull: the project's ${target} settings`,
-  );
-  await step(
-    context,
-    () => vercelBuild(project, target, manifest.snapshotId),
-    () => "vercel build: .vercel/output written",
-  );
-  const facts = checkBuiltOutput(project, built.candidate);
-  const upload = summarizeUpload(project);
-  const what = `${upload.files} files, ${formatMegabytes(upload.bytes)} (the function ${formatMegabytes(facts.functionBytes)} with the snapshot's ${facts.snapshotFiles} files)`;
-  context.print(`checked .vercel/output: every check passed; ${what}`);
-  if (options.dryRun) {
-    rmSync(built.candidate, { recursive: true, force: true });
-    context.print(`dry run: would upload ${what} from .vercel/output; nothing deployed, ${options.stateDir} unchanged`);
-    return;
-  }
-  const url = await step(
-    context,
-    () => vercelDeploy(project, target),
-    (deployed) => `vercel deploy: ${deployed} is ready`,
-  );
-  const record: ReleaseRecord = {
-    snapshotId: manifest.snapshotId,
-    url,
-    deployedAt: formatInstant(context.now),
-    dropBefore: built.dropBefore,
-    counts: manifest.counts,
-    commit: await gitCommit(project),
-  };
-  advanceState(options.stateDir, state, target, record, built.candidate);
-  context.print(`${options.stateDir}: the last ${target} release is now snapshot ${manifest.snapshotId}`);
 }

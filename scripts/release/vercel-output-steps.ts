@@ -1,42 +1,29 @@
 /**
- * Between the candidate and the upload: the candidate goes where vercel.json bundles a snapshot
- * from, and what `vercel build` wrote is checked as `npm run verify:vercel` checks it before
- * anything is uploaded (decision: prebuilt releases).
+ * Between the candidate and the upload, in the release's working folder: the candidate goes where
+ * vercel.json bundles a snapshot from, and what `vercel build` wrote is checked as `npm run
+ * verify:vercel` checks it before anything is uploaded (decision: prebuilt releases).
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkVercelOutput, listFiles, type OutputFacts } from "../vercel-output.js";
+import { linkOrCopy } from "../working-copy.js";
 import { ReleaseStop } from "./snapshot-steps.js";
 
 /** The folder vercel.json's includeFiles and middleware.ts take the snapshot from. */
 export const PROJECT_SNAPSHOT = "snapshot";
 export const OUTPUT_DIR = ".vercel/output";
 
-/** Hard links where the file system allows (a snapshot's files are never changed in place), else copies. */
-function linkOrCopy(from: string, to: string): void {
-  try {
-    linkSync(from, to);
-  } catch {
-    copyFileSync(from, to);
-  }
-}
-
 /**
- * Makes `project`/snapshot the candidate: a full copy beside it, then two renames, so a reader of
- * that folder (a local server) sees the old snapshot or the new one, never a mixture.
+ * Puts the candidate in the working folder's snapshot/, where vercel.json bundles it from: hard
+ * links where the file system allows (a snapshot's files are never changed in place).
  */
-export function placeSnapshot(candidate: string, project: string): void {
-  const target = path.join(project, PROJECT_SNAPSHOT);
-  const staging = `${target}.release-${process.pid}`;
-  const old = `${target}.replaced-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
+export function placeSnapshot(candidate: string, workingFolder: string): void {
+  const target = path.join(workingFolder, PROJECT_SNAPSHOT);
+  rmSync(target, { recursive: true, force: true });
   for (const file of listFiles(candidate)) {
-    mkdirSync(path.dirname(path.join(staging, file)), { recursive: true });
-    linkOrCopy(path.join(candidate, file), path.join(staging, file));
+    mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
+    linkOrCopy(path.join(candidate, file), path.join(target, file));
   }
-  if (existsSync(target)) renameSync(target, old);
-  renameSync(staging, target);
-  rmSync(old, { recursive: true, force: true });
 }
 
 /** The output's checks; any failure stops the release before the upload (exit 3). */

@@ -1,14 +1,15 @@
 /**
  * The release's Vercel steps, through the `vercel` command on PATH (npm run puts the pinned CLI,
- * node_modules/.bin/vercel, first): the project's settings, `vercel build` with the candidate as
- * the snapshot, and `vercel deploy --prebuilt`. Authentication is the CLI's own: a `vercel login`
- * on this machine, or VERCEL_TOKEN in CI.
+ * node_modules/.bin/vercel, first), each run in the release's working folder: the project's
+ * settings, `vercel build` with the candidate as the snapshot, and `vercel deploy --prebuilt`.
+ * Authentication is the CLI's own: a `vercel login` on this machine, or VERCEL_TOKEN in CI.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { runProcess, tail } from "./processes.js";
 import { ReleaseStop } from "./snapshot-steps.js";
 import type { Target } from "./state.js";
+import { tightenPulledSecrets } from "./working-folder.js";
 
 const VERCEL = "vercel";
 
@@ -16,8 +17,14 @@ function vercelEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, NO_UPDATE_NOTIFIER: "1", FORCE_COLOR: "0", ...extra };
 }
 
-/** Which project the release deploys to: `vercel link`'s file, or the two variables CI sets instead. */
-export function describeLink(project: string, env: NodeJS.ProcessEnv): string {
+/** Where a release looks for the project it goes to. */
+export const LINK_SOURCES = "(.vercel/project.json, or VERCEL_ORG_ID and VERCEL_PROJECT_ID)";
+
+/**
+ * Which project the release deploys to: `vercel link`'s file in the checkout, or the two variables
+ * CI sets instead; undefined when neither names one.
+ */
+export function findLink(project: string, env: NodeJS.ProcessEnv): string | undefined {
   if (env.VERCEL_ORG_ID && env.VERCEL_PROJECT_ID) return `project ${env.VERCEL_PROJECT_ID} (VERCEL_PROJECT_ID)`;
   const file = path.join(project, ".vercel/project.json");
   let link: { projectId?: unknown; orgId?: unknown } = {};
@@ -30,10 +37,17 @@ export function describeLink(project: string, env: NodeJS.ProcessEnv): string {
   }
   if (typeof link.projectId === "string" && typeof link.orgId === "string")
     return `project ${link.projectId} (.vercel/project.json)`;
+  return undefined;
+}
+
+/** The project a release (other than a dry run) deploys to; stops (exit 2) when none is linked. */
+export function requireLink(project: string, env: NodeJS.ProcessEnv): string {
+  const link = findLink(project, env);
+  if (link !== undefined) return link;
   throw new ReleaseStop(
     2,
     "this folder is not linked to a Vercel project: run `npx vercel link` here, or set VERCEL_ORG_ID and " +
-      "VERCEL_PROJECT_ID (docs/operations.md, Deploying)",
+      "VERCEL_PROJECT_ID (docs/operations.md, Deploying); a --dry-run needs neither",
   );
 }
 
@@ -42,11 +56,15 @@ function failed(step: string, outcome: { code: number; stdout: string; stderr: s
   return new ReleaseStop(3, `${step} failed (exit ${outcome.code}):\n${output}\nnothing was deployed`);
 }
 
-/** The project's settings and the target's environment, as `vercel build` needs them. */
-export async function vercelPull(project: string, target: Target): Promise<void> {
+/**
+ * The project's settings and the target's environment, as `vercel build` needs them. The
+ * environment files it writes hold the project's secrets: returns those it had to make owner-only.
+ */
+export async function vercelPull(project: string, target: Target): Promise<string[]> {
   const args = ["pull", "--yes", `--environment=${target}`];
   const outcome = await runProcess(VERCEL, args, { cwd: project, env: vercelEnv() });
   if (outcome.code !== 0) throw failed(`vercel ${args.join(" ")}`, outcome);
+  return tightenPulledSecrets(project);
 }
 
 /**

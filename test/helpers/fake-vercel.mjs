@@ -2,9 +2,11 @@
 /**
  * A stand-in for the `vercel` CLI, put first on PATH by the release tests: no network, no account.
  * Every call appends one JSON line to $FAKE_VERCEL_LOG: its arguments, its exit status and, for a
- * deploy, the snapshot id the upload carried. `build` runs vercel.json's build command as the real
- * CLI does (so the snapshot step and the gateway secret are the project's own) and then writes a
- * Build Output API folder shaped like the pinned CLI's (checked by scripts/vercel-output.ts).
+ * deploy, the snapshot id the upload carried. `pull` writes the target's environment file, readable
+ * by all as a careless CLI might leave it. `build` records the project it built for and the modes of
+ * the environment files beside it, runs vercel.json's build command as the real CLI does (so the
+ * snapshot step and the gateway secret are the project's own) and then writes a Build Output API
+ * folder shaped like the pinned CLI's (checked by scripts/vercel-output.ts).
  *
  * $FAKE_VERCEL_FAIL=pull|build|deploy makes that command fail (exit 1); $FAKE_VERCEL_OVERSIZE=1
  * makes build add a 251 MB (sparse) file to the function.
@@ -12,11 +14,14 @@
 import { execSync } from "node:child_process";
 import {
   appendFileSync,
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
@@ -62,7 +67,31 @@ function writeText(file, text) {
 
 const writeJson = (file, value) => writeText(file, JSON.stringify(value));
 
+/** `vercel pull --environment=X`: the settings are the link's already; the secrets go to .vercel/.env.X.local. */
+function pull() {
+  const target = args.find((a) => a.startsWith("--environment="))?.slice("--environment=".length) ?? "development";
+  const file = path.join(cwd, `.vercel/.env.${target}.local`);
+  writeText(file, 'ACCESS_JSON="{}"\nRELEASE_ONLY="1"\n');
+  chmodSync(file, 0o644);
+  finish(0);
+}
+
+/** The project the build is for (.vercel/project.json) and the modes of the pulled environment files. */
+function describeProject() {
+  const dir = path.join(cwd, ".vercel");
+  const link = existsSync(path.join(dir, "project.json"))
+    ? JSON.parse(readFileSync(path.join(dir, "project.json"), "utf8"))
+    : {};
+  const envModes = Object.fromEntries(
+    (existsSync(dir) ? readdirSync(dir) : [])
+      .filter((name) => name.startsWith(".env."))
+      .map((name) => [name, (statSync(path.join(dir, name)).mode & 0o777).toString(8)]),
+  );
+  return { projectId: link.projectId, nodeVersion: link.settings?.nodeVersion, envModes };
+}
+
 function build() {
+  Object.assign(entry, describeProject());
   const { buildCommand } = JSON.parse(readFileSync(path.join(cwd, "vercel.json"), "utf8"));
   try {
     execSync(buildCommand, { cwd, stdio: "inherit", env: process.env });
@@ -111,7 +140,7 @@ function deploy() {
   finish(0, { snapshotId: manifest.snapshotId, target: args.includes("--prod") ? "production" : "preview" });
 }
 
-if (command === "pull") finish(0);
+if (command === "pull") pull();
 else if (command === "build") build();
 else if (command === "deploy") deploy();
 else {

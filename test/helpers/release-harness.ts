@@ -1,9 +1,10 @@
 /**
- * What the release tests drive: a Vercel project folder made of this repository's own files (its
- * vercel.json, package.json and scripts, so vercel.json's build command runs for real), linked to a
- * made-up project, with the fake `vercel` (fake-vercel.mjs) first on PATH and its log of calls.
+ * What the release tests drive: a checkout as a fresh clone has it (this repository's files, as
+ * git tracks them, in a git repository of its own, node_modules linked), linked to a made-up
+ * project with the settings a `vercel pull` leaves, with the fake `vercel` (fake-vercel.mjs)
+ * first on PATH and its log of calls.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
@@ -24,7 +25,13 @@ const RELEASE_ENTRY = path.join(ROOT, "scripts/release.ts");
 
 export interface VercelCall {
   args: string[];
+  /** The folder it ran in. */
+  cwd: string;
   exit: number;
+  /** For a build: the project it was for, its Node.js setting, and the pulled environment files' modes (octal). */
+  projectId?: string;
+  nodeVersion?: string;
+  envModes?: Record<string, string>;
   /** For a deploy: the snapshot id the upload carried, and its target. */
   snapshotId?: string;
   target?: string;
@@ -43,19 +50,36 @@ export interface ReleaseHarness {
   run(args: string[], env?: Record<string, string>): Promise<ReleaseRun>;
 }
 
-/** A project folder under `root` with the repository's code linked in and its own snapshot/, generated/, .vercel/. */
+/** What `vercel link` and `vercel pull` leave in .vercel/project.json: the ids and the project's settings. */
+export const TEST_LINK = {
+  projectId: "prj_test",
+  orgId: "team_test",
+  settings: { framework: null, installCommand: "", buildCommand: null, outputDirectory: null, nodeVersion: "24.x" },
+};
+
+/** Copies this repository's files as they are now (tracked, or new and not ignored) into a git repository at `project`. */
+function cloneRepository(project: string): void {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  for (const file of listed.split("\0").filter(Boolean)) {
+    if (!existsSync(path.join(ROOT, file))) continue;
+    cpSync(path.join(ROOT, file), path.join(project, file), { recursive: true, verbatimSymlinks: true });
+  }
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(project, "node_modules"));
+  execFileSync("git", ["init", "--quiet"], { cwd: project });
+  // .gitignore's "node_modules/" matches a folder, not this link to one.
+  writeFileSync(path.join(project, ".git/info/exclude"), "/node_modules\n");
+  execFileSync("git", ["add", "--all"], { cwd: project });
+}
+
+/** A checkout under `root`, linked to a made-up project, with its own snapshot/, generated/, .vercel/. */
 export function makeProject(root: string): ReleaseHarness {
   const project = path.join(root, "project");
+  cloneRepository(project);
   mkdirSync(path.join(project, ".vercel"), { recursive: true });
-  for (const name of ["node_modules", "scripts", "api", "build", "data"])
-    symlinkSync(path.join(ROOT, name), path.join(project, name));
-  for (const name of ["package.json", "vercel.json", "tsconfig.json"])
-    copyFileSync(path.join(ROOT, name), path.join(project, name));
-  cpSync(path.join(ROOT, "public"), path.join(project, "public"), { recursive: true });
-  writeFileSync(
-    path.join(project, ".vercel/project.json"),
-    JSON.stringify({ projectId: "prj_test", orgId: "team_test" }),
-  );
+  writeFileSync(path.join(project, ".vercel/project.json"), JSON.stringify(TEST_LINK));
   const bin = path.join(root, "bin");
   mkdirSync(bin, { recursive: true });
   copyFileSync(path.join(ROOT, "test/helpers/fake-vercel.mjs"), path.join(bin, "vercel"));
@@ -82,8 +106,15 @@ function runRelease(
 ): Promise<ReleaseRun> {
   const before = readCalls(log).length;
   // Nothing from the test runner's own environment decides which project or clock a release sees.
-  const { VERCEL_ORG_ID, VERCEL_PROJECT_ID, RELEASE_NOW, RELEASE_ONLY, RELEASE_SNAPSHOT_ID, ...inherited } =
-    process.env;
+  const {
+    VERCEL_ORG_ID,
+    VERCEL_PROJECT_ID,
+    VERCEL_TOKEN,
+    RELEASE_NOW,
+    RELEASE_ONLY,
+    RELEASE_SNAPSHOT_ID,
+    ...inherited
+  } = process.env;
   const childEnv = { ...inherited, PATH: `${bin}${path.delimiter}${process.env.PATH}`, FAKE_VERCEL_LOG: log, ...env };
   return new Promise((resolve) => {
     execFile(
