@@ -144,7 +144,7 @@ describe("every filter binds cursors", () => {
     const query = (extra?: string) => [sample.base, extra].filter(Boolean).join("&");
     const issued = parseListRequest(resource, query(sample.one));
     // A cursor of a page with the filter, whatever record it names.
-    const sortKey = resource === "showtimes" || query(sample.one).includes("near=") ? "0000" : undefined;
+    const sortKey = resource === "showtimes" || query(sample.one).includes("near=") ? ["0000"] : undefined;
     const cursor = encodeCursorEscaped(issued.binding, sortKey, "some-id");
     expect(() => parseListRequest(resource, `${query(sample.one)}&cursor=${cursor}`)).not.toThrow();
     for (const elsewhere of [query(), query(sample.other)]) {

@@ -46,7 +46,13 @@ function localDays(content: SnapshotContent, facts: RecordFacts): Int32Array {
 export function encodeDays(content: SnapshotContent, facts: RecordFacts): Map<string, Uint8Array> {
   const days = localDays(content, facts);
   const filmCount = content.films.length;
-  const rows = { day: [] as number[], film: [] as number[], count: [] as number[], first: [] as number[], start: [] as number[] };
+  const rows = {
+    day: [] as number[],
+    film: [] as number[],
+    count: [] as number[],
+    first: [] as number[],
+    start: [] as number[],
+  };
   // Days are kept from the earliest one, so that two bytes hold any span of 179 years.
   let base = 0;
   for (let p = 0; p < days.length; p++) base = p === 0 ? days[p]! : Math.min(base, days[p]!);

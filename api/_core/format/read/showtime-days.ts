@@ -50,7 +50,9 @@ export class ShowtimeDays {
       if (end < start || end > rows) throw fail("have a cinema whose rows are out of order");
       for (let i = start; i < end; i++) {
         const ordered =
-          i === start || this.day[i - 1]! < this.day[i]! || (this.day[i - 1] === this.day[i] && this.film[i - 1]! < this.film[i]!);
+          i === start ||
+          this.day[i - 1]! < this.day[i]! ||
+          (this.day[i - 1] === this.day[i] && this.film[i - 1]! < this.film[i]!);
         if (!ordered || this.film[i]! >= counts.films || this.count[i] === 0) throw fail("hold an impossible row");
         if (this.first[i]! >= counts.showtimes || this.firstStart[i]! >= counts.startCodes)
           throw fail("name a showtime that does not exist");
