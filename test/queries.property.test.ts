@@ -63,6 +63,21 @@ function located(cinema: Cinema): { latitude: number; longitude: number } | unde
 
 // ---- Datasets with places, and queries over them. ----
 
+const TITLES = [
+  "Dune: Part Two",
+  "Dune",
+  "Amélie",
+  "千と千尋の神隠し",
+  "L'Odyssée",
+  "ภาพยนตร์ สวัสดี",
+  "Ωμέγα Ёлка",
+  "The Dune Sea",
+  "Ørsted Łódź Straße",
+  "spider-man 2",
+];
+const CINEMA_NAMES = ["Odeon Leicester Square", "Ciné Lumière", "Kino Köln", "Odeon", "Filmhaus an der Straße"];
+const LOCALITIES = ["London", "Köln", "Zürich", "München", "東京"];
+
 /** Scatters the dataset's cinemas over the cities (within ~30 km), a few without coordinates, two at one spot. */
 function withPlaces(dataset: Dataset, seed: number): Dataset {
   let state = seed >>> 0 || 1;
@@ -78,18 +93,25 @@ function withPlaces(dataset: Dataset, seed: number): Dataset {
   });
   // Cinema 5 shares cinema 1's spot: a tie in distance, broken by id.
   if (cinemas[5] && cinemas[1]) cinemas[5] = { ...cinemas[5], location: { ...cinemas[1].location } };
+  // Names in several scripts, with accents, apostrophes and letters that fold (decision: name search).
+  const films = dataset.films.map((f, i) => ({ ...f, title: TITLES[i % TITLES.length]! }));
+  for (const [i, c] of cinemas.entries()) {
+    c.name = CINEMA_NAMES[i % CINEMA_NAMES.length]!;
+    (c.location as Record<string, unknown>).locality = LOCALITIES[i % LOCALITIES.length]!;
+  }
   // An attribute id holding a comma: attributeIds sends it as %2C between literal separators.
   const renamed = (id: string) => (id === "event-q&a" ? "event-q&a,late" : id);
   return {
     ...dataset,
     cinemas,
+    films,
     attributes: dataset.attributes.map((a) => ({ ...a, id: renamed(a.id) })),
     showtimes: dataset.showtimes.map((st) => ({ ...st, attributeIds: st.attributeIds.map(renamed) })),
   };
 }
 
 /** Lists the oracle covers, showtimes twice as often: most parameters are theirs. */
-const RESOURCES: ListResource[] = ["showtimes", "showtimes", "cinemas"];
+const RESOURCES: ListResource[] = ["showtimes", "showtimes", "cinemas", "films"];
 
 const querySpecArb = fc.constantFrom(...RESOURCES).chain((resource) =>
   fc.record({
