@@ -160,7 +160,10 @@ const rawWords = (text: string) =>
   [...segmenter.segment(text.normalize("NFC"))].filter((s) => s.isWordLike).map((s) => s.segment);
 
 /** A name's words as compared (folded, apostrophes dropped). */
-export const foldedWords = (text: string) => rawWords(text).map(naiveFold).filter((w) => w !== "");
+export const foldedWords = (text: string) =>
+  rawWords(text)
+    .map(naiveFold)
+    .filter((w) => w !== "");
 
 /** Every word a name is found by: its folded words and the parts its apostrophes join. */
 const findingWords = (text: string) =>
@@ -401,20 +404,29 @@ export interface OracleQuery {
 export function queryArb(
   resource: ListResource,
   table: ReadonlyArray<{ key: string }>,
+  /** How often each row is present, by key (a share from 0 to 1); the rest as above. */
+  presence: Record<string, number> = {},
 ): fc.Arbitrary<(ctx: OracleContext) => OracleQuery> {
   const oracle = ORACLES[resource];
   const rows = table.filter((row) => oracle[row.key]?.draw);
-  const absent = Math.max(2, Math.round(rows.length / 2) - 1);
-  const sometimes = (arb: fc.Arbitrary<Draw>) =>
-    fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
-  return fc.tuple(...rows.map((row) => sometimes(oracle[row.key]!.draw!))).map((draws) => (ctx: OracleContext) => {
-    const given: Given = {};
-    rows.forEach((row, i) => {
-      const value = draws[i]?.(ctx, given);
-      if (value !== undefined) given[row.key] = value;
+  const usual = 1 / (1 + Math.max(2, Math.round(rows.length / 2) - 1));
+  const sometimes = (key: string, arb: fc.Arbitrary<Draw>) => {
+    const share = presence[key] ?? usual;
+    return fc.oneof(
+      { weight: Math.round(100 * (1 - share)), arbitrary: fc.constant(undefined) },
+      { weight: Math.round(100 * share), arbitrary: arb },
+    );
+  };
+  return fc
+    .tuple(...rows.map((row) => sometimes(row.key, oracle[row.key]!.draw!)))
+    .map((draws) => (ctx: OracleContext) => {
+      const given: Given = {};
+      rows.forEach((row, i) => {
+        const value = draws[i]?.(ctx, given);
+        if (value !== undefined) given[row.key] = value;
+      });
+      return { resource, given };
     });
-    return { resource, given };
-  });
 }
 
 export function contextOf(dataset: Dataset): OracleContext {
@@ -445,8 +457,7 @@ interface Showing {
 }
 
 const byListOrder = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-  compareInstants(a.startsAt as string, b.startsAt as string) ||
-  byId(a as { id: string }, b as { id: string });
+  compareInstants(a.startsAt as string, b.startsAt as string) || byId(a as { id: string }, b as { id: string });
 
 /** The showtimes every `showing` filter of the query keeps, by the film (or cinema) they belong to. */
 function showingsOf(ctx: OracleContext, query: OracleQuery): Map<string, Showing> | undefined {
@@ -509,7 +520,8 @@ function orderOf(
   ctx: OracleContext,
   showings: Map<string, Showing> | undefined,
 ): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
-  const ids = (a: Record<string, unknown>, b: Record<string, unknown>) => byId(a as { id: string }, b as { id: string });
+  const ids = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    byId(a as { id: string }, b as { id: string });
   if (query.resource === "showtimes") return byListOrder;
   const q = query.given.q as string | undefined;
   const rank = (r: Record<string, unknown>) => (q === undefined ? 0 : nameRank(namesOf(r), q)!);
