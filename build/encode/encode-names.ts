@@ -45,7 +45,13 @@ export function encodeNames(resource: SearchResource, records: readonly PlainRec
     [names.postings, starts.finish()],
     [names.records, encodePacked(all, Math.max(0, records.length - 1))],
     [names.names, encodeDictionary(keys)],
+    [names.byName, encodePacked(byNameOrder(keys), Math.max(0, records.length - 1))],
   ]);
+}
+
+/** Record indexes by name key (JavaScript's string order), then by index: the order of titles in a list. */
+function byNameOrder(keys: readonly string[]): number[] {
+  return keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
 }
 
 /** Each cinema's chain id, by a code into the chains' dictionary (ascending ids) plus one; 0 when it has none. */

@@ -161,7 +161,7 @@ export const OPERATIONS: Operation[] = [
       "`distanceKm` (rounded to 3 decimals). With showtime filters (`filmId`, `startsAfter`, `startsBefore`, " +
       "`date`, `dayStartsAt`, `attributeIds`), only cinemas having a showtime that matches all of them, each " +
       "with `matchingShowtimes` (how many, the first one's `startsAt`): \"where is this film showing near me " +
-      "tonight\" is one request. With `q`, cinemas whose name matches it whole come first, then names starting " +
+      'tonight" is one request. With `q`, cinemas whose name matches it whole come first, then names starting ' +
       "with it, then the rest, each in the order above.",
   },
   {
@@ -187,7 +187,7 @@ export const OPERATIONS: Operation[] = [
       "mean on `/v1/showtimes`), only films having a showtime that matches all of them, each with " +
       "`matchingShowtimes` (how many, at how many cinemas, the first one's `startsAt`), ordered by most " +
       "matching showtimes, then title (compared as name search folds it), then `id`: \"what's on near me " +
-      "tonight\" is one request. With `q`, titles matching it whole come first, then titles starting with it, " +
+      'tonight" is one request. With `q`, titles matching it whole come first, then titles starting with it, ' +
       "then the rest, each in the order above.",
   },
   {

@@ -97,13 +97,15 @@ export type SearchResource = "films" | "cinemas";
 /**
  * A resource's word index: `words` the distinct words its names are found by (layout/name-words.ts),
  * ascending; `postings` a u32 per word plus one: where its records start in `records`, the packed
- * record indexes (ascending per word); `names` each record's name key, a dictionary by record.
+ * record indexes (ascending per word); `names` each record's name key, a dictionary by record;
+ * `byName` the record indexes in name-key order (then index), packed.
  */
 export const searchSections = (resource: SearchResource) => ({
   words: `search.${resource}.words`,
   postings: `search.${resource}.postings`,
   records: `search.${resource}.records`,
   names: `search.${resource}.names`,
+  byName: `search.${resource}.byName`,
 });
 
 /** Each cinema's chain: a dictionary of the chain ids, and a u32 per cinema, its chain's index plus one (0: none). */

@@ -10,9 +10,9 @@ import type { PlainStore } from "../read/plain-store.js";
 import type { EscapedSortKey, RecordList, Seek } from "../read/record-list.js";
 import { lowerBound } from "../primitives/search.js";
 import type { SnapshotLists } from "../read/snapshot.js";
-import { type NameQuery, searchNames } from "./name-search.js";
+import { type NameQuery, NO_MATCH, searchNames } from "./name-search.js";
 import { narrowSelection, type ShowtimeSelection } from "./showtime-selection.js";
-import { type Tally, tallyShowtimes } from "./showtime-tally.js";
+import { tallyShowtimes } from "./showtime-tally.js";
 
 /** The mean Earth radius (IUGG), the sphere the API's distances are measured on. */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -76,8 +76,8 @@ export interface CinemaMatch {
   distanceKm: number;
   /** Name search's rank (name-search.ts); 0 without `q`. */
   rank?: number;
-  /** Its matching showtimes, with showtime filters. */
-  tally?: Tally;
+  /** Its matching showtimes, with showtime filters: how many, the first one's start-time code. */
+  matching?: { count: number; firstStart: number };
 }
 
 /** Degrees per side of a grid cell: a 25 km radius looks at 4 cells or so. */
@@ -152,49 +152,43 @@ export function cinemasNear(cinemas: PlainStore, near: Near): CinemaMatch[] {
     .sort((a, b) => a.index - b.index);
 }
 
-/** The cinemas a place and a country allow, ascending by index, with their distances. */
-function placed(cinemas: PlainStore, filters: CinemaFilters): CinemaMatch[] {
-  const { near, countryCode } = filters;
-  let matches: CinemaMatch[];
-  if (near) {
-    matches = cinemasNear(cinemas, near);
-    return countryCode === undefined ? matches : matches.filter((m) => cinemas.countryCodeOf(m.index) === countryCode);
-  }
-  matches = [];
-  for (let i = 0; i < cinemas.length; i++) {
-    if (countryCode === undefined || cinemas.countryCodeOf(i) === countryCode)
-      matches.push({ index: i, distanceKm: Number.NaN });
-  }
-  return matches;
-}
-
 /**
  * The cinemas matching `filters`, in the order their list serves them: by name search's rank with
- * `q`, then nearest first near a point, then by id.
+ * `q`, then nearest first near a point, then by id. The candidates are the fewest a filter gives
+ * (a place, the names matching, or every cinema); the others are checked on them.
  */
 export function selectCinemas(lists: SnapshotLists, filters: CinemaFilters): CinemaMatch[] {
   if (filters.nothing) return [];
-  let matches = placed(lists.cinemas, filters);
-  if (filters.chainId !== undefined) {
-    const ofChain = new Set(lists.chains.cinemasOf(filters.chainId));
+  const { cinemas } = lists;
+  const ranks = filters.name && searchNames(lists.nameIndex("cinemas"), filters.name);
+  let matches: CinemaMatch[] = [];
+  if (filters.near) matches = cinemasNear(cinemas, filters.near);
+  else
+    for (let i = 0; i < cinemas.length; i++)
+      if (!ranks || ranks[i] !== NO_MATCH) matches.push({ index: i, distanceKm: Number.NaN });
+  const { countryCode, chainId } = filters;
+  if (countryCode !== undefined) matches = matches.filter((m) => cinemas.countryCodeOf(m.index) === countryCode);
+  if (chainId !== undefined) {
+    const ofChain = new Set(lists.chains.cinemasOf(chainId));
     matches = matches.filter((m) => ofChain.has(m.index));
   }
-  if (filters.name) {
-    const ranks = searchNames(lists.nameIndex("cinemas"), filters.name);
-    matches = matches.filter((m) => (m.rank = ranks.get(m.index)) !== undefined);
-  }
-  if (filters.showtimes) {
-    const at = filters.showtimes.cinemas;
-    const cinemas = matches.map((m) => m.index);
-    const showtimes = {
-      ...filters.showtimes,
-      cinemas: at === undefined ? cinemas : cinemas.filter((c) => Array.prototype.includes.call(at, c)),
-    };
-    const tallies = tallyShowtimes(lists, showtimes, "cinema");
-    matches = matches.filter((m) => (m.tally = tallies.get(m.index)) !== undefined);
-  }
+  if (ranks) matches = matches.filter((m) => ranks[m.index] !== NO_MATCH && (m.rank = ranks[m.index]! - 1) >= 0);
+  if (filters.showtimes) matches = withShowtimes(lists, filters.showtimes, matches);
   // Indexes are in id order: equal distances (and ranks) are ordered by id.
   return matches.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0) || a.distanceKm - b.distanceKm || a.index - b.index);
+}
+
+/** The matches having a showtime `selection` holds, each with the tally of those. */
+function withShowtimes(lists: SnapshotLists, selection: ShowtimeSelection, matches: CinemaMatch[]): CinemaMatch[] {
+  const at = selection.cinemas;
+  const candidates = matches.map((m) => m.index).sort((a, b) => a - b);
+  const cinemas = at === undefined ? candidates : candidates.filter((c) => Array.prototype.includes.call(at, c));
+  const tallies = tallyShowtimes(lists, { ...selection, cinemas }, "cinema");
+  return matches.filter((m) => {
+    if (!tallies.has(m.index)) return false;
+    m.matching = { count: tallies.count[m.index]!, firstStart: tallies.firstStart[m.index]! };
+    return true;
+  });
 }
 
 /** A selection of cinemas as a list: pages, cursors, `distanceKm` near a point, `matchingShowtimes` with showtime filters. */
@@ -239,7 +233,7 @@ export class CinemaSelectionList implements RecordList {
   render(start: number, end: number, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined {
     const { cinemas, dictionaries } = this.lists;
     for (let i = start; i < end; i++) {
-      const { index, distanceKm, tally } = this.matches[i]!;
+      const { index, distanceKm, matching: tally } = this.matches[i]!;
       if (i > start) out.byte(0x2c);
       out.raw(cinemas.records.entry(index));
       if (this.byDistance || tally) out.length--; // before the record's closing brace

@@ -12,9 +12,9 @@ import type { FreshnessFold } from "../read/freshness.js";
 import type { EscapedSortKey, RecordList, Seek } from "../read/record-list.js";
 import type { SnapshotLists } from "../read/snapshot.js";
 import { lowerBound } from "../primitives/search.js";
-import { type NameQuery, searchNames } from "./name-search.js";
+import { type NameQuery, NO_MATCH, searchNames } from "./name-search.js";
 import { narrowSelection, type ShowtimeSelection } from "./showtime-selection.js";
-import { type Tally, tallyShowtimes } from "./showtime-tally.js";
+import { type Tallies, tallyShowtimes } from "./showtime-tally.js";
 
 export interface FilmSelection {
   /** Only films having a showtime this selects; undefined: no showtime filter. */
@@ -44,9 +44,8 @@ interface Entry {
   film: number;
   /** Name search's rank (name-search.ts); 0 without `q`. */
   rank: number;
-  tally?: Tally;
-  /** The title's name key, read when the order needs it. */
-  key?: string;
+  /** How many matching showtimes, with showtime filters (else 0). */
+  count: number;
 }
 
 /** Lexicographic order of two parts of a key, as strings (ids and name keys: JavaScript's order). */
@@ -69,40 +68,45 @@ export class FilmDiscoveryList implements RecordList {
     this.length = this.entries.length;
   }
 
+  private tallies: Tallies | undefined;
+
   private select(selection: FilmSelection): Entry[] {
     const ranks = selection.name && searchNames(this.lists.nameIndex("films"), selection.name);
-    const tallies = selection.showtimes && tallyShowtimes(this.lists, selection.showtimes, "film");
-    if (tallies) {
+    const rankOf = (film: number) => (ranks ? ranks[film]! - 1 : 0);
+    if (selection.showtimes) {
+      const tallies = (this.tallies = tallyShowtimes(this.lists, selection.showtimes, "film"));
       const entries: Entry[] = [];
-      for (const [film, tally] of tallies) {
-        const rank = ranks ? ranks.get(film) : 0;
-        if (rank !== undefined) entries.push({ film, rank, tally });
-      }
+      for (const film of tallies.keys)
+        if (!ranks || ranks[film] !== NO_MATCH) entries.push({ film, rank: rankOf(film), count: tallies.count[film]! });
       return entries;
     }
-    return [...ranks!].map(([film, rank]) => ({ film, rank }));
+    const entries: Entry[] = [];
+    for (let film = 0; film < ranks!.length; film++)
+      if (ranks![film] !== NO_MATCH) entries.push({ film, rank: rankOf(film), count: 0 });
+    return entries;
   }
 
-  private keyOf(entry: Entry): string {
-    return (entry.key ??= this.lists.nameIndex("films").nameKey(entry.film));
+  private keyOf(film: number): string {
+    return this.lists.nameIndex("films").nameKey(film);
   }
 
-  /** The list's order: rank, then (with showtime filters) most showtimes, name key; then id (the film's index). */
+  /**
+   * The list's order: rank, then (with showtime filters) most showtimes, then title by its name key
+   * and id, which is the film's place in the name order; else id (the film's index).
+   */
   private compare(a: Entry, b: Entry): number {
     if (a.rank !== b.rank) return a.rank - b.rank;
-    if (this.byCount) {
-      if (a.tally!.count !== b.tally!.count) return b.tally!.count - a.tally!.count;
-      const byKey = byText(this.keyOf(a), this.keyOf(b));
-      if (byKey !== 0) return byKey;
-    }
-    return a.film - b.film;
+    if (!this.byCount) return a.film - b.film;
+    if (a.count !== b.count) return b.count - a.count;
+    const place = this.lists.nameIndex("films").namePlace;
+    return place[a.film]! - place[b.film]!;
   }
 
   /** An entry's sort key, as a cursor carries it: [rank]? [count, name key]? id. */
   private sortKey(entry: Entry): string[] {
     const key: string[] = [];
     if (this.byName) key.push(String(entry.rank));
-    if (this.byCount) key.push(String(entry.tally!.count), this.keyOf(entry));
+    if (this.byCount) key.push(String(entry.count), this.keyOf(entry.film));
     key.push(this.lists.films.ids.text(entry.film));
     return key;
   }
@@ -134,15 +138,15 @@ export class FilmDiscoveryList implements RecordList {
   render(start: number, end: number, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined {
     const { films, dictionaries } = this.lists;
     for (let i = start; i < end; i++) {
-      const { film, tally } = this.entries[i]!;
+      const { film } = this.entries[i]!;
+      const tallies = this.tallies;
       if (i > start) out.byte(0x2c);
       out.raw(films.records.entry(film));
-      if (tally) {
+      if (tallies) {
         out.length--; // before the record's closing brace
-        const first = dictionaries.startsAt.text(tally.firstStart);
-        out.text(
-          `,"matchingShowtimes":{"count":${tally.count},"cinemaCount":${tally.cinemas},"firstStartsAt":"${first}"}}`,
-        );
+        const first = dictionaries.startsAt.text(tallies.firstStart[film]!);
+        const [count, cinemas] = [tallies.count[film], tallies.cinemas[film]];
+        out.text(`,"matchingShowtimes":{"count":${count},"cinemaCount":${cinemas},"firstStartsAt":"${first}"}}`);
       }
       films.foldInto(film, fold);
     }

@@ -13,18 +13,6 @@ import type { SnapshotLists } from "../read/snapshot.js";
 import { LocalDay } from "./local-day.js";
 import { type Bounds, narrowed, runOf, type ShowtimeSelection } from "./showtime-selection.js";
 
-/** What a film (or cinema) tallies. */
-export interface Tally {
-  count: number;
-  /** Distinct cinemas counted (1 when tallied by cinema). */
-  cinemas: number;
-  /** The first showtime in list order: its record (by-cinema clustering) and start-time code. */
-  first: number;
-  firstStart: number;
-  /** The cinema last counted, so each cinema counts once. */
-  lastCinema: number;
-}
-
 export type TallyBy = "film" | "cinema";
 
 /** Whether a selection is one the films per day answer: a local day (or none), nothing finer. */
@@ -37,25 +25,48 @@ function isByDay(selection: ShowtimeSelection): boolean {
   );
 }
 
-class Tallies {
-  readonly byKey = new Map<number, Tally>();
+/**
+ * Every film's (or cinema's) tally, in typed arrays indexed by film (cinema): how many matching
+ * showtimes, at how many cinemas, and the first one in list order (its record and start-time code).
+ */
+export class Tallies {
+  readonly count: Int32Array;
+  readonly cinemas: Int32Array;
+  readonly first: Int32Array;
+  readonly firstStart: Int32Array;
+  /** The cinema last counted, so each cinema counts once. */
+  private readonly lastCinema: Int32Array;
+  /** The films (cinemas) counted, in the order first met. */
+  readonly keys: number[] = [];
 
-  constructor(private readonly lists: SnapshotLists) {}
+  constructor(
+    private readonly lists: SnapshotLists,
+    size: number,
+  ) {
+    this.count = new Int32Array(size);
+    this.cinemas = new Int32Array(size);
+    this.first = new Int32Array(size);
+    this.firstStart = new Int32Array(size);
+    this.lastCinema = new Int32Array(size).fill(-1);
+  }
+
+  has(key: number): boolean {
+    return this.count[key]! > 0;
+  }
 
   add(key: number, cinema: number, count: number, first: number, firstStart: number): void {
-    const known = this.byKey.get(key);
-    if (!known) {
-      this.byKey.set(key, { count, cinemas: 1, first, firstStart, lastCinema: cinema });
-      return;
+    if (this.count[key] === 0) {
+      this.keys.push(key);
+      this.first[key] = first;
+      this.firstStart[key] = firstStart;
+    } else if (this.isBefore(firstStart, first, this.firstStart[key]!, this.first[key]!)) {
+      this.first[key] = first;
+      this.firstStart[key] = firstStart;
     }
-    known.count += count;
-    if (known.lastCinema !== cinema) {
-      known.cinemas++;
-      known.lastCinema = cinema;
-    }
-    if (this.isBefore(firstStart, first, known.firstStart, known.first)) {
-      known.first = first;
-      known.firstStart = firstStart;
+    this.count[key]! += count;
+    if (this.lastCinema[key] !== cinema) {
+      this.cinemas[key]!++;
+      this.lastCinema[key] = cinema;
     }
   }
 
@@ -65,35 +76,33 @@ class Tallies {
    */
   private isBefore(code: number, record: number, knownCode: number, knownRecord: number): boolean {
     if (code === knownCode) return false;
-    const { dictionaries } = this.lists;
+    const { dictionaries, showtimes } = this.lists;
     const [key, knownKey] = [dictionaries.instantKeyOf(code), dictionaries.instantKeyOf(knownCode)];
     if (key !== knownKey) return key < knownKey;
-    return this.idOf(record) < this.idOf(knownRecord);
-  }
-
-  private idOf(record: number): string {
-    return this.lists.showtimes.idOf("byCinema", record);
+    return showtimes.idOf("byCinema", record) < showtimes.idOf("byCinema", knownRecord);
   }
 }
 
 /** Every film's (or cinema's) tally of the showtimes `selection` holds at `cinemas` (every cinema when undefined). */
-export function tallyShowtimes(lists: SnapshotLists, selection: ShowtimeSelection, by: TallyBy): Map<number, Tally> {
-  const tallies = new Tallies(lists);
+export function tallyShowtimes(lists: SnapshotLists, selection: ShowtimeSelection, by: TallyBy): Tallies {
+  const tallies = new Tallies(lists, by === "film" ? lists.films.length : lists.cinemas.length);
   const cinemas = selection.cinemas ?? { length: lists.cinemas.length };
   const at = (i: number) => (selection.cinemas ? selection.cinemas[i]! : i);
   if (isByDay(selection)) {
     const days = lists.days;
     const day = selection.date === undefined ? undefined : epochDayOf(selection.date);
+    const { film: films, count, first, firstStart } = days;
+    const only = selection.film;
     for (let i = 0; i < cinemas.length; i++) {
       const c = at(i);
       const [start, end] = day === undefined ? days.rowsOf(c) : days.rowsOn(c, day);
       for (let row = start; row < end; row++) {
-        const film = days.film[row]!;
-        if (selection.film !== undefined && film !== selection.film) continue;
-        tallies.add(by === "film" ? film : c, c, days.count[row]!, days.first[row]!, days.firstStart[row]!);
+        const film = films[row]!;
+        if (only !== undefined && film !== only) continue;
+        tallies.add(by === "film" ? film : c, c, count[row]!, first[row]!, firstStart[row]!);
       }
     }
-    return tallies.byKey;
+    return tallies;
   }
   const { showtimes: store, dictionaries } = lists;
   const bounds: Bounds =
@@ -121,5 +130,5 @@ export function tallyShowtimes(lists: SnapshotLists, selection: ShowtimeSelectio
       tallies.add(by === "film" ? film : c, c, 1, record, startsAt);
     });
   }
-  return tallies.byKey;
+  return tallies;
 }
