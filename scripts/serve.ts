@@ -2,9 +2,9 @@
 import { parseArgs } from "node:util";
 import { parseCorsOrigins } from "../api/_core/gate/cors.js";
 import { limiterFromEnvironment } from "../api/_adapters/environment.js";
-import { listenFailure, parsePort } from "./listen-port.js";
-import { startServer } from "./local-server.js";
-import { requestLogger } from "./request-log.js";
+import { listenFailure, parsePort } from "./server/listen-port.js";
+import { startServer } from "./server/local-server.js";
+import { requestLogger } from "./server/request-log.js";
 
 const USAGE = "usage: npm run serve -- --snapshot DIR --access FILE --port N [--host 127.0.0.1]";
 

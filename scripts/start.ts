@@ -11,10 +11,10 @@ import { limiterFromEnvironment } from "../api/_adapters/environment.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { formatReport } from "../build/report/problems.js";
 import { runBuild } from "../build/run-build.js";
-import { holdPort, listenFailure, parsePort, type PortHold } from "./listen-port.js";
+import { holdPort, listenFailure, parsePort, type PortHold } from "./server/listen-port.js";
 import { writeCurrentDemo } from "./demo/demo-folder.js";
-import { startServer } from "./local-server.js";
-import { requestLogger } from "./request-log.js";
+import { startServer } from "./server/local-server.js";
+import { requestLogger } from "./server/request-log.js";
 
 function fail(message: string): never {
   process.stderr.write(`start: ${message}\n`);

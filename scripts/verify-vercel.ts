@@ -1,12 +1,12 @@
 /**
  * `npm run verify:vercel`: the Vercel deployment, verified without deploying.
- * Runs `vercel build` offline, checks .vercel/output (scripts/vercel-output.ts), then serves the
- * built middleware and function as Vercel's Node runtime would (scripts/vercel-launcher.ts)
- * behind a stand-in for the platform's router and CDN cache (scripts/vercel-platform.ts), and
- * runs the HTTP checks (scripts/vercel-http-checks.ts) twice in each forwarding mode: the second
+ * Runs `vercel build` offline, checks .vercel/output (scripts/vercel/output.ts), then serves the
+ * built middleware and function as Vercel's Node runtime would (scripts/vercel/launcher.ts)
+ * behind a stand-in for the platform's router and CDN cache (scripts/vercel/platform.ts), and
+ * runs the HTTP checks (scripts/vercel/http-checks.ts) twice in each forwarding mode: the second
  * pass must come from the cache; in fetch mode, no request reaches a host a client names
- * (scripts/vercel-origin-check.ts). Exit 0 when everything passes, 1 otherwise. It builds in a working
- * copy of its own in a temporary folder (scripts/working-copy.ts), removed after: the checkout's
+ * (scripts/vercel/origin-check.ts). Exit 0 when everything passes, 1 otherwise. It builds in a working
+ * copy of its own in a temporary folder (scripts/vercel/working-copy.ts), removed after: the checkout's
  * snapshot/, generated/ and .vercel/ are never written (decision: prebuilt releases).
  *
  *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the checkout's existing .vercel/output)
@@ -26,13 +26,13 @@ import {
   UNAVAILABLE_CHECK,
   type HttpCheckContext,
   type HttpCheckResult,
-} from "./vercel-http-checks.js";
-import { launchFunction } from "./vercel-launcher.js";
-import { FIXED_ORIGIN_CHECK } from "./vercel-origin-check.js";
-import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel-output.js";
-import { startPlatform, type Platform, type PlatformEvent } from "./vercel-platform.js";
-import { copyProjectLink, writeLocalSettings } from "./vercel-project.js";
-import { makeWorkingCopy } from "./working-copy.js";
+} from "./vercel/http-checks.js";
+import { launchFunction } from "./vercel/launcher.js";
+import { FIXED_ORIGIN_CHECK } from "./vercel/origin-check.js";
+import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel/output.js";
+import { startPlatform, type Platform, type PlatformEvent } from "./vercel/platform.js";
+import { copyProjectLink, writeLocalSettings } from "./vercel/project.js";
+import { makeWorkingCopy } from "./vercel/working-copy.js";
 
 /** The checkout: what is copied, and only read. */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -49,7 +49,7 @@ function seconds(since: number): string {
 
 /**
  * A working copy of the checkout in `work`, with the linked project's settings (never its pulled
- * secrets), or local ones when no project is linked (scripts/vercel-project.ts).
+ * secrets), or local ones when no project is linked (scripts/vercel/project.ts).
  */
 function prepareWorkingCopy(work: string): void {
   const copy = makeWorkingCopy(ROOT, work);

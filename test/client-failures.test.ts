@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiError, createClient } from "../client/index.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, expectedList, generateDataset, type Dataset } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";

@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiError, createClient } from "../client/index.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, expectedList, generateDataset, type Dataset } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";

@@ -13,7 +13,7 @@ import type * as Schemas from "../build/openapi/schemas.js";
 import type * as Records from "../build/validate/schemas.js";
 import { ApiError, createClient, type Client } from "../client/index.js";
 import type * as Types from "../client/types.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import {
   buildDataset,

@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { OPERATIONS } from "../build/openapi/operations.js";
 import { curlSample } from "../build/openapi/samples.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { writeAccessFile } from "./helpers/http-setup.js";
 import { BREAK_AFTER, codeLayoutProblems, fixedOverCode } from "./helpers/page-layout.js";

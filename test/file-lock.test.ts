@@ -1,5 +1,5 @@
 /**
- * scripts/file-lock.ts (decision: access file changes): a lock held by a live process is waited
+ * scripts/files/file-lock.ts (decision: access file changes): a lock held by a live process is waited
  * for, one left by a killed process is taken over, and the takeover is atomic: a stale lock is
  * removed once, so two processes never both hold the lock. Holders are real processes
  * (helpers/lock-holder.ts), killed for real.
@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { LockBusy, readLockHolder, removeStaleLock, takeLock } from "../scripts/file-lock.js";
+import { LockBusy, readLockHolder, removeStaleLock, takeLock } from "../scripts/files/file-lock.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { exited, release, runHolder, staleLock, startHolder } from "./helpers/lock-processes.js";
 

@@ -17,7 +17,7 @@ import { resolveGatewayOrigin } from "../api/_adapters/gateway-origin.js";
 import { staticAccess } from "../api/_core/gate/access.js";
 import { GATEWAY_TOKEN_HEADER } from "../api/_core/gate/internal-path.js";
 import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
-import { type Bystander, startBystander } from "../scripts/vercel-origin-check.js";
+import { type Bystander, startBystander } from "../scripts/vercel/origin-check.js";
 import { auth, KEYS, TEST_NOW, useHttpFixture } from "./helpers/http-setup.js";
 
 const fixture = useHttpFixture();

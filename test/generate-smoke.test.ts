@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { feedInProcess, walkFeed } from "../scripts/bench/feed-walk.js";
 import { measureResponseSizes } from "../scripts/bench/response-size.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import {
   hashTree,
   listFiles,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ERROR_CODES } from "../api/_core/respond/errors.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { codePointLength } from "../api/_core/respond/text.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import { auth, describeMatrix, KEYS, TEST_NOW, useClient, useHttpFixture } from "./helpers/http-setup.js";
 import { parseRawResponse, rawExchange, type RawResponse } from "./helpers/raw-http.js";
 

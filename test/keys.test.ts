@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { accessVersionOf, parseAccessFile, type AccessFile } from "../api/_core/gate/access-file.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import { parseKeysArgs, UsageError } from "../scripts/keys/args.js";
 import { readAccess, writeAccess } from "../scripts/keys/access-store.js";
 import { applyCommand, CommandError, hashKey, KEY_PREFIX } from "../scripts/keys/commands.js";

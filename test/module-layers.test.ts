@@ -114,3 +114,38 @@ describe("the rest of the tree", () => {
     expect(violations(sourceFiles(path.join(ROOT, "client")), (_from, to) => to.startsWith("client/"))).toEqual([]);
   });
 });
+
+describe("the import graph", () => {
+  /** Every cycle of imports among `files` (type-only imports too: a reader follows them alike), each once. */
+  function cyclesOf(files: string[]): string[][] {
+    const edges = new Map<string, string[]>();
+    const known = new Set(files.map((f) => path.relative(ROOT, f)));
+    const target = (to: string) =>
+      [to, to.replace(/\.js$/, ".ts"), to.replace(/\.mjs$/, ".mjs")].find((t) => known.has(t));
+    for (const file of files)
+      edges.set(
+        path.relative(ROOT, file),
+        importsOf(file).flatMap((to) => target(to) ?? []),
+      );
+    const cycles: string[][] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (node: string) => {
+      state.set(node, "open");
+      stack.push(node);
+      for (const next of edges.get(node) ?? []) {
+        if (state.get(next) === "open") cycles.push(stack.slice(stack.indexOf(next)));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(node, "done");
+    };
+    for (const node of [...edges.keys()].sort()) if (!state.has(node)) visit(node);
+    return cycles;
+  }
+
+  test("has no cycles: every folder can be read from the bottom up", () => {
+    const files = ["api", "build", "scripts", "client"].flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
+    expect(cyclesOf([...files, path.join(ROOT, "middleware.ts")])).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterEach, expect, test, vi } from "vitest";
-import { LOCAL_PROJECT } from "../scripts/vercel-project.js";
+import { LOCAL_PROJECT } from "../scripts/vercel/project.js";
 import { ROOT } from "./helpers/build-helpers.js";
 
 /** The @vercel/build-utils that `vercel build` itself loads (the CLI carries its own copy). */

@@ -8,7 +8,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { OPERATIONS } from "../build/openapi/operations.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir, ROOT, runBuildCli } from "./helpers/build-helpers.js";
 
 const DEMO_KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";

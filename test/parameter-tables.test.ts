@@ -1,6 +1,6 @@
 /**
  * One definition per query parameter (decision: query parameters): every layer that names a list
- * parameter is derived from, or checked against, its endpoint's table (api/_core/parameters/) —
+ * parameter is derived from, or checked against, its endpoint's table (api/_core/endpoints/parameters/) —
  * the route's strict parsing, the OpenAPI document, the typed client's query types and the query
  * strings it sends — and a stored page answers a request only when its query is exactly a stored
  * page's (decision: stored and composed pages).

@@ -15,7 +15,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { redisRateLimiter, type RedisRateLimiter } from "../api/_adapters/redis-rate-limit.js";
 import { rateKey } from "../api/_adapters/store-rate-limit.js";
-import { startServer } from "../scripts/local-server.js";
+import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
 import { startRedis, type RedisProcess } from "./helpers/redis.js";

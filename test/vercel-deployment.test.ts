@@ -1,6 +1,6 @@
 /**
- * The deployed pair behind the stand-in platform (scripts/vercel-platform.ts), each piece in its
- * own process as Vercel's Node runtime runs it (scripts/vercel-launcher.ts), without the Vercel
+ * The deployed pair behind the stand-in platform (scripts/vercel/platform.ts), each piece in its
+ * own process as Vercel's Node runtime runs it (scripts/vercel/launcher.ts), without the Vercel
  * CLI: api/v1.ts and middleware.ts bundled with esbuild into folders shaped like vercel build's,
  * and the gateway secret written by the project's own `npm run gateway-secret`, copied in with its
  * modes as vercel build copies it. Two ways a deployment failed where verify:vercel, run by the
@@ -17,13 +17,13 @@ import { createDiskWriter } from "../build/write/output-writer.js";
 import { createOpenApiDocument } from "../build/openapi/openapi.js";
 import { createResponseValidator } from "../build/openapi/validate.js";
 import { runBuild } from "../build/run-build.js";
-import { DEMO_KEYS, type HttpCheckContext, runHttpChecks, send } from "../scripts/vercel-http-checks.js";
-import { launchFunction, type LaunchedFunction, type RuntimeUser } from "../scripts/vercel-launcher.js";
-import { FIXED_ORIGIN_CHECK } from "../scripts/vercel-origin-check.js";
-import { type Platform, startPlatform } from "../scripts/vercel-platform.js";
+import { DEMO_KEYS, type HttpCheckContext, runHttpChecks, send } from "../scripts/vercel/http-checks.js";
+import { launchFunction, type LaunchedFunction, type RuntimeUser } from "../scripts/vercel/launcher.js";
+import { FIXED_ORIGIN_CHECK } from "../scripts/vercel/origin-check.js";
+import { type Platform, startPlatform } from "../scripts/vercel/platform.js";
 import { makeTempDir, removeDir, ROOT, setPlainModes } from "./helpers/build-helpers.js";
 
-const RUNTIME = path.join(ROOT, "scripts/vercel-runtime.mjs");
+const RUNTIME = path.join(ROOT, "scripts/vercel/runtime.mjs");
 /** The middleware's route as the platform needs it: its matcher (middleware.ts) and nothing else. */
 const ROUTES = [{ src: "^/(v1|_c)(/.*)?$", middlewarePath: "middleware" }];
 

@@ -21,8 +21,8 @@ import {
   send,
   UNAVAILABLE_CHECK,
   type HttpCheckContext,
-} from "../scripts/vercel-http-checks.js";
-import { launchFunction, type LaunchedFunction } from "../scripts/vercel-launcher.js";
+} from "../scripts/vercel/http-checks.js";
+import { launchFunction, type LaunchedFunction } from "../scripts/vercel/launcher.js";
 import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 
 let root: string;

@@ -12,7 +12,7 @@ import {
   FUNCTION_SIZE_LIMIT,
   MIDDLEWARE_DIR,
   routeOf,
-} from "../scripts/vercel-output.js";
+} from "../scripts/vercel/output.js";
 import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
 import { makeTempDir, removeDir, setPlainModes, writeFiles } from "./helpers/build-helpers.js";
 

@@ -1,6 +1,6 @@
 /**
  * The stand-in for Vercel's router and CDN that `npm run verify:vercel` serves the built pair
- * behind (scripts/vercel-platform.ts): its cache follows what Vercel documents (decisions: codings
+ * behind (scripts/vercel/platform.ts): its cache follows what Vercel documents (decisions: codings
  * behind the CDN, what the CDN keeps), so the HTTP checks fail where a real deployment would
  * answer wrongly. Driven over real sockets, with a function that answers whatever headers a test
  * asks of it and a middleware that rewrites everything and keeps no request header.
@@ -8,8 +8,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { type Platform, startPlatform } from "../scripts/vercel-platform.js";
-import { send } from "../scripts/vercel-http-checks.js";
+import { type Platform, startPlatform } from "../scripts/vercel/platform.js";
+import { send } from "../scripts/vercel/http-checks.js";
 
 /** The function: echoes the Accept-Encoding it was called with; its response headers come from the query. */
 let fn: Server;

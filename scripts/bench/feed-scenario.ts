@@ -7,7 +7,7 @@
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
 import { encodeSyncToken } from "../../api/_core/tokens/sync-token.js";
 import { feedInProcess, feedQuery, walkFeed } from "./feed-walk.js";
-import type { Scenario } from "./scenarios.js";
+import type { Scenario } from "./scenario.js";
 
 export const FEED_SCENARIO = "changes feed page of 1000, uncached";
 /** The page size a mirror gets by default. */

@@ -8,17 +8,9 @@
  */
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
 import { collectFeedScenario } from "./feed-scenario.js";
+import { type Scenario, UNCACHED_URLS } from "./scenario.js";
 
-export interface Scenario {
-  name: string;
-  paths: string[];
-  authorized: boolean;
-  /** Composed on every request: many distinct URLs, more than the composed-page cache holds. */
-  uncached?: boolean;
-}
-
-/** Distinct URLs per uncached scenario: ~40 kB pages, far beyond the 6 MB composed-page cache. */
-export const UNCACHED_URLS = 2000;
+export type { Scenario } from "./scenario.js";
 
 /** A deterministic generator (mulberry32), so every run asks the same URLs. */
 function random(seed: number): (n: number) => number {

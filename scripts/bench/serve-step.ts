@@ -6,7 +6,7 @@ import { BENCH_KEY, benchAccessText } from "./access.js";
 import { runLoad, type LoadResult } from "./load.js";
 import { procMemory, runMeasured, spawnUntil, stop } from "./processes.js";
 import { serverArgs } from "./server.js";
-import type { Scenario } from "./scenarios.js";
+import type { Scenario } from "./scenario.js";
 
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
 

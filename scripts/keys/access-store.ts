@@ -6,8 +6,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { parseAccessFile, type AccessFile } from "../../api/_core/gate/access-file.js";
-import { LockBusy, takeLock, type Unlock } from "../file-lock.js";
-import { replaceFile } from "../replace-file.js";
+import { LockBusy, takeLock, type Unlock } from "../files/file-lock.js";
+import { replaceFile } from "../files/replace-file.js";
 
 /** How long a command waits for another to finish with the access file: longer than a slow push takes. */
 export const LOCK_WAIT_MS = 30_000;

@@ -5,7 +5,7 @@
  */
 import { rmSync } from "node:fs";
 import type { Manifest } from "../../api/_core/format/layout/manifest.js";
-import { listTrackedFiles, WorkingCopyError } from "../working-copy.js";
+import { listTrackedFiles, WorkingCopyError } from "../vercel/working-copy.js";
 import { dropBeforeFor } from "./clock.js";
 import { type ReleaseContext, shipCandidate, step } from "./ship-candidate.js";
 import { buildCandidate, diffAgainstRelease, ReleaseStop } from "./snapshot-steps.js";

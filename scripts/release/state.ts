@@ -10,7 +10,7 @@ import path from "node:path";
 import { z } from "zod";
 import { LIST_RESOURCES } from "../../api/_core/format/layout/manifest.js";
 import { readManifest } from "../../api/_core/format/read/snapshot.js";
-import { replaceFile } from "../replace-file.js";
+import { replaceFile } from "../files/replace-file.js";
 
 export const STATE_FILE = "state.json";
 const SNAPSHOTS = "snapshots";

@@ -5,8 +5,8 @@
  */
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { checkVercelOutput, listFiles, type OutputFacts } from "../vercel-output.js";
-import { linkOrCopy } from "../working-copy.js";
+import { checkVercelOutput, listFiles, type OutputFacts } from "../vercel/output.js";
+import { linkOrCopy } from "../vercel/working-copy.js";
 import { ReleaseStop } from "./snapshot-steps.js";
 
 /** The folder vercel.json's includeFiles and middleware.ts take the snapshot from. */

@@ -1,6 +1,6 @@
 /**
  * Where a release runs `vercel pull`, `vercel build` and `vercel deploy`: a working copy of the
- * checkout in `<state>/work` (scripts/working-copy.ts), never the checkout itself, whose snapshot/
+ * checkout in `<state>/work` (scripts/vercel/working-copy.ts), never the checkout itself, whose snapshot/
  * a running server may be serving (decision: prebuilt releases). Under the state folder it is the
  * release lock's, and on the candidate's file system, so the snapshot goes in as hard links. It is
  * removed when the release ends, whatever the outcome: a pull writes the project's secrets there,
@@ -8,8 +8,8 @@
  */
 import { chmodSync, existsSync, lstatSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { copyProjectLink, writeLocalSettings } from "../vercel-project.js";
-import { makeWorkingCopy, type WorkingCopy } from "../working-copy.js";
+import { copyProjectLink, writeLocalSettings } from "../vercel/project.js";
+import { makeWorkingCopy, type WorkingCopy } from "../vercel/working-copy.js";
 import { placeSnapshot } from "./vercel-output-steps.js";
 
 const WORK = "work";

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe } from "vitest";
 import { fileAccess } from "../../api/_core/gate/access.js";
 import { createHandler, type CoreOptions } from "../../api/_core/handle-request.js";
 import { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
-import { startServer } from "../../scripts/local-server.js";
+import { startServer } from "../../scripts/server/local-server.js";
 import { makeTempDir, removeDir } from "./build-helpers.js";
 import { buildDataset, generateDataset, type Dataset, type DatasetOptions } from "./dataset.js";
 

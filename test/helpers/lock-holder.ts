@@ -1,11 +1,11 @@
 /**
- * A process that takes a lock with scripts/file-lock.ts, for tests with real processes:
+ * A process that takes a lock with scripts/files/file-lock.ts, for tests with real processes:
  * `hold LOCK` prints "held" and keeps the lock until a line arrives on stdin (or it is killed);
  * `visit LOCK LOG` appends "enter PID" and, a moment later, "leave PID" to LOG while holding it.
  */
 import { appendFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { takeLock } from "../../scripts/file-lock.js";
+import { takeLock } from "../../scripts/files/file-lock.js";
 
 const [mode, lockFile, log] = process.argv.slice(2);
 const unlock = await takeLock(lockFile!, 60_000);

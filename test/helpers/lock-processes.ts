@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { readLockHolder, type LockOwner } from "../../scripts/file-lock.js";
+import { readLockHolder, type LockOwner } from "../../scripts/files/file-lock.js";
 import { ROOT } from "./build-helpers.js";
 
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;

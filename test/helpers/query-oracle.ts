@@ -1,6 +1,6 @@
 /**
  * The brute-force oracle of the list queries (decision: query parameters), one entry per row of
- * each list's parameter table (api/_core/parameters/), written from the contract and sharing no
+ * each list's parameter table (api/_core/endpoints/parameters/), written from the contract and sharing no
  * code with the core. The tables are its index: `oracleGaps` names every row without an entry, so a
  * parameter added to a table fails the query property test until the oracle knows what it means.
  *

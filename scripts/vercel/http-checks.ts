@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { GATEWAY_TOKEN_HEADER } from "../api/_core/gate/internal-path.js";
-import type { ResponseValidator } from "../build/openapi/validate.js";
+import { GATEWAY_TOKEN_HEADER } from "../../api/_core/gate/internal-path.js";
+import type { ResponseValidator } from "../../build/openapi/validate.js";
 
 /** The plain keys whose hashes are in data/demo-access.json. */
 export const DEMO_KEYS = { valid: "cl_demo_3f9a1c7e5b2d4086a1e7c9b3", lapsed: "cl_demo_lapsed_8d2e6b1f0a4c7395" };

@@ -1,6 +1,6 @@
 /**
  * What keeps a request or a response out of Vercel's CDN cache, as Vercel documents it, for the
- * stand-in platform of `verify:vercel` (scripts/vercel-platform.ts; decision: what the CDN keeps):
+ * stand-in platform of `verify:vercel` (scripts/vercel/platform.ts; decision: what the CDN keeps):
  *
  * - a request bypasses the cache (x-vercel-cache: BYPASS) with an `Authorization` header or a
  *   `_vercel_no_cache` cookie or query parameter (vercel.com/docs/concepts/edge-network/x-vercel-cache),

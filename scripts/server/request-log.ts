@@ -2,7 +2,7 @@
  * The local server's logs: pino JSON lines on stdout, written asynchronously so they stay off the
  * request path, and flushed when the process ends (pino flushes on exit; signals become exits here).
  */
-import { deferredOperationLog, type OperationLog, type OperationLogOptions } from "../api/_core/log/request-log.js";
+import { deferredOperationLog, type OperationLog, type OperationLogOptions } from "../../api/_core/log/request-log.js";
 
 let signalsHandled = false;
 

@@ -6,13 +6,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { GATEWAY_SECRET_FILE, GENERATED_SECRET } from "../api/_adapters/gateway-secret.js";
-import { type CheckFn, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS, type Route } from "./vercel-output.js";
+import { GATEWAY_SECRET_FILE, GENERATED_SECRET } from "../../api/_adapters/gateway-secret.js";
+import { type CheckFn, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS, type Route } from "./output-layout.js";
 
 /** Where the gateway must not run. */
 const UNGATED_PATHS = ["/", "/openapi.json", "/healthz", "/v10", "/_cx"];
 
-/** Where it must: every API path and the internal prefix (read when called: the two modules import each other). */
+/** Where it must: every API path and the internal prefix. */
 const gatedPaths = () => ROUTED_PATHS.filter((p) => p !== "/healthz").concat("/_c");
 
 /** The checks of the gateway middleware: built for Node's web API, with the manifest, on the right paths. */

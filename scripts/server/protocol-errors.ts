@@ -9,8 +9,8 @@
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { ApiError, methodNotAllowed } from "../api/_core/respond/errors.js";
-import { errorResponse } from "../api/_core/respond/error-response.js";
+import { ApiError, methodNotAllowed } from "../../api/_core/respond/errors.js";
+import { errorResponse } from "../../api/_core/respond/error-response.js";
 
 /** Node's parser error codes → status and message (the codes Node's own default handler maps). */
 function refusalOf(code: string | undefined): { status: number; message: string } {

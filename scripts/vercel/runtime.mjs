@@ -1,4 +1,4 @@
-// A stand-in for Vercel's Node.js runtime, run by scripts/vercel-launcher.ts inside a built
+// A stand-in for Vercel's Node.js runtime, run by scripts/vercel/launcher.ts inside a built
 // function's folder (its working directory, like /var/task on Vercel). Plain JavaScript on
 // purpose: no TypeScript loader may help the bundle resolve what Vercel would not.
 // Like @vercel/node's serverless handler: import the handler named by .vc-config.json, unwrap

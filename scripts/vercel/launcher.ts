@@ -1,12 +1,12 @@
 /**
  * Serves a function built by `vercel build` the way Vercel runs it: a separate Node process whose
  * working directory is the function's folder, with only the deployment's environment, calling
- * the built handler (scripts/vercel-runtime.mjs). What is tested is exactly what would be deployed.
+ * the built handler (scripts/vercel/runtime.mjs). What is tested is exactly what would be deployed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const RUNTIME = fileURLToPath(new URL("./vercel-runtime.mjs", import.meta.url));
+const RUNTIME = fileURLToPath(new URL("./runtime.mjs", import.meta.url));
 const START_TIMEOUT_MS = 20_000;
 
 /** A user to run the function as (root only): Vercel may run it as another user than its files' owner. */

@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { type CheckFn, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel-output.js";
+import { type CheckFn, FUNCTION_DIR, MIDDLEWARE_DIR } from "./output-layout.js";
 
 /** Others' read bit: what a file needs. */
 const OTHERS_READ = 0o004;

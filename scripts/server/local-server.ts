@@ -5,11 +5,11 @@ import { readFile } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { fileAccess } from "../api/_core/gate/access.js";
-import { createHandler, type CoreOptions, type RequestLog } from "../api/_core/handle-request.js";
-import { toNodeListener } from "../api/_adapters/node-listener.js";
-import type { RateLimiter } from "../api/_core/gate/rate-limit.js";
-import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
+import { fileAccess } from "../../api/_core/gate/access.js";
+import { createHandler, type CoreOptions, type RequestLog } from "../../api/_core/handle-request.js";
+import { toNodeListener } from "../../api/_adapters/node-listener.js";
+import type { RateLimiter } from "../../api/_core/gate/rate-limit.js";
+import { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
 import { answerProtocolErrors, refusedForMissingHost, SERVER_OPTIONS } from "./protocol-errors.js";
 
 export interface ServerOptions {

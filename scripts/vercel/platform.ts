@@ -2,7 +2,7 @@
  * A stand-in for the part of Vercel's platform in front of the functions, for `verify:vercel`:
  * it runs the built middleware on the paths its matcher names (honouring its rewrite, next,
  * request-header override and added response headers), then a CDN cache, then the function.
- * The cache follows Vercel's documented rules (scripts/vercel-cdn.ts): its key is the method, the
+ * The cache follows Vercel's documented rules (scripts/vercel/cdn.ts): its key is the method, the
  * URL with query and the host, never Accept-Encoding nor any Vary; a request with Authorization,
  * Range, Pragma: no-cache or _vercel_no_cache goes past it (BYPASS); a 200 is kept for the
  * max-age of Vercel-CDN-Cache-Control, else CDN-Cache-Control, else Cache-Control, unless those
@@ -12,7 +12,7 @@
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { bypassReason, cacheKey, storedFor } from "./vercel-cdn.js";
+import { bypassReason, cacheKey, storedFor } from "./cdn.js";
 
 interface Route {
   src?: string;

@@ -6,8 +6,8 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { GATEWAY_TOKEN_HEADER } from "../api/_core/gate/internal-path.js";
-import { assert, type Check, expectDocumented, send } from "./vercel-http-checks.js";
+import { GATEWAY_TOKEN_HEADER } from "../../api/_core/gate/internal-path.js";
+import { assert, type Check, expectDocumented, send } from "./http-checks.js";
 
 /**
  * A listener on a free loopback port that counts every connection (a TLS handshake it cannot read

@@ -1,5 +1,5 @@
 /**
- * Project settings for `vercel build` in a working copy (scripts/working-copy.ts; decision:
+ * Project settings for `vercel build` in a working copy (scripts/vercel/working-copy.ts; decision:
  * prebuilt releases). `vercel build` reads them from .vercel/project.json, the file `vercel link`
  * writes and `vercel pull` fills; a committed one would name a project that does not exist and
  * stand in the way of a real link, so .vercel/ is not committed, and a checkout with no project
