@@ -14,16 +14,7 @@ import { LIST_TABLES } from "../api/_core/endpoints/parse-request.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { type Dataset, generateDataset } from "./helpers/dataset.js";
 import { writeAccessFile } from "./helpers/http-setup.js";
-import {
-  contextOf,
-  distanceTo,
-  expectedRecords,
-  foldedWords,
-  nameRank,
-  type Place,
-  queryArb,
-  urlOf,
-} from "./helpers/query-oracle.js";
+import { contextOf, expectedRecords, nameRank, queryArb, urlOf } from "./helpers/query-oracle.js";
 import {
   checkQuery,
   datasetArb,

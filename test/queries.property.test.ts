@@ -14,16 +14,14 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { LIST_TABLES } from "../api/_core/endpoints/parse-request.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
-import { compareInstants, type Dataset, generateDataset } from "./helpers/dataset.js";
+import { type Dataset, generateDataset } from "./helpers/dataset.js";
 import { writeAccessFile } from "./helpers/http-setup.js";
 import {
   contextOf,
-  distanceTo,
   expectedRecords,
   type ListResource,
   ORACLES,
   oracleGaps,
-  type Place,
   queryArb,
   urlOf,
 } from "./helpers/query-oracle.js";
