@@ -17,11 +17,13 @@ import type {
   CinemaFilters,
   Embeddable,
   Film,
+  FilmFilters,
   ListParams,
   NearFilter,
   Page,
   Result,
   ServedCinema,
+  ServedFilm,
   ServedShowtime,
   ShowtimeFilters,
 } from "./types.js";
@@ -60,7 +62,8 @@ export interface Client {
   getShowtime(showtimeId: string, params?: { include?: Embeddable[] }): Promise<Result<ServedShowtime>>;
   listCinemas(params?: CinemaFilters & ListParams): Promise<Page<ServedCinema>>;
   getCinema(cinemaId: string): Promise<Result<Cinema>>;
-  listFilms(params?: ListParams): Promise<Page<Film>>;
+  /** Films: all of them, or those showing where and when the filters say (most showtimes first), or by name. */
+  listFilms(params?: FilmFilters & ListParams): Promise<Page<ServedFilm>>;
   getFilm(filmId: string): Promise<Result<Film>>;
   listAttributes(params?: ListParams): Promise<Page<Attribute>>;
   /**
@@ -69,7 +72,7 @@ export interface Client {
    */
   showtimes(params?: IterateParams<ShowtimeFilters>): AsyncIterableIterator<ServedShowtime>;
   cinemas(params?: IterateParams<CinemaFilters>): AsyncIterableIterator<ServedCinema>;
-  films(params?: ListParams): AsyncIterableIterator<Film>;
+  films(params?: IterateParams<FilmFilters>): AsyncIterableIterator<ServedFilm>;
   attributes(params?: ListParams): AsyncIterableIterator<Attribute>;
   listChanges(params?: ChangesParams): Promise<ChangesPage>;
   /**
@@ -102,7 +105,7 @@ function degrees(value: number): string {
 }
 
 /** The filters as query values: `near` becomes near=LAT,LON and radiusKm. */
-function queryOf(params: (ShowtimeFilters & CinemaFilters & ListParams) | undefined): Query {
+function queryOf(params: (ShowtimeFilters & CinemaFilters & FilmFilters & ListParams) | undefined): Query {
   const { near, ...rest } = params ?? {};
   return { ...rest, ...nearQuery(near) };
 }
@@ -229,12 +232,12 @@ export function createClient(options: ClientOptions): Client {
     getShowtime: async (showtimeId, params) => get(one("showtimes", showtimeId), { include: params?.include }),
     listCinemas: (params) => get("/v1/cinemas", queryOf(params)),
     getCinema: async (cinemaId) => get(one("cinemas", cinemaId)),
-    listFilms: (params) => get("/v1/films", { ...params }),
+    listFilms: (params) => get("/v1/films", queryOf(params)),
     getFilm: async (filmId) => get(one("films", filmId)),
     listAttributes: (params) => get("/v1/attributes", { ...params }),
     showtimes: (params) => every("/v1/showtimes", queryOf(params)),
     cinemas: (params) => every("/v1/cinemas", queryOf(params)),
-    films: (params) => every("/v1/films", { ...params }),
+    films: (params) => every("/v1/films", queryOf(params)),
     attributes: (params) => every("/v1/attributes", { ...params }),
     listChanges: (params) => get("/v1/changes", { ...params }),
     changes,

@@ -52,9 +52,28 @@ export interface Cinema {
   provenance: Provenance;
 }
 
-/** A cinema as its list serves it: `distanceKm` (rounded to 3 decimals) when listed near a point. */
+/** What a film (cinema) listed by showtime filters has of them (decision: discovery). */
+export interface MatchingShowtimes {
+  /** How many of its showtimes match every showtime filter. */
+  count: number;
+  /** At how many cinemas (films only). */
+  cinemaCount?: number;
+  /** The first of them, as its startsAt is written (in list order). */
+  firstStartsAt: DateTime;
+}
+
+/**
+ * A cinema as its list serves it: `distanceKm` (rounded to 3 decimals) when listed near a point,
+ * `matchingShowtimes` when listed by showtime filters.
+ */
 export interface ServedCinema extends Cinema {
   distanceKm?: number;
+  matchingShowtimes?: MatchingShowtimes;
+}
+
+/** A film as its list serves it: `matchingShowtimes` when listed by showtime filters. */
+export interface ServedFilm extends Film {
+  matchingShowtimes?: MatchingShowtimes;
 }
 
 export interface Film {
@@ -149,11 +168,39 @@ export interface ShowtimeFilters {
   include?: Embeddable[];
 }
 
-export interface CinemaFilters {
+/** The filters of /v1/showtimes a film or cinema list takes: it then lists those with a matching showtime. */
+export interface ShowingFilters {
+  startsAfter?: DateTime;
+  startsBefore?: DateTime;
+  /** A calendar date (YYYY-MM-DD) at the cinema. */
+  date?: string;
+  /** With `date`: when the cinema day starts, "HH:MM" from "00:00" to "05:59". */
+  dayStartsAt?: string;
+  attributeIds?: string[];
+}
+
+export interface CinemaFilters extends ShowingFilters {
   /** Cinemas near a point, nearest first, each with distanceKm. */
   near?: NearFilter;
   /** ISO 3166-1 alpha-2, e.g. "DE". */
   countryCode?: string;
+  /** Only cinemas of this chain. */
+  chainId?: string;
+  /** Only cinemas showing this film (with the other showing filters). */
+  filmId?: string;
+  /** Name search: each word starts a word of the cinema's name or locality (1..100 characters). */
+  q?: string;
+}
+
+export interface FilmFilters extends ShowingFilters {
+  /** Only films showing at this cinema. */
+  cinemaId?: string;
+  /** Only films showing at cinemas near a point. */
+  near?: NearFilter;
+  /** Only films showing at cinemas in this country (ISO 3166-1 alpha-2). */
+  countryCode?: string;
+  /** Name search: each word starts a word of the title (1..100 characters). */
+  q?: string;
 }
 
 /** A record that changed, as its get-one serves it, or one that is gone (decision: changes feed). */

@@ -28,7 +28,7 @@ import { createOpenApiDocument } from "../build/openapi/openapi.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { createClient } from "../client/index.js";
-import type { ChangesParams, CinemaFilters, ListParams, ShowtimeFilters } from "../client/types.js";
+import type { ChangesParams, CinemaFilters, FilmFilters, ListParams, ShowtimeFilters } from "../client/types.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { NEWCOMER } from "./helpers/newcomer-parameter.js";
 
@@ -47,11 +47,33 @@ const CLIENT_FIELDS = {
     limit: true,
     cursor: true,
   } satisfies Record<keyof (ShowtimeFilters & ListParams), true>,
-  cinemas: { near: true, countryCode: true, limit: true, cursor: true } satisfies Record<
-    keyof (CinemaFilters & ListParams),
-    true
-  >,
-  films: { limit: true, cursor: true } satisfies Record<keyof ListParams, true>,
+  cinemas: {
+    near: true,
+    countryCode: true,
+    chainId: true,
+    filmId: true,
+    startsAfter: true,
+    startsBefore: true,
+    date: true,
+    dayStartsAt: true,
+    attributeIds: true,
+    q: true,
+    limit: true,
+    cursor: true,
+  } satisfies Record<keyof (CinemaFilters & ListParams), true>,
+  films: {
+    cinemaId: true,
+    startsAfter: true,
+    startsBefore: true,
+    date: true,
+    dayStartsAt: true,
+    attributeIds: true,
+    near: true,
+    countryCode: true,
+    q: true,
+    limit: true,
+    cursor: true,
+  } satisfies Record<keyof (FilmFilters & ListParams), true>,
   attributes: { limit: true, cursor: true } satisfies Record<keyof ListParams, true>,
   changes: { since: true, limit: true, cursor: true } satisfies Record<keyof ChangesParams, true>,
 };
@@ -146,11 +168,43 @@ describe("the typed client sends what the tables name", () => {
     expect([...query!.keys()].sort()).toEqual(namesOf(CHANGES_PARAMETERS).sort());
   });
 
+  const SHOWING = {
+    startsAfter: "2026-11-24T00:00Z",
+    startsBefore: "2026-11-30T00:00Z",
+    date: "2026-11-25",
+    dayStartsAt: "03:00",
+    attributeIds: ["lang-en"],
+  };
+
   test("every cinema filter goes out under its table's names", async () => {
     const [query] = await queriesOf((c) =>
-      c.listCinemas({ near: { latitude: 1, longitude: 2, radiusKm: 3 }, countryCode: "DE", limit: 2, cursor: "c" }),
+      c.listCinemas({
+        ...SHOWING,
+        near: { latitude: 1, longitude: 2, radiusKm: 3 },
+        countryCode: "DE",
+        chainId: "odeon",
+        filmId: "film-orbit-of-ash",
+        q: "odeon",
+        limit: 2,
+        cursor: "c",
+      }),
     );
     expect([...query!.keys()].sort()).toEqual(namesOf(LIST_TABLES.cinemas).sort());
+  });
+
+  test("every film filter goes out under its table's names", async () => {
+    const [query] = await queriesOf((c) =>
+      c.listFilms({
+        ...SHOWING,
+        cinemaId: "gb-lon-odeon-leicester-sq",
+        near: { latitude: 1, longitude: 2, radiusKm: 3 },
+        countryCode: "DE",
+        q: "orbit",
+        limit: 2,
+        cursor: "c",
+      }),
+    );
+    expect([...query!.keys()].sort()).toEqual(namesOf(LIST_TABLES.films).sort());
   });
 });
 

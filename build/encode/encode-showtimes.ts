@@ -20,6 +20,7 @@ import {
 import { bucketCountFor, fingerprintOf, hashId } from "../../api/_core/format/primitives/id-hash.js";
 import { encodePacked } from "../../api/_core/format/primitives/packed.js";
 import { EXTENSION_FIELDS, type ShowtimeRow } from "../../api/_core/format/layout/showtime-record.js";
+import { encodeDays } from "./encode-days.js";
 import { encodeShowtimeBlock } from "./encode-showtime-block.js";
 import { zoneKeysOfCinemas } from "./encode-zones.js";
 
@@ -243,6 +244,7 @@ export function encodeShowtimes(
   add(encodeZoneLists(content, cinemaOf, recordOf, startsAtOfRecord));
   add(encodePairs(cinemas.length, filmOf, byCinema.starts, listPositionOf));
   add(encodeIdIndex(content, recordOf));
+  add(encodeDays(content, { listPositionOf, clusterStarts: byCinema.starts, filmOf, startsAtOfRecord }));
   return sections;
 }
 

@@ -5,6 +5,7 @@
 import { BlockFileWriter } from "../../api/_core/format/primitives/block-file.js";
 import type { SnapshotContent } from "../../api/_core/format/layout/content.js";
 import { encodeDictionaries } from "./encode-dictionaries.js";
+import { encodeChains, encodeNames } from "./encode-names.js";
 import { encodePlain } from "./encode-plain.js";
 import { encodeZones } from "./encode-zones.js";
 import { DEFAULT_BLOCK_LAYOUT, encodeShowtimes, type BlockLayout } from "./encode-showtimes.js";
@@ -42,6 +43,9 @@ export function writeLists(
   for (const [name, bytes] of encodePlain("films", content.films, dictionaries.films)) index.add(name, bytes);
   for (const [name, bytes] of encodePlain("attributes", content.attributes)) index.add(name, bytes);
   for (const [name, bytes] of encodeZones(content)) index.add(name, bytes);
+  for (const [name, bytes] of encodeNames("films", content.films)) index.add(name, bytes);
+  for (const [name, bytes] of encodeNames("cinemas", content.cinemas)) index.add(name, bytes);
+  for (const [name, bytes] of encodeChains(content.cinemas)) index.add(name, bytes);
   const indexFacts = index.finish();
   return { [INDEX_FILE]: indexFacts, [RECORDS_FILE]: recordsFacts } as Record<
     typeof INDEX_FILE | typeof RECORDS_FILE,

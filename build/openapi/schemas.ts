@@ -70,11 +70,22 @@ export const servedShowtimeSchema = showtimeSchema.extend({
   cinema: cinemaSchema.optional(),
 });
 /** A cinema as its list serves it: with `distanceKm` near a point. */
-export const servedCinemaSchema = cinemaSchema.extend({ distanceKm: z.number().min(0).optional() });
+/** What a film or cinema listed by showtime filters has of them (decision: discovery); films count cinemas too. */
+export const matchingShowtimesSchema = z.strictObject({
+  count: z.number().int().min(1),
+  cinemaCount: z.number().int().min(1).optional(),
+  firstStartsAt: dateTime,
+});
+
+export const servedCinemaSchema = cinemaSchema.extend({
+  distanceKm: z.number().min(0).optional(),
+  matchingShowtimes: matchingShowtimesSchema.optional(),
+});
+export const servedFilmSchema = filmSchema.extend({ matchingShowtimes: matchingShowtimesSchema.optional() });
 
 export const showtimePageSchema = listOf(servedShowtimeSchema);
 export const cinemaPageSchema = listOf(servedCinemaSchema);
-export const filmPageSchema = listOf(filmSchema);
+export const filmPageSchema = listOf(servedFilmSchema);
 export const attributePageSchema = listOf(attributeSchema);
 export const cinemaResultSchema = oneOf(cinemaSchema);
 export const filmResultSchema = oneOf(filmSchema);
@@ -134,7 +145,20 @@ const COMPONENTS: [z.ZodType, string, string][] = [
     "A showtime as served: listed near a point, with its cinema's `distanceKm` (rounded to 3 decimals); with " +
       "`film` and/or `cinema` (their full records) when `include` asks for them.",
   ],
-  [servedCinemaSchema, "ServedCinema", "A cinema as listed: with `distanceKm` (rounded to 3 decimals) near a point."],
+  [
+    matchingShowtimesSchema,
+    "MatchingShowtimes",
+    "What a film or cinema listed by showtime filters has of them: how many of its showtimes match every " +
+      "showtime filter, at how many cinemas (films only), and the first of them in list order, its `startsAt` " +
+      "as written.",
+  ],
+  [
+    servedCinemaSchema,
+    "ServedCinema",
+    "A cinema as listed: with `distanceKm` (rounded to 3 decimals) near a point, and `matchingShowtimes` when " +
+      "listed by showtime filters.",
+  ],
+  [servedFilmSchema, "ServedFilm", "A film as listed: with `matchingShowtimes` when listed by showtime filters."],
   [showtimePageSchema, "ShowtimePage", "A page of showtimes."],
   [cinemaPageSchema, "CinemaPage", "A page of cinemas."],
   [filmPageSchema, "FilmPage", "A page of films."],

@@ -10,6 +10,7 @@ import type { SnapshotContent, TimeText } from "../../api/_core/format/layout/co
 import type { BlockLayout } from "../encode/encode-showtimes.js";
 import type { DataFile, HISTORY_FILE } from "../../api/_core/format/primitives/files.js";
 import { FreshnessFold } from "../../api/_core/format/read/freshness.js";
+import type { EscapedSortKey } from "../../api/_core/format/read/record-list.js";
 import {
   LIST_RESOURCES,
   type DataFileFacts,
@@ -57,9 +58,8 @@ function snapshotFreshness(content: SnapshotContent): Freshness {
 }
 
 /** The raw sort key of a page's last record, from the escaped form the snapshot keeps. */
-function rawKey(last: { instantKey?: string; escapedId: string }): string[] {
-  const id = JSON.parse(`"${last.escapedId}"`) as string;
-  return last.instantKey === undefined ? [id] : [last.instantKey, id];
+function rawKey(last: EscapedSortKey): string[] {
+  return [...(last.head ?? []), last.escapedId].map((part) => JSON.parse(`"${part}"`) as string);
 }
 
 async function renderPages(

@@ -40,6 +40,10 @@ export const CPU_TARGETS: Record<string, { target: number; aim?: number }> = {
 /** Scenarios whose target is their CPU per request against another scenario's in the same run (at most). */
 export const RELATIVE_TARGETS: Record<string, { of: string; atMost: number }> = {
   "cinema + date, uncached": { of: "composed by cinema, uncached", atMost: 1.2 },
+  // Discovery (decision: discovery, name search): what an app asks first, against the cinema page.
+  "films near a US city on a date, uncached": { of: "composed by cinema, uncached", atMost: 2 },
+  "q on films, uncached": { of: "composed by cinema, uncached", atMost: 1 },
+  "q on cinemas, uncached": { of: "composed by cinema, uncached", atMost: 1 },
 };
 
 /** A scenario's CPU per request ÷ that of the scenario its relative target names, when both ran. */

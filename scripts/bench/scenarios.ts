@@ -97,11 +97,12 @@ function collectListScenarios(snapshotDir: string): Scenario[] {
       { length: located.length ? UNCACHED_URLS : 0 },
       () => `/v1/cinemas?near=${place()}&limit=100`,
     );
-    // A snapshot without coordinates has no place to ask about: those two scenarios are left out.
+    // A snapshot without coordinates has no place to ask about: those scenarios are left out.
     const places: Scenario[] = located.length
       ? [
           { name: "near + film + 4 h window, uncached", paths: nearFilmWindow, authorized: true, uncached: true },
           { name: "cinemas near a point, uncached", paths: cinemasNear, authorized: true, uncached: true },
+          ...discoveryScenarios(lists, days),
         ]
       : [];
     return [
@@ -112,9 +113,68 @@ function collectListScenarios(snapshotDir: string): Scenario[] {
       { name: "cinema + date, uncached", paths: byCinemaDate, authorized: true, uncached: true },
       { name: "composed by film, uncached", paths: byFilm, authorized: true, uncached: true },
       ...places,
+      ...nameScenarios(lists),
       { name: "401", paths: ["/v1/showtimes"], authorized: false },
     ];
   } finally {
     snapshot.close();
   }
+}
+
+/**
+ * "What's on near me" on a day, at a random US cinema's place (decision: discovery): the films
+ * within the default 25 km, most showtimes first. Its own random sequence, so the other scenarios
+ * ask the same URLs as in earlier releases.
+ */
+function discoveryScenarios(lists: Snapshot["lists"], days: string[]): Scenario[] {
+  const pick = random(3);
+  const us: string[] = [];
+  for (let c = 0; c < lists.cinemas.length; c++) {
+    const [latitude, longitude] = lists.cinemas.coordinates(c);
+    if (lists.cinemas.countryCodeOf(c) === "US" && !Number.isNaN(latitude))
+      us.push(`${latitude.toFixed(4)},${longitude.toFixed(4)}`);
+  }
+  if (us.length === 0) return [];
+  const filmsNearOnDate = Array.from(
+    { length: UNCACHED_URLS },
+    () => `/v1/films?near=${us[pick(us.length)]}&date=${days[pick(days.length)]}`,
+  );
+  return [
+    { name: "films near a US city on a date, uncached", paths: filmsNearOnDate, authorized: true, uncached: true },
+  ];
+}
+
+/**
+ * A search box's requests (decision: name search): the first letters of a word of a random title
+ * (or cinema name, or locality), two to six of them, now and then with the next word. Distinct
+ * queries are fewer than the uncached URLs, so each comes in several page sizes.
+ */
+function nameScenarios(lists: Snapshot["lists"]): Scenario[] {
+  const pick = random(4);
+  const queries = (resource: "films" | "cinemas") => {
+    const store = lists[resource];
+    const words: string[][] = [];
+    for (let i = 0; i < store.length; i++) {
+      const record = JSON.parse(Buffer.from(store.records.entry(i)).toString("utf8"));
+      const texts = resource === "films" ? [record.title] : [record.name, record.location.locality];
+      for (const text of texts)
+        words.push(
+          String(text)
+            .split(/\s+/)
+            .filter((w) => /^\p{L}/u.test(w)),
+        );
+    }
+    return Array.from({ length: UNCACHED_URLS }, (_, n) => {
+      const name = words[pick(words.length)]!;
+      const at = pick(Math.max(1, name.length));
+      const word = name[at] ?? "a";
+      let q = word.slice(0, 2 + pick(5));
+      if (pick(4) === 0 && name[at + 1]) q = `${word} ${name[at + 1]!.slice(0, 3)}`;
+      return `/v1/${resource}?q=${encodeURIComponent(q)}&limit=${20 + (n % 11)}`;
+    });
+  };
+  return [
+    { name: "q on films, uncached", paths: queries("films"), authorized: true, uncached: true },
+    { name: "q on cinemas, uncached", paths: queries("cinemas"), authorized: true, uncached: true },
+  ];
 }

@@ -28,7 +28,7 @@ function recordAt(lists: SnapshotLists, list: RecordList, position: number, out:
     new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated),
   )!;
   const id = JSON.parse(`"${key.escapedId}"`) as string;
-  return { sortKey: key.instantKey === undefined ? [id] : [key.instantKey, id], id, bytes: out.finish(), position };
+  return { sortKey: [...(key.head ?? []), id], id, bytes: out.finish(), position };
 }
 
 /** Reads a resource's records in list order, checking that order (a bad snapshot must not diff silently). */

@@ -4,7 +4,7 @@
  * untouched, static/ holds only the public documentation, the bundle fits Vercel's limit, and
  * another user than the files' owner can read what the pieces read (vercel-output-modes.ts).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import {
   type CheckFn,
@@ -12,7 +12,6 @@ import {
   FUNCTION_DIR,
   FUNCTION_SIZE_LIMIT,
   listFiles,
-  MIDDLEWARE_DIR,
   type OutputCheck,
   type OutputFacts,
   ROUTED_PATHS,

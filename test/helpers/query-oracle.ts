@@ -28,6 +28,11 @@ type Draw = (ctx: OracleContext, given: Given) => unknown;
 export interface OracleEntry {
   /** Paging (cursor, limit): the walk of the pages gives them. */
   paging?: true;
+  /**
+   * A showtime filter on a film or cinema list: `keeps` judges showtimes, and the list keeps the
+   * records having one that every such filter keeps (decision: discovery).
+   */
+  showing?: true;
   /** A random way to choose the row's value for a dataset; the value undefined leaves the row out. */
   draw?: fc.Arbitrary<Draw>;
   /** The row's query text, each name=value already encoded. */
@@ -115,6 +120,107 @@ const startsOf = (ctx: OracleContext) => ctx.dataset.showtimes.map((s) => s.star
 const epochSeconds = (text: string) => Date.parse(text) / 1000;
 const hhmm = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+
+// ---- Names (decision: name search), folded naively, letter by letter ----
+
+const ACCENTED_SCRIPTS = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
+const FOLDED_LETTERS: Record<string, string> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ı: "i",
+  ħ: "h",
+  ŧ: "t",
+};
+
+/** A word folded: decomposed, accents after Latin, Greek or Cyrillic letters dropped, lower case, apostrophes gone. */
+export function naiveFold(word: string): string {
+  let out = "";
+  let base = "";
+  for (const char of word.normalize("NFKD")) {
+    if (/\p{M}/u.test(char)) {
+      if (!ACCENTED_SCRIPTS.test(base)) out += char;
+      continue;
+    }
+    base = char;
+    if (char === "'" || char === "’" || char === "ʼ") continue;
+    const lower = char.toLowerCase();
+    out += [...lower].map((c) => FOLDED_LETTERS[c] ?? c).join("");
+  }
+  return out.normalize("NFC");
+}
+
+const segmenter = new Intl.Segmenter("und", { granularity: "word" });
+const rawWords = (text: string) =>
+  [...segmenter.segment(text.normalize("NFC"))].filter((s) => s.isWordLike).map((s) => s.segment);
+
+/** A name's words as compared (folded, apostrophes dropped). */
+export const foldedWords = (text: string) =>
+  rawWords(text)
+    .map(naiveFold)
+    .filter((w) => w !== "");
+
+/** Every word a name is found by: its folded words and the parts its apostrophes join. */
+const findingWords = (text: string) =>
+  rawWords(text).flatMap((w) => [naiveFold(w), ...(/['’ʼ]/.test(w) ? w.split(/['’ʼ]/).map(naiveFold) : [])]);
+
+/** A name's rank for a query, or undefined when it does not match: 0 whole name, 1 starts with the query, 2 else. */
+export function nameRank(texts: readonly string[], query: string): number | undefined {
+  const words = foldedWords(query);
+  const finding = texts.flatMap(findingWords);
+  if (!words.every((q) => finding.some((w) => w.startsWith(q)))) return undefined;
+  const [name, key] = [foldedWords(texts[0]!).join(" "), words.join(" ")];
+  return name === key ? 0 : name.startsWith(key) ? 1 : 2;
+}
+
+/** The texts a record is found by: a film's title; a cinema's name, then its locality. */
+function namesOf(record: Record<string, unknown>): string[] {
+  if ("title" in record) return [record.title as string];
+  return [record.name as string, (record.location as { locality: string }).locality];
+}
+
+/** A query drawn from a dataset's names: a word or two of a name, maybe cut, in another case; or nonsense. */
+const queryDraw = (resource: "films" | "cinemas"): fc.Arbitrary<Draw> =>
+  fc
+    .record({
+      record: fc.nat(),
+      word: fc.nat(),
+      two: fc.boolean(),
+      cut: fc.integer({ min: 0, max: 3 }),
+      upper: fc.boolean(),
+      nonsense: fc.nat({ max: 9 }),
+    })
+    .map(({ record, word, two, cut, upper, nonsense }) => (ctx: OracleContext) => {
+      if (nonsense === 0) return "zzqx";
+      const records = resource === "films" ? ctx.dataset.films : [...ctx.cinemas.values()];
+      if (records.length === 0) return undefined;
+      const words = rawWords(namesOf(records[record % records.length] as unknown as Record<string, unknown>)[0]!);
+      if (words.length === 0) return undefined;
+      const first = word % words.length;
+      let text = words.slice(first, two ? first + 2 : first + 1).join(" ");
+      const chars = [...text];
+      if (cut > 0 && chars.length > cut + 1) text = chars.slice(0, chars.length - cut).join("");
+      return ` ${upper ? text.toUpperCase() : text} `;
+    });
+
+const nameEntry = (resource: "films" | "cinemas"): OracleEntry => ({
+  draw: queryDraw(resource),
+  wire: (q: string) => [enc("q", q)],
+  keeps: (q: string, record) => nameRank(namesOf(record), q) !== undefined,
+});
+
+/** A showtime filter as a film or cinema list takes it: its showtime oracle's draw, wire and keeps. */
+const showing = (entry: OracleEntry): OracleEntry => ({
+  showing: true,
+  draw: entry.draw,
+  wire: entry.wire,
+  keeps: entry.keeps,
+});
 
 // ---- The oracle of each list ----
 
@@ -222,6 +328,38 @@ export const CINEMA_ORACLE: Oracle = {
     wire: (code: string) => [enc("countryCode", code)],
     keeps: (code: string, c) => (c.location as { countryCode?: string }).countryCode === code,
   },
+  chainId: {
+    draw: pickOf((ctx) => [...new Set(ctx.dataset.cinemas.flatMap((c) => (c.chainId ? [c.chainId] : [])))], "no-chain"),
+    wire: (chainId: string) => [enc("chainId", chainId)],
+    keeps: (chainId: string, c) => c.chainId === chainId,
+  },
+  filmId: showing(SHOWTIME_ORACLE.filmId!),
+  startsAfter: showing(SHOWTIME_ORACLE.startsAfter!),
+  startsBefore: showing(SHOWTIME_ORACLE.startsBefore!),
+  date: showing(SHOWTIME_ORACLE.date!),
+  dayStartsAt: showing(SHOWTIME_ORACLE.dayStartsAt!),
+  attributeIds: showing(SHOWTIME_ORACLE.attributeIds!),
+  q: nameEntry("cinemas"),
+  cursor: PAGING,
+};
+
+export const FILM_ORACLE: Oracle = {
+  limit: PAGING,
+  cinemaId: showing(SHOWTIME_ORACLE.cinemaId!),
+  startsAfter: showing(SHOWTIME_ORACLE.startsAfter!),
+  startsBefore: showing(SHOWTIME_ORACLE.startsBefore!),
+  date: showing(SHOWTIME_ORACLE.date!),
+  dayStartsAt: showing(SHOWTIME_ORACLE.dayStartsAt!),
+  attributeIds: showing(SHOWTIME_ORACLE.attributeIds!),
+  near: showing(SHOWTIME_ORACLE.near!),
+  countryCode: {
+    showing: true,
+    draw: CINEMA_ORACLE.countryCode!.draw,
+    wire: CINEMA_ORACLE.countryCode!.wire,
+    keeps: (code: string, s, ctx) =>
+      (ctx.cinemas.get(s.cinemaId as string)!.location as { countryCode?: string }).countryCode === code,
+  },
+  q: nameEntry("films"),
   cursor: PAGING,
 };
 
@@ -230,7 +368,7 @@ export const PAGING_ORACLE: Oracle = { limit: PAGING, cursor: PAGING };
 export const ORACLES: Record<ListResource, Oracle> = {
   showtimes: SHOWTIME_ORACLE,
   cinemas: CINEMA_ORACLE,
-  films: PAGING_ORACLE,
+  films: FILM_ORACLE,
   attributes: PAGING_ORACLE,
 };
 
@@ -259,23 +397,36 @@ export interface OracleQuery {
   given: Given;
 }
 
-/** Draws a query over `table`: each drawable row present a third of the time. */
+/**
+ * Draws a query over `table`: each drawable row present a third of the time, or, in a table of
+ * more than six such rows, two at a time on average (more would leave most pages empty).
+ */
 export function queryArb(
   resource: ListResource,
   table: ReadonlyArray<{ key: string }>,
+  /** How often each row is present, by key (a share from 0 to 1); the rest as above. */
+  presence: Record<string, number> = {},
 ): fc.Arbitrary<(ctx: OracleContext) => OracleQuery> {
   const oracle = ORACLES[resource];
   const rows = table.filter((row) => oracle[row.key]?.draw);
-  const sometimes = (arb: fc.Arbitrary<Draw>) =>
-    fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
-  return fc.tuple(...rows.map((row) => sometimes(oracle[row.key]!.draw!))).map((draws) => (ctx: OracleContext) => {
-    const given: Given = {};
-    rows.forEach((row, i) => {
-      const value = draws[i]?.(ctx, given);
-      if (value !== undefined) given[row.key] = value;
+  const usual = 1 / (1 + Math.max(2, Math.round(rows.length / 2) - 1));
+  const sometimes = (key: string, arb: fc.Arbitrary<Draw>) => {
+    const share = presence[key] ?? usual;
+    return fc.oneof(
+      { weight: Math.round(100 * (1 - share)), arbitrary: fc.constant(undefined) },
+      { weight: Math.round(100 * share), arbitrary: arb },
+    );
+  };
+  return fc
+    .tuple(...rows.map((row) => sometimes(row.key, oracle[row.key]!.draw!)))
+    .map((draws) => (ctx: OracleContext) => {
+      const given: Given = {};
+      rows.forEach((row, i) => {
+        const value = draws[i]?.(ctx, given);
+        if (value !== undefined) given[row.key] = value;
+      });
+      return { resource, given };
     });
-    return { resource, given };
-  });
 }
 
 export function contextOf(dataset: Dataset): OracleContext {
@@ -298,38 +449,93 @@ export function urlOf(query: OracleQuery, limit: number, cursor: string | null):
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** The matching showtimes of a film or cinema (decision: discovery): how many, at how many cinemas, the first. */
+interface Showing {
+  count: number;
+  cinemas: Set<string>;
+  first: Record<string, unknown>;
+}
+
+const byListOrder = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  compareInstants(a.startsAt as string, b.startsAt as string) || byId(a as { id: string }, b as { id: string });
+
+/** The showtimes every `showing` filter of the query keeps, by the film (or cinema) they belong to. */
+function showingsOf(ctx: OracleContext, query: OracleQuery): Map<string, Showing> | undefined {
+  const oracle = ORACLES[query.resource];
+  const filters = Object.entries(query.given).filter(([key]) => oracle[key]!.showing);
+  if (filters.length === 0) return undefined;
+  const groupBy = query.resource === "films" ? "filmId" : "cinemaId";
+  const showings = new Map<string, Showing>();
+  const showtimes = (ctx.dataset.showtimes as unknown as Array<Record<string, unknown>>).filter((s) =>
+    filters.every(([key, value]) => oracle[key]!.keeps!(value as never, s, ctx, query.given)),
+  );
+  for (const s of showtimes.sort(byListOrder)) {
+    const key = s[groupBy] as string;
+    const known = showings.get(key);
+    if (known) {
+      known.count++;
+      known.cinemas.add(s.cinemaId as string);
+    } else showings.set(key, { count: 1, cinemas: new Set([s.cinemaId as string]), first: s });
+  }
+  return showings;
+}
+
 /** Every record the query pages through, in order, as served: filter, sort, then what rows add. */
 export function expectedRecords(ctx: OracleContext, query: OracleQuery): Array<Record<string, unknown>> {
   const oracle = ORACLES[query.resource];
   const entries = Object.entries(query.given);
+  const own = entries.filter(([key]) => !oracle[key]!.showing);
   const source: Array<Record<string, unknown>> =
     query.resource === "cinemas"
       ? ([...ctx.cinemas.values()] as unknown as Array<Record<string, unknown>>)
       : (ctx.dataset[query.resource] as unknown as Array<Record<string, unknown>>);
-  const kept = source.filter((record) =>
-    entries.every(([key, value]) => oracle[key]!.keeps?.(value as never, record, ctx, query.given) ?? true),
+  const showings = showingsOf(ctx, query);
+  const kept = source.filter(
+    (record) =>
+      own.every(([key, value]) => oracle[key]!.keeps?.(value as never, record, ctx, query.given) ?? true) &&
+      (!showings || showings.has(record.id as string)),
   );
-  kept.sort(orderOf(query, ctx));
+  kept.sort(orderOf(query, ctx, showings));
   return kept.map((record) => {
     const served = { ...record };
-    for (const [key, value] of entries) Object.assign(served, oracle[key]!.adds?.(value as never, record, ctx));
+    for (const [key, value] of own) Object.assign(served, oracle[key]!.adds?.(value as never, record, ctx));
+    const showing = showings?.get(record.id as string);
+    if (showing)
+      served.matchingShowtimes = {
+        count: showing.count,
+        ...(query.resource === "films" ? { cinemaCount: showing.cinemas.size } : {}),
+        firstStartsAt: showing.first.startsAt,
+      };
     return served;
   });
 }
 
-/** The list order (decision: ordering): showtimes by instant then id; cinemas near a point by distance then id; else id. */
+/**
+ * The list order (decision: ordering, discovery, name search): by name search's rank with `q`;
+ * then showtimes by instant; cinemas near a point by distance; films with showtime filters by most
+ * showtimes, then title as name search folds it; then id.
+ */
 function orderOf(
   query: OracleQuery,
   ctx: OracleContext,
+  showings: Map<string, Showing> | undefined,
 ): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
   const ids = (a: Record<string, unknown>, b: Record<string, unknown>) =>
     byId(a as { id: string }, b as { id: string });
-  if (query.resource === "showtimes")
-    return (a, b) => compareInstants(a.startsAt as string, b.startsAt as string) || ids(a, b);
+  if (query.resource === "showtimes") return byListOrder;
+  const q = query.given.q as string | undefined;
+  const rank = (r: Record<string, unknown>) => (q === undefined ? 0 : nameRank(namesOf(r), q)!);
   const near = query.given.near as Place | undefined;
   if (query.resource === "cinemas" && near) {
     const d = (c: Record<string, unknown>) => distanceTo(ctx.cinemas.get(c.id as string)!, near)!;
-    return (a, b) => d(a) - d(b) || ids(a, b);
+    return (a, b) => rank(a) - rank(b) || d(a) - d(b) || ids(a, b);
   }
-  return ids;
+  if (query.resource === "films" && showings) {
+    const count = (f: Record<string, unknown>) => showings.get(f.id as string)!.count;
+    const title = (f: Record<string, unknown>) => foldedWords(f.title as string).join(" ");
+    const byTitle = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+      title(a) < title(b) ? -1 : title(a) > title(b) ? 1 : 0;
+    return (a, b) => rank(a) - rank(b) || count(b) - count(a) || byTitle(a, b) || ids(a, b);
+  }
+  return (a, b) => rank(a) - rank(b) || ids(a, b);
 }

@@ -51,7 +51,7 @@ export function composeChangesInto(snapshot: Snapshot, request: ChangesRequest, 
   out.text('{"data":[');
   const page = feed.writePage(from, request.limit, MAX_FEED_PAGE_BYTES, out, fold);
   const next = page.next
-    ? encodeCursorEscaped(request.binding, `${manifest.snapshotId}.${page.next.phase}`, String(page.next.index))
+    ? encodeCursorEscaped(request.binding, [`${manifest.snapshotId}.${page.next.phase}`], String(page.next.index))
     : null;
   const token =
     next === null ? encodeSyncToken({ history: history.meta.id, generation: history.meta.generation }) : null;

@@ -1,13 +1,31 @@
-/** A list page the snapshot does not store, composed for a parsed request (route.ts) from its lists. */
-import { composePageInto, composeSelectedInto } from "./compose-page.js";
-import { CinemaSelectionList, selectCinemas } from "../format/query/cinema-selection.js";
+/** A list page the snapshot does not store, composed for a parsed request (endpoints/parse-request.ts) from its lists. */
+import type { ListRequest } from "../endpoints/parse-request.js";
 import type { Freshness } from "../format/layout/manifest.js";
 import type { PageBuffer } from "../format/primitives/page-buffer.js";
+import { CinemaSelectionList, selectCinemas } from "../format/query/cinema-selection.js";
+import { FilmDiscoveryList } from "../format/query/film-discovery.js";
+import type { RecordList } from "../format/read/record-list.js";
 import type { SnapshotLists } from "../format/read/snapshot.js";
-import type { ListRequest } from "../endpoints/parse-request.js";
-import { cinemaFiltersOf, showtimeSelectionOf } from "./showtime-filters.js";
+import { composePageInto, composeSelectedInto } from "./compose-page.js";
+import { cinemaFiltersOf, filmSelectionOf, showtimeSelectionOf } from "./showtime-filters.js";
 
-/** Writes the page `list` asks for into `out`: O(log n + limit) record reads, never a scan. */
+/** The list a film, cinema or attribute request pages through: its selection, or the whole list. */
+function recordsOf(lists: SnapshotLists, list: Exclude<ListRequest, { resource: "showtimes" }>): RecordList {
+  if (list.resource === "cinemas") {
+    const filters = cinemaFiltersOf(lists, list.query);
+    if (filters) return new CinemaSelectionList(lists, selectCinemas(lists, filters), filters);
+  }
+  if (list.resource === "films") {
+    const selection = filmSelectionOf(lists, list.query);
+    if (selection) return new FilmDiscoveryList(lists, selection);
+  }
+  return lists.list(list.resource);
+}
+
+/**
+ * Writes the page `list` asks for into `out`: O(log n + limit) record reads for showtimes; a
+ * selection of films or cinemas is made whole, from resident tables and summaries, then paged.
+ */
 export function composeListInto(lists: SnapshotLists, list: ListRequest, fallback: Freshness, out: PageBuffer): void {
   const page = { after: list.after, limit: list.limit, binding: list.binding };
   if (list.resource === "showtimes") {
@@ -15,9 +33,5 @@ export function composeListInto(lists: SnapshotLists, list: ListRequest, fallbac
     composeSelectedInto(lists, selection, { ...page, include: list.query.include }, fallback, out);
     return;
   }
-  const filters = list.resource === "cinemas" ? cinemaFiltersOf(lists, list.query) : undefined;
-  const records = filters
-    ? new CinemaSelectionList(lists.cinemas, selectCinemas(lists.cinemas, filters), filters.near !== undefined)
-    : lists.list(list.resource);
-  composePageInto(lists, records, page, fallback, out);
+  composePageInto(lists, recordsOf(lists, list), page, fallback, out);
 }

@@ -61,7 +61,7 @@ function writeListEnvelope(
   out.text('{"data":[');
   const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
   const { last, hasMore } = render(fold);
-  const next = hasMore && last ? encodeCursorEscaped(binding, last.instantKey, last.escapedId) : null;
+  const next = hasMore && last ? encodeCursorEscaped(binding, last.head, last.escapedId) : null;
   out.text(
     `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`,
   );

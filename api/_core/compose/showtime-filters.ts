@@ -4,11 +4,19 @@ import { narrowSelection, type ShowtimeSelection } from "../format/query/showtim
 import type { SnapshotLists } from "../format/read/snapshot.js";
 import { CINEMA_PARAMETERS, type CinemaQuery } from "../endpoints/parameters/cinemas.js";
 import { selectWith } from "../endpoints/parameters/parameter.js";
+import { FILM_PARAMETERS, type FilmQuery } from "../endpoints/parameters/films.js";
+import { type FilmSelection, isFilmDiscovery, narrowFilmSelection } from "../format/query/film-discovery.js";
 import { SHOWTIME_PARAMETERS, type ShowtimeQuery } from "../endpoints/parameters/showtimes.js";
 
 /** What a showtime query selects, every row's selection folded in; an unknown cinemaId or filmId selects nothing. */
 export function showtimeSelectionOf(lists: SnapshotLists, query: Partial<ShowtimeQuery>): ShowtimeSelection {
   return selectWith(SHOWTIME_PARAMETERS, query, {}, lists, narrowSelection);
+}
+
+/** What a film query selects; undefined when it selects every film (the plain list, in id order). */
+export function filmSelectionOf(lists: SnapshotLists, query: Partial<FilmQuery>): FilmSelection | undefined {
+  const selection = selectWith<FilmSelection>(FILM_PARAMETERS, query, {}, lists, narrowFilmSelection);
+  return isFilmDiscovery(selection) ? selection : undefined;
 }
 
 /** What a cinema query selects; undefined when it selects every cinema (the plain list, in id order). */

@@ -8,6 +8,7 @@ import { badParameter } from "../respond/errors.js";
 import type { ListResource } from "../format/layout/manifest.js";
 import { CHANGES_PARAMETERS, type ChangesQuery } from "./parameters/changes.js";
 import { type CinemaQuery, CINEMA_PARAMETERS } from "./parameters/cinemas.js";
+import { type FilmQuery, FILM_PARAMETERS } from "./parameters/films.js";
 import { PAGING_PARAMETERS, type Paging } from "./parameters/paging.js";
 import { boundFieldsOf, namesOf, type ParameterTable, parseWith, splitNamesOf } from "./parameters/parameter.js";
 import { includeParameter, SHOWTIME_PARAMETERS, type ShowtimeQuery } from "./parameters/showtimes.js";
@@ -33,13 +34,14 @@ interface ListPage {
 export type ListRequest =
   | ({ resource: "showtimes"; query: ShowtimeQuery } & ListPage)
   | ({ resource: "cinemas"; query: CinemaQuery } & ListPage)
-  | ({ resource: "films" | "attributes"; query: Paging } & ListPage);
+  | ({ resource: "films"; query: FilmQuery } & ListPage)
+  | ({ resource: "attributes"; query: Paging } & ListPage);
 
 /** Every list endpoint's parameter table. */
 export const LIST_TABLES = {
   showtimes: SHOWTIME_PARAMETERS,
   cinemas: CINEMA_PARAMETERS,
-  films: PAGING_PARAMETERS,
+  films: FILM_PARAMETERS,
   attributes: PAGING_PARAMETERS,
 } as const satisfies Record<ListResource, ParameterTable>;
 
@@ -129,13 +131,11 @@ export function parseListRequest(resource: ListResource, rawQuery: string): List
 
 /** parseListRequest by any table (tests add rows the product has never had). */
 export function parseListRequestWith(table: ParameterTable, resource: ListResource, rawQuery: string): ListRequest {
-  const { query, names } = parseTableQuery<Partial<ShowtimeQuery & CinemaQuery> & Paging>(table, rawQuery);
+  const { query, names } = parseTableQuery<Partial<ShowtimeQuery & CinemaQuery & FilmQuery> & Paging>(table, rawQuery);
   const binding = bindingOf(resource, boundFieldsOf(table, query));
   const request = { resource, query, limit: query.limit, binding, names } as ListRequest;
   if (query.cursor) {
-    // The sort key a page ends on: [instant, id] for showtimes, [distance, id] for cinemas near a point, else [id].
-    const keyLength = resource === "showtimes" || query.near ? 2 : 1;
-    if (query.cursor.binding !== binding || query.cursor.after.length !== keyLength) {
+    if (query.cursor.binding !== binding || query.cursor.after.length !== sortKeyLength(resource, names)) {
       throw badParameter(
         "cursor",
         "was issued for another endpoint or other filters; repeat the filters of the first page",
@@ -144,6 +144,23 @@ export function parseListRequestWith(table: ParameterTable, resource: ListResour
     request.after = query.cursor.after;
   }
   return request;
+}
+
+/**
+ * How many parts the sort key a page ends on has (record-list.ts Seek), by the parameters given:
+ * [instant, id] for showtimes; for cinemas [rank]? [distance]? id; for films [rank]? [count, title]?
+ * id (a count and a title with any showtime filter); [id] otherwise.
+ */
+function sortKeyLength(resource: ListResource, names: readonly string[]): number {
+  const has = (name: string) => names.includes(name);
+  if (resource === "showtimes") return 2;
+  const rank = has("q") ? 1 : 0;
+  if (resource === "cinemas") return rank + (has("near") ? 1 : 0) + 1;
+  if (resource === "films") {
+    const byCount = names.some((name) => !["q", "limit", "cursor"].includes(name));
+    return rank + (byCount ? 2 : 0) + 1;
+  }
+  return 1;
 }
 
 /** Whether a list request asks exactly what a stored page answers: paging alone, at the default limit. */

@@ -9,12 +9,18 @@ import { sealer } from "./sealed.js";
 
 const CURSOR_VERSION = 1;
 const MAC_KEY = "cinema-listings/cursor/v1";
-export const MAX_CURSOR_LENGTH = 2048;
+/**
+ * The longest cursor taken (decision: pagination): a discovery list's cursor carries a title (300
+ * characters at most) and an id (160), which JSON may write 6 bytes a character.
+ */
+export const MAX_CURSOR_LENGTH = 4096;
+/** The most parts a sort key has: a rank, a count and a title before the id. */
+const MAX_KEY_PARTS = 4;
 
 export interface CursorPayload {
   /** Fingerprint of endpoint and filters the cursor was issued for. */
   binding: string;
-  /** Sort key of the last record served: [instantKey, id] for showtimes, [id] otherwise. */
+  /** Sort key of the last record served (record-list.ts Seek): [instantKey, id] for showtimes, [id] for a plain list. */
   after: string[];
 }
 
@@ -44,19 +50,19 @@ export function bindingOf(resource: string, bound: ReadonlyArray<readonly [strin
 const SEALER = sealer(MAC_KEY);
 
 /**
- * Encodes a cursor as a URL-safe string, from a sort key whose id is already JSON-escaped text
+ * Encodes a cursor as a URL-safe string, from a sort key whose parts are already JSON-escaped text
  * (as the snapshot stores ids): the payload is `JSON.stringify([version, binding, ...sortKey])`
  * byte for byte, without unescaping and escaping the id again.
  */
-export function encodeCursorEscaped(binding: string, instantKey: string | undefined, escapedId: string): string {
-  const key = instantKey === undefined ? `"${escapedId}"` : `"${instantKey}","${escapedId}"`;
+export function encodeCursorEscaped(binding: string, head: readonly string[] | undefined, escapedId: string): string {
+  const key = head === undefined || head.length === 0 ? `"${escapedId}"` : `"${head.join('","')}","${escapedId}"`;
   return SEALER.seal(Buffer.from(`[${CURSOR_VERSION},"${binding}",${key}]`, "utf8"));
 }
 
 /** Decodes a cursor, or returns undefined when it is malformed or was altered. */
 export function decodeCursor(token: string): CursorPayload | undefined {
   const parsed = SEALER.open(token, MAX_CURSOR_LENGTH);
-  if (!Array.isArray(parsed) || parsed[0] !== CURSOR_VERSION || parsed.length < 3 || parsed.length > 4)
+  if (!Array.isArray(parsed) || parsed[0] !== CURSOR_VERSION || parsed.length < 3 || parsed.length > 2 + MAX_KEY_PARTS)
     return undefined;
   if (!parsed.slice(1).every((part) => typeof part === "string")) return undefined;
   return { binding: parsed[1] as string, after: parsed.slice(2) as string[] };

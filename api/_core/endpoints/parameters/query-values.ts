@@ -4,6 +4,8 @@
  * the value as the query parser decoded it (attributeIds: still encoded, see below) and throws a
  * 400 naming its parameter.
  */
+import { wordsOf } from "../../format/layout/name-words.js";
+import type { NameQuery } from "../../format/query/name-search.js";
 import { badParameter } from "../../respond/errors.js";
 import { codePointLength } from "../../respond/text.js";
 
@@ -102,4 +104,18 @@ export function parseInclude(value: string): Embedded[] {
     included.push(item);
   }
   return included;
+}
+
+/** `q` is 1..100 characters once trimmed (decision: name search). */
+export const MAX_QUERY_LENGTH = 100;
+
+/** `q`: words to find names by, trimmed, 1..100 characters with at least one letter or digit. */
+export function parseNameQuery(value: string): NameQuery {
+  const trimmed = value.trim();
+  const length = codePointLength(trimmed);
+  if (length < 1 || length > MAX_QUERY_LENGTH)
+    throw badParameter("q", `must be 1 to ${MAX_QUERY_LENGTH} characters long once trimmed, not ${length}`);
+  const words = wordsOf(trimmed);
+  if (words.length === 0) throw badParameter("q", "must hold a letter or a digit to search names by");
+  return { words, key: words.join(" ") };
 }

@@ -73,3 +73,40 @@ export const plainSections = (resource: PlainResource) => ({
  * cinema, its zone's index in that list plus one (0: none).
  */
 export const ZONE_SECTIONS = { zones: "zones", cinemaZones: "cinemas.zones" } as const;
+
+/**
+ * What discovery reads (decision: discovery): per cinema, per local day (00:00 to 00:00 at the
+ * cinema, as `date` counts days), per film showing there that day, how many showtimes it has and
+ * its first one. `days` is an i32, the earliest day (days since 1970-01-01), then a u32 per cinema
+ * plus one: where its rows start, rows in (day, film) order; the other sections are packed arrays
+ * of one value per row: the day (days after the earliest), the film (index), the count, the first
+ * showtime's record number and its start-time code.
+ */
+export const DAY_SECTIONS = {
+  days: "discovery.days",
+  day: "discovery.days.day",
+  film: "discovery.days.film",
+  count: "discovery.days.count",
+  first: "discovery.days.first",
+  firstStart: "discovery.days.firstStart",
+} as const;
+
+/** Name search (decision: name search) of films (by title) and cinemas (by name and locality). */
+export type SearchResource = "films" | "cinemas";
+
+/**
+ * A resource's word index: `words` the distinct words its names are found by (layout/name-words.ts),
+ * ascending; `postings` a u32 per word plus one: where its records start in `records`, the packed
+ * record indexes (ascending per word); `names` each record's name key, a dictionary by record;
+ * `byName` the record indexes in name-key order (then index), packed.
+ */
+export const searchSections = (resource: SearchResource) => ({
+  words: `search.${resource}.words`,
+  postings: `search.${resource}.postings`,
+  records: `search.${resource}.records`,
+  names: `search.${resource}.names`,
+  byName: `search.${resource}.byName`,
+});
+
+/** Each cinema's chain: a dictionary of the chain ids, and a u32 per cinema, its chain's index plus one (0: none). */
+export const CHAIN_SECTIONS = { chains: "cinemas.chains", cinemaChains: "cinemas.chains.byCinema" } as const;

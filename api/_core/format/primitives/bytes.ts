@@ -36,6 +36,11 @@ export class ByteWriter {
     this.length = this.bytes.writeUInt32LE(value, this.length);
   }
 
+  i32(value: number): void {
+    this.reserve(4);
+    this.length = this.bytes.writeInt32LE(value, this.length);
+  }
+
   f64(value: number): void {
     this.reserve(8);
     this.length = this.bytes.writeDoubleLE(value, this.length);

@@ -9,6 +9,10 @@ import type { PageBuffer } from "../primitives/page-buffer.js";
 import type { PlainStore } from "../read/plain-store.js";
 import type { EscapedSortKey, RecordList, Seek } from "../read/record-list.js";
 import { lowerBound } from "../primitives/search.js";
+import type { SnapshotLists } from "../read/snapshot.js";
+import { type NameQuery, NO_MATCH, searchNames } from "./name-search.js";
+import { narrowSelection, type ShowtimeSelection } from "./showtime-selection.js";
+import { tallyShowtimes } from "./showtime-tally.js";
 
 /** The mean Earth radius (IUGG), the sphere the API's distances are measured on. */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -23,22 +27,28 @@ export interface Near {
 export interface CinemaFilters {
   near?: Near;
   countryCode?: string;
+  chainId?: string;
+  /** Only cinemas whose name or locality matches. */
+  name?: NameQuery;
+  /** Only cinemas having a showtime this selects (decision: discovery). */
+  showtimes?: ShowtimeSelection;
   /** Set when two filters cannot both hold: no cinema matches. */
   nothing?: true;
 }
 
 /**
  * Narrows `filters` by `part`, the only way a cinema filter selects (parameters/parameter.ts): a
- * slot given twice must agree, or nothing matches.
+ * slot given twice must agree, or nothing matches; showtime filters are intersected.
  */
 export function narrowCinemaFilters(filters: CinemaFilters, part: CinemaFilters): void {
-  for (const slot of ["near", "countryCode"] as const) {
+  for (const slot of ["near", "countryCode", "chainId", "name"] as const) {
     const value = part[slot];
     if (value === undefined) continue;
     const before = filters[slot];
     if (before !== undefined && JSON.stringify(before) !== JSON.stringify(value)) filters.nothing = true;
     else (filters as Record<typeof slot, unknown>)[slot] = value;
   }
+  if (part.showtimes) narrowSelection((filters.showtimes ??= {}), part.showtimes);
   if (part.nothing) filters.nothing = true;
 }
 
@@ -64,6 +74,10 @@ export interface CinemaMatch {
   index: number;
   /** NaN when the selection is not by place. */
   distanceKm: number;
+  /** Name search's rank (name-search.ts); 0 without `q`. */
+  rank?: number;
+  /** Its matching showtimes, with showtime filters: how many, the first one's start-time code. */
+  matching?: { count: number; firstStart: number };
 }
 
 /** Degrees per side of a grid cell: a 25 km radius looks at 4 cells or so. */
@@ -138,66 +152,105 @@ export function cinemasNear(cinemas: PlainStore, near: Near): CinemaMatch[] {
     .sort((a, b) => a.index - b.index);
 }
 
-/** The cinemas matching `filters`, in the order their list serves them. */
-export function selectCinemas(cinemas: PlainStore, filters: CinemaFilters): CinemaMatch[] {
-  const { near, countryCode } = filters;
+/**
+ * The cinemas matching `filters`, in the order their list serves them: by name search's rank with
+ * `q`, then nearest first near a point, then by id. The candidates are the fewest a filter gives
+ * (a place, the names matching, or every cinema); the others are checked on them.
+ */
+export function selectCinemas(lists: SnapshotLists, filters: CinemaFilters): CinemaMatch[] {
   if (filters.nothing) return [];
-  let matches: CinemaMatch[];
-  if (near) {
-    matches = geoIndexOf(cinemas).within(near);
-    if (countryCode !== undefined) matches = matches.filter((m) => cinemas.countryCodeOf(m.index) === countryCode);
-    // Indexes are in id order: equal distances are ordered by id.
-    return matches.sort((a, b) => a.distanceKm - b.distanceKm || a.index - b.index);
+  const { cinemas } = lists;
+  const ranks = filters.name && searchNames(lists.nameIndex("cinemas"), filters.name);
+  let matches: CinemaMatch[] = [];
+  if (filters.near) matches = cinemasNear(cinemas, filters.near);
+  else
+    for (let i = 0; i < cinemas.length; i++)
+      if (!ranks || ranks[i] !== NO_MATCH) matches.push({ index: i, distanceKm: Number.NaN });
+  const { countryCode, chainId } = filters;
+  if (countryCode !== undefined) matches = matches.filter((m) => cinemas.countryCodeOf(m.index) === countryCode);
+  if (chainId !== undefined) {
+    const ofChain = new Set(lists.chains.cinemasOf(chainId));
+    matches = matches.filter((m) => ofChain.has(m.index));
   }
-  matches = [];
-  for (let i = 0; i < cinemas.length; i++) {
-    if (countryCode === undefined || cinemas.countryCodeOf(i) === countryCode)
-      matches.push({ index: i, distanceKm: Number.NaN });
-  }
-  return matches;
+  if (ranks) matches = matches.filter((m) => ranks[m.index] !== NO_MATCH && (m.rank = ranks[m.index]! - 1) >= 0);
+  if (filters.showtimes) matches = withShowtimes(lists, filters.showtimes, matches);
+  // Indexes are in id order: equal distances (and ranks) are ordered by id.
+  return matches.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0) || a.distanceKm - b.distanceKm || a.index - b.index);
 }
 
-/** A selection of cinemas as a list: pages, cursors and (near a point) `distanceKm`. */
+/** The matches having a showtime `selection` holds, each with the tally of those. */
+function withShowtimes(lists: SnapshotLists, selection: ShowtimeSelection, matches: CinemaMatch[]): CinemaMatch[] {
+  const at = selection.cinemas;
+  const candidates = matches.map((m) => m.index).sort((a, b) => a - b);
+  const cinemas = at === undefined ? candidates : candidates.filter((c) => Array.prototype.includes.call(at, c));
+  const tallies = tallyShowtimes(lists, { ...selection, cinemas }, "cinema");
+  return matches.filter((m) => {
+    if (!tallies.has(m.index)) return false;
+    m.matching = { count: tallies.count[m.index]!, firstStart: tallies.firstStart[m.index]! };
+    return true;
+  });
+}
+
+/** A selection of cinemas as a list: pages, cursors, `distanceKm` near a point, `matchingShowtimes` with showtime filters. */
 export class CinemaSelectionList implements RecordList {
   readonly length: number;
+  private readonly byName: boolean;
+  private readonly byDistance: boolean;
 
   constructor(
-    private readonly cinemas: PlainStore,
+    private readonly lists: SnapshotLists,
     private readonly matches: CinemaMatch[],
-    private readonly byDistance: boolean,
+    filters: CinemaFilters,
   ) {
     this.length = matches.length;
+    this.byName = filters.name !== undefined;
+    this.byDistance = filters.near !== undefined;
   }
 
-  /** Past the cursor's cinema: [id], or [distance, id] near a point (the distance as the cursor wrote it). */
+  /**
+   * Past the cursor's cinema: its key is [rank]? [distance]? id (the distance as the cursor wrote
+   * it, exact, so the next page starts exactly after the cinema even when two round alike).
+   */
   seek(seek: Seek): number {
     const after = seek.after;
     if (!after) return 0;
-    const ids = this.cinemas.ids;
-    if (!this.byDistance) return lowerBound(this.length, (i) => ids.text(this.matches[i]!.index) > after[0]!);
-    const distance = Number(after[0]);
-    const id = after[1]!;
+    const ids = this.lists.cinemas.ids;
     return lowerBound(this.length, (i) => {
       const m = this.matches[i]!;
-      return m.distanceKm > distance || (m.distanceKm === distance && ids.text(m.index) > id);
+      let p = 0;
+      if (this.byName) {
+        const rank = Number(after[p++]);
+        if (m.rank !== rank) return m.rank! > rank;
+      }
+      if (this.byDistance) {
+        const distance = Number(after[p++]);
+        if (m.distanceKm !== distance) return m.distanceKm > distance;
+      }
+      return ids.text(m.index) > after[p]!;
     });
   }
 
   render(start: number, end: number, out: PageBuffer, fold: FreshnessFold): EscapedSortKey | undefined {
+    const { cinemas, dictionaries } = this.lists;
     for (let i = start; i < end; i++) {
-      const { index, distanceKm } = this.matches[i]!;
+      const { index, distanceKm, matching: tally } = this.matches[i]!;
       if (i > start) out.byte(0x2c);
-      out.raw(this.cinemas.records.entry(index));
-      if (this.byDistance) {
-        out.length--; // before the record's closing brace
-        out.ascii(`,"distanceKm":${roundedKm(distanceKm)}}`);
+      out.raw(cinemas.records.entry(index));
+      if (this.byDistance || tally) out.length--; // before the record's closing brace
+      if (this.byDistance) out.ascii(`,"distanceKm":${roundedKm(distanceKm)}`);
+      if (tally) {
+        const first = dictionaries.startsAt.text(tally.firstStart);
+        out.text(`,"matchingShowtimes":{"count":${tally.count},"firstStartsAt":"${first}"}`);
       }
-      this.cinemas.foldInto(index, fold);
+      if (this.byDistance || tally) out.byte(0x7d);
+      cinemas.foldInto(index, fold);
     }
     if (end <= start) return undefined;
     const last = this.matches[end - 1]!;
-    const escapedId = escapeJson(this.cinemas.ids.text(last.index));
+    const head: string[] = [];
+    if (this.byName) head.push(String(last.rank));
     // The exact distance, as JavaScript writes it, so the next page starts exactly after this cinema.
-    return this.byDistance ? { instantKey: String(last.distanceKm), escapedId } : { escapedId };
+    if (this.byDistance) head.push(String(last.distanceKm));
+    return { head, escapedId: escapeJson(cinemas.ids.text(last.index)) };
   }
 }

@@ -85,7 +85,7 @@ export interface SelectedPage {
 }
 
 /** A list sought to a page's start, bounded by the window's end. */
-interface Run {
+export interface Run {
   list: ShowtimeList;
   next: number;
   end: number;
@@ -97,12 +97,12 @@ const BATCH = 64;
 const SEEK_COST = 12;
 
 /** Start-time code bounds of a run: from `from` (inclusive) to `to` (exclusive), either open. */
-interface Bounds {
+export interface Bounds {
   from?: number;
   to?: number;
 }
 
-function runOf(list: ShowtimeList, seek: Seek, bounds: Bounds): Run {
+export function runOf(list: ShowtimeList, seek: Seek, bounds: Bounds): Run {
   let next = list.seek(seek);
   if (bounds.from !== undefined) next = Math.max(next, list.firstAtOrAfter(bounds.from));
   const end = bounds.to === undefined ? list.length : Math.max(next, list.firstAtOrAfter(bounds.to));
@@ -110,7 +110,7 @@ function runOf(list: ShowtimeList, seek: Seek, bounds: Bounds): Run {
 }
 
 /** Both bounds at once: the later start, the earlier end. */
-function narrowed(bounds: Bounds, [from, to]: [number, number]): Bounds {
+export function narrowed(bounds: Bounds, [from, to]: [number, number]): Bounds {
   return {
     from: bounds.from === undefined ? from : Math.max(bounds.from, from),
     to: bounds.to === undefined ? to : Math.min(bounds.to, to),

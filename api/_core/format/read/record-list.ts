@@ -7,15 +7,19 @@ import type { PageBuffer } from "../primitives/page-buffer.js";
 
 /** Where a page starts: after a cursor's record, and/or after an instant (startsAfter). */
 export interface Seek {
-  /** The sort key of the last record already served: [instantKey, id] for showtimes, [id] otherwise. */
+  /**
+   * The sort key of the last record already served: [instantKey, id] for showtimes, [distance, id]
+   * for cinemas near a point, [id] for a plain list; discovery lists lead with more (their rank,
+   * their count, a title).
+   */
   after?: readonly string[];
   /** Instant key of startsAfter: only records starting strictly later. */
   startsAfterKey?: string;
 }
 
-/** The sort key of a rendered record, its id as the JSON-escaped text a cursor carries. */
+/** The sort key of a rendered record: the parts before the id, and the id, as the JSON-escaped texts a cursor carries. */
 export interface EscapedSortKey {
-  instantKey?: string;
+  head?: readonly string[];
   escapedId: string;
 }
 

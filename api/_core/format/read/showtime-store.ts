@@ -340,7 +340,7 @@ export class ShowtimeStore {
         }
       }
       return {
-        instantKey: this.dictionaries.instantKeyOf(d.startsAt),
+        head: [this.dictionaries.instantKeyOf(d.startsAt)],
         escapedId: Buffer.from(d.idBytes()).toString("utf8"),
       };
     });
@@ -409,6 +409,23 @@ export class ShowtimeStore {
     if (known) return known;
     const bytes = this.index.readSection(kind === "order" ? S.orderSets : S.filmSets);
     return (this.summaries[kind] = this.guarded(() => new SetSummary(bytes)));
+  }
+
+  /**
+   * Visits records (by-cinema clustering, ascending) with the codes a tally needs: film, start time,
+   * attribute set; each record decoded once, in order.
+   */
+  visitCodes(
+    records: ArrayLike<number>,
+    visit: (record: number, film: number, startsAt: number, set: number) => void,
+  ): void {
+    this.guarded(() => {
+      const d = this.decoder;
+      for (let i = 0; i < records.length; i++) {
+        this.decode("byCinema", records[i]!);
+        visit(records[i]!, d.other, d.startsAt, d.attributes);
+      }
+    });
   }
 
   /** The cinema of a record (by-cinema clustering): its block's cluster, found without decoding. */

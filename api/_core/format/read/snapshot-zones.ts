@@ -5,13 +5,8 @@
  */
 import { ZONE_SECTIONS } from "../layout/sections.js";
 import { SnapshotError } from "../primitives/errors.js";
+import { dayStartOf, type ZonePieces } from "../layout/zone-days.js";
 import type { PagedFile } from "../primitives/paged-file.js";
-
-/** One zone's offsets: `offsets[i]` is in force from `from[i]` (epoch seconds; from[0] = -Infinity). */
-interface ZonePieces {
-  from: number[];
-  offsets: number[];
-}
 
 const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
 
@@ -65,17 +60,8 @@ export class SnapshotZones {
     return this.cinemaZones[c]! - 1;
   }
 
-  /**
-   * The instant (epoch seconds) a local day begins in zone z: the first instant whose wall-clock
-   * time is at least `localSeconds` (the day's start as if it were UTC). In a spring-forward gap
-   * that is the instant the clocks jump; days are therefore contiguous instant windows.
-   */
+  /** The instant (epoch seconds) a local day begins in zone z (layout/zone-days.ts dayStartOf). */
   startOf(z: number, localSeconds: number): number {
-    const { from, offsets } = this.pieces[z]!;
-    for (let i = 0; i < from.length; i++) {
-      const candidate = Math.max(from[i]!, localSeconds - offsets[i]!);
-      if (i + 1 === from.length || candidate < from[i + 1]!) return candidate;
-    }
-    throw new Error("unreachable: the last piece has no end");
+    return dayStartOf(this.pieces[z]!, localSeconds);
   }
 }

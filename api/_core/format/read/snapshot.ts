@@ -24,6 +24,10 @@ import type { RecordList } from "./record-list.js";
 import { SnapshotDictionaries } from "./snapshot-dictionaries.js";
 import { SnapshotHistory } from "./snapshot-history.js";
 import { SnapshotZones } from "./snapshot-zones.js";
+import { CinemaChains } from "./cinema-chains.js";
+import { NameIndex } from "./name-index.js";
+import { ShowtimeDays } from "./showtime-days.js";
+import type { SearchResource } from "../layout/sections.js";
 import { ShowtimeStore } from "./showtime-store.js";
 import { StoredBodies } from "./stored-bodies.js";
 import { LruCache } from "../primitives/lru.js";
@@ -52,6 +56,9 @@ export class SnapshotLists {
   readonly dictionaries: SnapshotDictionaries;
 
   private zonesRead: SnapshotZones | undefined;
+  private daysRead: ShowtimeDays | undefined;
+  private chainsRead: CinemaChains | undefined;
+  private readonly names: Partial<Record<SearchResource, NameIndex>> = {};
 
   constructor(
     private readonly index: PagedFile,
@@ -79,6 +86,39 @@ export class SnapshotLists {
       if (this.showtimes.zoneKeys !== zones.names.length + 1)
         throw new SnapshotError(INDEX_FILE, "its showtimes by zone do not match its time zones");
       return (this.zonesRead = zones);
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error;
+      throw new SnapshotError(INDEX_FILE, (error as Error).message);
+    }
+  }
+
+  /** Each cinema's films per local day, read on first use (only discovery needs them). */
+  get days(): ShowtimeDays {
+    return (this.daysRead ??= this.readIndex(
+      () =>
+        new ShowtimeDays(this.index, {
+          cinemas: this.cinemas.length,
+          films: this.films.length,
+          showtimes: this.showtimes.count,
+          startCodes: this.dictionaries.startsAt.count,
+        }),
+    ));
+  }
+
+  /** The cinemas' chains, read on first use (only the chainId filter needs them). */
+  get chains(): CinemaChains {
+    return (this.chainsRead ??= this.readIndex(() => new CinemaChains(this.index, this.cinemas.length)));
+  }
+
+  /** A resource's word index, read on first use (only name search needs it). */
+  nameIndex(resource: SearchResource): NameIndex {
+    return (this.names[resource] ??= this.readIndex(() => new NameIndex(this.index, resource, this[resource].length)));
+  }
+
+  /** Reads a part of index.pages; whatever fails is a SnapshotError naming it. */
+  private readIndex<T>(read: () => T): T {
+    try {
+      return read();
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(INDEX_FILE, (error as Error).message);

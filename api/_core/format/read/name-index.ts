@@ -1,0 +1,95 @@
+/**
+ * A resource's word index for name search (layout/sections.ts searchSections), resident once a
+ * search first needs it: the words, ascending, each with its records; each record's name key; and
+ * the records in name-key order.
+ */
+import { type SearchResource, searchSections } from "../layout/sections.js";
+import { Dictionary } from "../primitives/dictionary.js";
+import { SnapshotError } from "../primitives/errors.js";
+import { PACKED_HEADER, readPacked } from "../primitives/packed.js";
+import type { PagedFile } from "../primitives/paged-file.js";
+import { lowerBound } from "../primitives/search.js";
+
+function packed(index: PagedFile, name: string): { values: Uint8Array; width: number } {
+  const bytes = index.readSection(name);
+  return { values: bytes.subarray(PACKED_HEADER), width: bytes[0] ?? 0 };
+}
+
+export class NameIndex {
+  readonly recordCount: number;
+  private readonly words: Dictionary;
+  private readonly starts: Uint32Array;
+  private readonly records: { values: Uint8Array; width: number };
+  private readonly names: Dictionary;
+  /** Record indexes in name-key order, and each record's place in it. */
+  readonly byName: Uint32Array;
+  readonly namePlace: Uint32Array;
+
+  constructor(index: PagedFile, resource: SearchResource, recordCount: number) {
+    const sections = searchSections(resource);
+    const fail = (why: string) => new SnapshotError(index.file.name, `its ${resource} word index ${why}`);
+    this.recordCount = recordCount;
+    try {
+      this.words = new Dictionary(index.readSection(sections.words));
+      this.names = new Dictionary(index.readSection(sections.names));
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error;
+      throw fail("is not a dictionary");
+    }
+    this.starts = index.readUint32Section(sections.postings);
+    this.records = packed(index, sections.records);
+    const { width, values } = this.records;
+    const total = this.starts[this.words.count];
+    if (this.names.count !== recordCount || this.starts.length !== this.words.count + 1)
+      throw fail("does not match its records");
+    if (width < 1 || width > 4 || total === undefined || values.length !== total * width)
+      throw fail("has postings of the wrong size");
+    for (let w = 0; w < this.words.count; w++)
+      if (this.starts[w]! > this.starts[w + 1]!) throw fail("has postings out of order");
+    for (let i = 0; i < total; i++)
+      if (readPacked(values, width, i) >= recordCount) throw fail("names a record that does not exist");
+    const order = packed(index, sections.byName);
+    if (order.width < 1 || order.width > 4 || order.values.length !== recordCount * order.width)
+      throw fail("has a name order of the wrong size");
+    this.byName = new Uint32Array(recordCount);
+    this.namePlace = new Uint32Array(recordCount).fill(recordCount);
+    for (let i = 0; i < recordCount; i++) {
+      const record = readPacked(order.values, order.width, i);
+      if (record >= recordCount || this.namePlace[record] !== recordCount)
+        throw fail("has a name order that is not one");
+      this.byName[i] = record;
+      this.namePlace[record] = i;
+    }
+  }
+
+  /** Word i: a search decodes the few dozen its binary searches visit. */
+  private word(i: number): string {
+    return this.words.text(i);
+  }
+
+  /** Marks (sets to 1) every record having a word that starts with `prefix`. */
+  markPrefix(prefix: string, marks: Uint8Array): void {
+    const n = this.words.count;
+    const lo = lowerBound(n, (i) => this.word(i) >= prefix);
+    const hi = lo + lowerBound(n - lo, (i) => !this.word(lo + i).startsWith(prefix));
+    const { values, width } = this.records;
+    for (let i = this.starts[lo] ?? 0, end = this.starts[hi] ?? 0; i < end; i++)
+      marks[readPacked(values, width, i)] = 1;
+  }
+
+  /** Record i's name key: its name's words, single spaces between (layout/name-words.ts nameKeyOf). */
+  nameKey(i: number): string {
+    return this.names.text(i);
+  }
+
+  /** The places in name order [lo, hi) of the names starting with `key`, and where those equal to it end. */
+  namesStartingWith(key: string): { lo: number; equalEnd: number; hi: number } {
+    const n = this.recordCount;
+    const at = (i: number) => this.names.text(this.byName[i]!);
+    const lo = lowerBound(n, (i) => at(i) >= key);
+    const hi = lo + lowerBound(n - lo, (i) => !at(lo + i).startsWith(key));
+    // An equal key sorts before every longer one that starts with it.
+    const equalEnd = lo + lowerBound(hi - lo, (i) => at(lo + i) !== key);
+    return { lo, equalEnd, hi };
+  }
+}
