@@ -4,7 +4,7 @@
  * an untouched previous snapshot after a failure, and byte-identical output whatever the
  * file layout, time zone or locale.
  */
-import { cpSync, existsSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -65,6 +65,20 @@ describe("a valid dataset", () => {
     expect(plain.result.code).toBe(0);
     expect(plain.result.stdout).toContain("3 cinemas, 3 films, 40 showtimes, 8 attributes");
     expect(plain.tree).toHaveProperty(["manifest.json"]);
+  });
+});
+
+describe("file modes", () => {
+  test("under an owner-only umask every file and folder is still readable by others (decision: gateway secret)", async () => {
+    const dir = path.join(work, "umask");
+    // The child takes the umask it is started with.
+    const before = process.umask(0o077);
+    const build = runBuildCli(["--data", GOLDEN_FIXTURE, "--out", dir]);
+    process.umask(before);
+    expect((await build).code).toBe(0);
+    const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+    expect(mode(dir)).toBe("755");
+    for (const file of readdirSync(dir)) expect(`${file} ${mode(path.join(dir, file))}`).toBe(`${file} 644`);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { resolveInside } from "../../api/_core/format/primitives/files.js";
@@ -40,6 +40,20 @@ function removeTree(dir: string): Promise<void> {
 
 const APPEND_BUFFER_BYTES = 1 << 20;
 
+/**
+ * Modes of the snapshot's files and folders whatever the umask: readable by every user, because on
+ * Vercel the function may run as another user than the one who built it (decision: gateway secret).
+ */
+const FILE_MODE = 0o644;
+const FOLDER_MODE = 0o755;
+
+/** Opens a new file for writing, with FILE_MODE (a mode given to open is narrowed by the umask; fchmod is not). */
+function openNew(full: string): number {
+  const fd = openSync(full, "wx");
+  fchmodSync(fd, FILE_MODE);
+  return fd;
+}
+
 /** writeSync may write less than asked (large chunks, signals): loop until all is written. */
 function writeAll(fd: number, chunk: Buffer): void {
   for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done, chunk.length - done);
@@ -60,6 +74,8 @@ export function createDiskWriter(outDir: string): DiskWriter {
     const dir = path.dirname(full);
     if (!madeDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
+      // Every folder between the staging folder and this one, as made.
+      for (let d = dir; d.length > staging.length && !madeDirs.has(d); d = path.dirname(d)) chmodSync(d, FOLDER_MODE);
       madeDirs.add(dir);
     }
     files++;
@@ -76,10 +92,11 @@ export function createDiskWriter(outDir: string): DiskWriter {
   }
 
   mkdirSync(staging, { recursive: true });
+  chmodSync(staging, FOLDER_MODE);
   return {
     root: staging,
     write(relativePath, chunk) {
-      const fd = openSync(prepare(relativePath), "wx");
+      const fd = openNew(prepare(relativePath));
       try {
         writeAll(fd, chunk);
       } finally {
@@ -89,7 +106,7 @@ export function createDiskWriter(outDir: string): DiskWriter {
       combine(fileHash(relativePath).update(chunk));
     },
     openAppend(relativePath) {
-      const fd = openSync(prepare(relativePath), "wx");
+      const fd = openNew(prepare(relativePath));
       const hash = fileHash(relativePath);
       // Millions of small appends (one per record) cost a system call and a hash update each
       // unless gathered: both happen per megabyte.
