@@ -4,7 +4,8 @@
  * answering "which films (cinemas) have a showtime matching all of them"; `q`; and `chainId`.
  */
 import type { ShowtimeSelection } from "../../format/query/showtime-selection.js";
-import { MAX_ID_LENGTH, MAX_QUERY_LENGTH, parseNameQuery } from "./query-values.js";
+import type { SnapshotLists } from "../../format/read/snapshot.js";
+import { MAX_ID_LENGTH, MAX_QUERY_LENGTH, parseCountryCode, parseNameQuery } from "./query-values.js";
 import type { NameQuery } from "../../format/query/name-search.js";
 import type { FilterRow, OpenApiParameter } from "./parameter.js";
 import { SHOWTIME_PARAMETERS } from "./showtimes.js";
@@ -40,6 +41,58 @@ export function liftedFilter<T>(
     openapi,
     select: (value: never, lists) =>
       wrap((row.select as (v: unknown, l: typeof lists) => ShowtimeSelection)(value, lists)),
+  };
+}
+
+/** How a film's or cinema's showtime filter reads: by its showtimes. */
+export const MATCHING = "with a showtime that matches every showtime filter given (as `/v1/showtimes` reads it)";
+
+/** A list's way of lifting showtime filters: `lift(key, descriptions)` under its component prefix. */
+export function lifterFor<T>(prefix: "films" | "cinemas", wrap: (part: ShowtimeSelection) => T) {
+  return (key: string, descriptions: Record<string, string>) => liftedFilter(key, wrap, prefix, descriptions);
+}
+
+/** The time and attribute filters of /v1/showtimes as rows of a film or cinema list, in /v1/showtimes' order. */
+export function showingFilters<T>(noun: "films" | "cinemas", wrap: (part: ShowtimeSelection) => T): FilterRow<T>[] {
+  const lift = lifterFor(noun, wrap);
+  const at = noun === "films" ? "its cinema" : "the cinema";
+  return [
+    lift("startsAfter", { startsAfter: `Only ${noun} ${MATCHING}: one starting strictly after this instant.` }),
+    lift("startsBefore", { startsBefore: `Only ${noun} ${MATCHING}: one starting strictly before this instant.` }),
+    lift("date", { date: `Only ${noun} ${MATCHING}: one on this calendar date at ${at}.` }),
+    lift("dayStartsAt", { dayStartsAt: "When `date` begins at the cinema (the cinema day), as for `/v1/showtimes`." }),
+    lift("attributeIds", { attributeIds: `Only ${noun} ${MATCHING}: one having all of these attributes.` }),
+  ];
+}
+
+/** `countryCode`: two upper-case letters, as cinemas' `location.countryCode`; what it selects is the list's. */
+export function countryCodeParameter<S>(
+  component: string,
+  description: string,
+  select: (code: string, lists: SnapshotLists) => S,
+): FilterRow<S> {
+  return {
+    key: "countryCode",
+    names: ["countryCode"],
+    parse: (values) => {
+      const value = values.get("countryCode");
+      return value === undefined ? undefined : parseCountryCode(value);
+    },
+    bind: (code: string) => code,
+    openapi: [
+      {
+        component,
+        parameter: {
+          name: "countryCode",
+          in: "query",
+          description,
+          schema: { type: "string", pattern: "^[A-Z]{2}$" },
+          example: "DE",
+        },
+      },
+    ],
+    client: "countryCode",
+    select: (code: string, lists) => select(code, lists),
   };
 }
 
