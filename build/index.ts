@@ -9,7 +9,8 @@ import { createProgress } from "./report/progress.js";
 import { DEFAULT_KEEP, runBuild } from "./run-build.js";
 
 const USAGE =
-  "usage: npm run build -- --data DIR --out DIR [--previous DIR] [--drop-before DATE-TIME] [--keep-generations N] [--keep-days N] [--gzip-level 1..9] [--gzip-workers 0..8] [--quiet]";
+  "usage: npm run build -- --data DIR --out DIR [--previous DIR] [--drop-before DATE-TIME] " +
+  "[--keep-generations N] [--keep-days N] [--gzip-level 1..9] [--gzip-workers 0..8] [--quiet]";
 
 function fail(message: string): never {
   process.stderr.write(`build: ${message}\n${USAGE}\n`);

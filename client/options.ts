@@ -10,14 +10,16 @@ const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
 export function authorizationOf(apiKey: unknown): string {
   if (apiKey === undefined || apiKey === null || apiKey === "") {
     throw new TypeError(
-      "createClient: apiKey is missing: pass the key issued to your organization (e.g. apiKey: process.env.API_KEY with API_KEY set)",
+      "createClient: apiKey is missing: pass the key issued to your organization (e.g. apiKey: " +
+        "process.env.API_KEY with API_KEY set)",
     );
   }
   if (typeof apiKey !== "string") throw new TypeError(`createClient: apiKey must be a string, not ${typeof apiKey}`);
   if (/^bearer\s/i.test(apiKey)) throw new TypeError('createClient: apiKey is the key alone, without "Bearer "');
   if (!KEY_CHARACTERS.test(apiKey)) {
     throw new TypeError(
-      "createClient: apiKey holds spaces, line breaks or other characters no key has (a key read from a file with its newline?)",
+      "createClient: apiKey holds spaces, line breaks or other characters no key has (a key read from a " +
+        "file with its newline?)",
     );
   }
   return `Bearer ${apiKey}`;

@@ -40,7 +40,10 @@ export interface Location {
   address?: string;
   latitude?: number;
   longitude?: number;
-  /** The cinema's IANA time zone by its primary name, e.g. "Europe/Berlin": show its showtimes in this zone's wall-clock time. */
+  /**
+   * The cinema's IANA time zone by its primary name, e.g. "Europe/Berlin": show its showtimes in this zone's
+   * wall-clock time.
+   */
   timeZone?: string;
 }
 
@@ -158,7 +161,10 @@ export interface ShowtimeFilters {
   startsBefore?: DateTime;
   /** Only showtimes starting on this calendar date (YYYY-MM-DD) at their cinema, in its time zone. */
   date?: string;
-  /** With `date`: when the cinema day starts, "HH:MM" from "00:00" to "05:59" (a 01:00 show then counts for the evening before). */
+  /**
+   * With `date`: when the cinema day starts, "HH:MM" from "00:00" to "05:59" (a 01:00 show then counts for the
+   * evening before).
+   */
   dayStartsAt?: string;
   /** Only showtimes having all of these attributes (1..32 ids). */
   attributeIds?: string[];

@@ -193,11 +193,14 @@ describe.each(PIECES)("%s", (_piece, start) => {
     expect(await outcomes(start(accessAt(6)), [KEPT, OF_V6])).toEqual(["401 unauthorized", "admitted"]);
   });
 
-  test("an item of the same version as the deployment's copy is in force (files written before versions were)", async () => {
-    const unversioned = ({ version, ...rest }: AccessFile) => rest;
-    stub.items.set("access", unversioned(accessAt(6)));
-    expect(await outcomes(start(unversioned(accessAt(5))), [KEPT, OF_V6])).toEqual(["401 unauthorized", "admitted"]);
-  });
+  test(
+    "an item of the same version as the deployment's copy is in force (files written before versions " + "were)",
+    async () => {
+      const unversioned = ({ version, ...rest }: AccessFile) => rest;
+      stub.items.set("access", unversioned(accessAt(6)));
+      expect(await outcomes(start(unversioned(accessAt(5))), [KEPT, OF_V6])).toEqual(["401 unauthorized", "admitted"]);
+    },
+  );
 });
 
 describe("a revocation pushed by npm run keys stays in force (the review's case)", () => {

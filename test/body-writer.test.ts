@@ -69,7 +69,10 @@ function shufflingPool(): BodyPool & { peak: number } {
 const settlesNow = (promise: Promise<void>) =>
   Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]);
 
-/** Adds bodies to a writer on a pool that never answers, until an add blocks; the add, and how many bodies are then in flight. */
+/**
+ * Adds bodies to a writer on a pool that never answers, until an add blocks; the add, and how many bodies are then
+ * in flight.
+ */
 async function fillUntilBlocked(writer: BodyWriter, pool: ReturnType<typeof stalledPool>) {
   for (let i = 0; i < 100_000; i++) {
     const add = writer.add(Buffer.from(`k${i}`), Buffer.from(`b${i}`));
@@ -79,33 +82,40 @@ async function fillUntilBlocked(writer: BodyWriter, pool: ReturnType<typeof stal
 }
 
 describe("BodyWriter", () => {
-  test("add stops resolving once a bounded number of bodies wait on the pool, flushing it first, and resumes as it answers", async () => {
-    const { written, bodies } = recordingBodies();
-    const pool = stalledPool();
-    const writer = new BodyWriter(bodies, pool);
-    const { blocked, inFlight, added } = await fillUntilBlocked(writer, pool);
-    // Every body added is in flight, nothing is written, and a batching pool was told to send what it holds.
-    expect(inFlight).toBe(added);
-    expect(written).toEqual([]);
-    expect(pool.flushes).toBe(1);
-    pool.release();
-    expect(await settlesNow(blocked)).toBe(true);
-    await writer.drain();
-    expect(written).toEqual(Array.from({ length: added }, (_, i) => `k${i}=b${i}`));
-  });
-
-  test("whatever the number of bodies, all are written in submission order and no more are in flight than the bound", async () => {
-    const stalled = stalledPool();
-    const { inFlight: bound } = await fillUntilBlocked(new BodyWriter(recordingBodies().bodies, stalled), stalled);
-    stalled.release();
-    for (const count of [10, bound - 1, bound, bound + 1, 5 * bound]) {
+  test(
+    "add stops resolving once a bounded number of bodies wait on the pool, flushing it first, and " +
+      "resumes as it answers",
+    async () => {
       const { written, bodies } = recordingBodies();
-      const pool = shufflingPool();
+      const pool = stalledPool();
       const writer = new BodyWriter(bodies, pool);
-      for (let i = 0; i < count; i++) await writer.add(Buffer.from(`k${i}`), Buffer.from(`b${i}`));
+      const { blocked, inFlight, added } = await fillUntilBlocked(writer, pool);
+      // Every body added is in flight, nothing is written, and a batching pool was told to send what it holds.
+      expect(inFlight).toBe(added);
+      expect(written).toEqual([]);
+      expect(pool.flushes).toBe(1);
+      pool.release();
+      expect(await settlesNow(blocked)).toBe(true);
       await writer.drain();
-      expect(written, `${count} bodies`).toEqual(Array.from({ length: count }, (_, i) => `k${i}=b${i}`));
-      expect(pool.peak, `${count} bodies`).toBeLessThanOrEqual(bound);
-    }
-  });
+      expect(written).toEqual(Array.from({ length: added }, (_, i) => `k${i}=b${i}`));
+    },
+  );
+
+  test(
+    "whatever the number of bodies, all are written in submission order and no more are in flight than " + "the bound",
+    async () => {
+      const stalled = stalledPool();
+      const { inFlight: bound } = await fillUntilBlocked(new BodyWriter(recordingBodies().bodies, stalled), stalled);
+      stalled.release();
+      for (const count of [10, bound - 1, bound, bound + 1, 5 * bound]) {
+        const { written, bodies } = recordingBodies();
+        const pool = shufflingPool();
+        const writer = new BodyWriter(bodies, pool);
+        for (let i = 0; i < count; i++) await writer.add(Buffer.from(`k${i}`), Buffer.from(`b${i}`));
+        await writer.drain();
+        expect(written, `${count} bodies`).toEqual(Array.from({ length: count }, (_, i) => `k${i}=b${i}`));
+        expect(pool.peak, `${count} bodies`).toBeLessThanOrEqual(bound);
+      }
+    },
+  );
 });

@@ -69,17 +69,20 @@ describe("a valid dataset", () => {
 });
 
 describe("file modes", () => {
-  test("under an owner-only umask every file and folder is still readable by others (decision: gateway secret)", async () => {
-    const dir = path.join(work, "umask");
-    // The child takes the umask it is started with.
-    const before = process.umask(0o077);
-    const build = runBuildCli(["--data", GOLDEN_FIXTURE, "--out", dir]);
-    process.umask(before);
-    expect((await build).code).toBe(0);
-    const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
-    expect(mode(dir)).toBe("755");
-    for (const file of readdirSync(dir)) expect(`${file} ${mode(path.join(dir, file))}`).toBe(`${file} 644`);
-  });
+  test(
+    "under an owner-only umask every file and folder is still readable by others (decision: gateway " + "secret)",
+    async () => {
+      const dir = path.join(work, "umask");
+      // The child takes the umask it is started with.
+      const before = process.umask(0o077);
+      const build = runBuildCli(["--data", GOLDEN_FIXTURE, "--out", dir]);
+      process.umask(before);
+      expect((await build).code).toBe(0);
+      const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+      expect(mode(dir)).toBe("755");
+      for (const file of readdirSync(dir)) expect(`${file} ${mode(path.join(dir, file))}`).toBe(`${file} 644`);
+    },
+  );
 });
 
 describe("an invalid dataset", () => {
@@ -182,7 +185,8 @@ describe("an invalid dataset", () => {
   test("reports every problem once, nothing more, and a summary counting each code", () => {
     expect(reported).toHaveLength(EXPECTED.length);
     expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(
-      "11 problems (dangling_reference 3, duplicate_id 2, invalid_json 2, invalid_value 2, not_an_array 1, unknown_field 1); nothing was written.",
+      "11 problems (dangling_reference 3, duplicate_id 2, invalid_json 2, invalid_value 2, not_an_array 1, " +
+        "unknown_field 1); nothing was written.",
     );
   });
 

@@ -50,34 +50,40 @@ const base = {
   ]),
 };
 
-test("a showtime with a bad date-time, an id used twice and a film that does not exist: all three at once", async () => {
-  const problems = await problemsOf("three", {
-    ...base,
-    "showtimes/s.ndjson": toNdjson([showtimes, { ...showtimes, startsAt: "2026-02-30T20:00Z", filmId: "film-nope" }]),
-  });
-  expect(problems).toEqual([
-    [
-      "invalid_value",
-      "showtimes/s.ndjson",
-      2,
-      "startsAt",
-      'is not a valid date-time (day 30 does not exist in month 02); received "2026-02-30T20:00Z"',
-    ],
-    ["duplicate_id", "showtimes/s.ndjson", 2, "id", '"st-1" is already used by a valid record'],
-    ["dangling_reference", "showtimes/s.ndjson", 2, "filmId", 'refers to film "film-nope", which does not exist'],
-  ]);
-});
+test(
+  "a showtime with a bad date-time, an id used twice and a film that does not exist: all three at " + "once",
+  async () => {
+    const problems = await problemsOf("three", {
+      ...base,
+      "showtimes/s.ndjson": toNdjson([showtimes, { ...showtimes, startsAt: "2026-02-30T20:00Z", filmId: "film-nope" }]),
+    });
+    expect(problems).toEqual([
+      [
+        "invalid_value",
+        "showtimes/s.ndjson",
+        2,
+        "startsAt",
+        'is not a valid date-time (day 30 does not exist in month 02); received "2026-02-30T20:00Z"',
+      ],
+      ["duplicate_id", "showtimes/s.ndjson", 2, "id", '"st-1" is already used by a valid record'],
+      ["dangling_reference", "showtimes/s.ndjson", 2, "filmId", 'refers to film "film-nope", which does not exist'],
+    ]);
+  },
+);
 
-test("a showtime of a film that failed validation is not dangling: the film's own problem is the one reported", async () => {
-  const problems = await problemsOf("invalid-target", {
-    ...base,
-    "films/f.json": JSON.stringify([{ ...films, title: "" }]),
-    "showtimes/s.ndjson": toNdjson([showtimes]),
-  });
-  expect(problems.map(([code, file, , field]) => [code, file, field])).toEqual([
-    ["invalid_value", "films/f.json", "title"],
-  ]);
-});
+test(
+  "a showtime of a film that failed validation is not dangling: the film's own problem is the one " + "reported",
+  async () => {
+    const problems = await problemsOf("invalid-target", {
+      ...base,
+      "films/f.json": JSON.stringify([{ ...films, title: "" }]),
+      "showtimes/s.ndjson": toNdjson([showtimes]),
+    });
+    expect(problems.map(([code, file, , field]) => [code, file, field])).toEqual([
+      ["invalid_value", "films/f.json", "title"],
+    ]);
+  },
+);
 
 test("two invalid records with one id: a duplicate naming the first", async () => {
   const problems = await problemsOf("two-invalid", {

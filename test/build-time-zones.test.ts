@@ -193,7 +193,8 @@ describe("problems and warnings", () => {
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
-      "⚠ startsAt is written with +01:00, but Europe/Berlin is at +02:00 then (check the feed's offsets) [offset_mismatch]",
+      "⚠ startsAt is written with +01:00, but Europe/Berlin is at +02:00 then (check the feed's offsets) " +
+        "[offset_mismatch]",
     );
     expect(result.stderr).toMatch(/s\.ndjson:1 startsAt/);
     expect(result.stderr).toContain("1 warning (offset_mismatch 1); the snapshot was written.");
@@ -220,15 +221,19 @@ describe("--drop-before", () => {
     showtime("later", "berlin", "2026-11-24T20:00:00+01:00"),
   ];
 
-  test("leaves out showtimes that start before the instant (not at it), counts them and records where the kept ones begin", async () => {
-    const result = await build("drop", [berlin], showtimes, ["--drop-before", "2026-11-24T05:00Z"]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("dropped 1 showtime that start before 2026-11-24T05:00Z (--drop-before)");
-    const manifest = readManifest(result.outDir);
-    expect(manifest.counts.showtimes).toBe(2);
-    // The earliest kept start: every dropped showtime starts before it, every kept one at or after.
-    expect(manifest.dropBefore).toBe("2026-11-24T05:00:00Z");
-  });
+  test(
+    "leaves out showtimes that start before the instant (not at it), counts them and records where the " +
+      "kept ones begin",
+    async () => {
+      const result = await build("drop", [berlin], showtimes, ["--drop-before", "2026-11-24T05:00Z"]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain("dropped 1 showtime that start before 2026-11-24T05:00Z (--drop-before)");
+      const manifest = readManifest(result.outDir);
+      expect(manifest.counts.showtimes).toBe(2);
+      // The earliest kept start: every dropped showtime starts before it, every kept one at or after.
+      expect(manifest.dropBefore).toBe("2026-11-24T05:00:00Z");
+    },
+  );
 
   test("two instants that leave out the same showtimes give the same snapshot", async () => {
     const early = await build("drop-a", [berlin], showtimes, ["--drop-before", "2026-11-24T04:59:59.5Z"]);
@@ -320,11 +325,14 @@ describe("--drop-before carried from --previous", () => {
     },
   );
 
-  test("a --previous that records only the effective instant (built before the requested one was kept) carries that", async () => {
-    const moved = showtime("moved", "berlin", "2026-11-24T00:01:00Z");
-    const result = await build("carry-from-older", [berlin], [first, moved], ["--previous", olderPrevious()]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("dropped 1 showtime that start before 2026-11-24T00:02:00Z");
-    expect(readManifest(result.outDir).counts.showtimes).toBe(1);
-  });
+  test(
+    "a --previous that records only the effective instant (built before the requested one was kept) " + "carries that",
+    async () => {
+      const moved = showtime("moved", "berlin", "2026-11-24T00:01:00Z");
+      const result = await build("carry-from-older", [berlin], [first, moved], ["--previous", olderPrevious()]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain("dropped 1 showtime that start before 2026-11-24T00:02:00Z");
+      expect(readManifest(result.outDir).counts.showtimes).toBe(1);
+    },
+  );
 });

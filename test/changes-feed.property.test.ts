@@ -230,53 +230,61 @@ describe("cases the random chains rarely reach", () => {
     return clientOf(() => handle);
   }
 
-  test("a showtime moved earlier, then left out by the drop-before instant, is deleted for a mirror holding its old time", async () => {
-    const dir = path.join(root, "moved-then-dropped");
-    try {
-      const base = generateDataset({ seed: 7, showtimes: 6, cinemas: 1, films: 1 });
-      const late = { ...base.showtimes[0]!, id: "st-late", startsAt: formatInstant(SHOWS_FROM + 48 * 3600, "", 0) };
-      const v0: Dataset = { ...base, showtimes: [late] };
-      let client = await chainStep(dir, v0, "0");
-      const mirror = emptyMirror();
-      const token = await sync(client, mirror, undefined, 10);
-      // Moved to an hour from the start, then the drop-before instant passes it.
-      const v1: Dataset = { ...v0, showtimes: [{ ...late, startsAt: formatInstant(SHOWS_FROM + 3600, "", 0) }] };
-      await chainStep(dir, v1, "1");
-      client = await chainStep(dir, v1, "2", SHOWS_FROM + 2 * 3600);
-      await sync(client, mirror, token, 10);
-      expect(mirror.get("showtime")!.has("st-late")).toBe(false);
-      expect(asObject(mirror)).toEqual(asObject(await served(client)));
-    } finally {
-      removeDir(dir);
-    }
-  });
+  test(
+    "a showtime moved earlier, then left out by the drop-before instant, is deleted for a mirror " +
+      "holding its old time",
+    async () => {
+      const dir = path.join(root, "moved-then-dropped");
+      try {
+        const base = generateDataset({ seed: 7, showtimes: 6, cinemas: 1, films: 1 });
+        const late = { ...base.showtimes[0]!, id: "st-late", startsAt: formatInstant(SHOWS_FROM + 48 * 3600, "", 0) };
+        const v0: Dataset = { ...base, showtimes: [late] };
+        let client = await chainStep(dir, v0, "0");
+        const mirror = emptyMirror();
+        const token = await sync(client, mirror, undefined, 10);
+        // Moved to an hour from the start, then the drop-before instant passes it.
+        const v1: Dataset = { ...v0, showtimes: [{ ...late, startsAt: formatInstant(SHOWS_FROM + 3600, "", 0) }] };
+        await chainStep(dir, v1, "1");
+        client = await chainStep(dir, v1, "2", SHOWS_FROM + 2 * 3600);
+        await sync(client, mirror, token, 10);
+        expect(mirror.get("showtime")!.has("st-late")).toBe(false);
+        expect(asObject(mirror)).toEqual(asObject(await served(client)));
+      } finally {
+        removeDir(dir);
+      }
+    },
+  );
 
-  test("a showtime moved into the gap between the requested drop-before and the earliest start kept is served and mirrored; one cancelled in that gap was a deletion", async () => {
-    const dir = path.join(root, "moved-into-gap");
-    try {
-      const base = generateDataset({ seed: 7, showtimes: 6, cinemas: 1, films: 1 });
-      const at = (id: string, hours: number) => ({
-        ...base.showtimes[0]!,
-        id,
-        startsAt: formatInstant(SHOWS_FROM + hours * 3600, "", 0),
-      });
-      const v0: Dataset = { ...base, showtimes: [at("st-cancelled", 1), at("st-first", 5), at("st-moved", 30)] };
-      let client = await chainStep(dir, v0, "0");
-      const mirror = emptyMirror();
-      const token = await sync(client, mirror, undefined, 10);
-      // Asked to drop before SHOWS_FROM, with st-cancelled gone: the earliest start kept is 5 h on.
-      const v1: Dataset = { ...v0, showtimes: [at("st-first", 5), at("st-moved", 30)] };
-      await chainStep(dir, v1, "1", SHOWS_FROM);
-      // No --drop-before: the requested instant is carried, and st-moved moves before st-cancelled's time.
-      const v2: Dataset = { ...v0, showtimes: [at("st-first", 5), at("st-moved", 0.5)] };
-      client = await chainStep(dir, v2, "2");
-      const serving = await served(client);
-      expect([...serving.get("showtime")!.keys()].sort()).toEqual(["st-first", "st-moved"]);
-      // The mirror copied before st-cancelled went: the rule drops only before st-moved now, so it needs the deletion.
-      await sync(client, mirror, token, 10);
-      expect(asObject(mirror)).toEqual(asObject(serving));
-    } finally {
-      removeDir(dir);
-    }
-  });
+  test(
+    "a showtime moved into the gap between the requested drop-before and the earliest start kept is " +
+      "served and mirrored; one cancelled in that gap was a deletion",
+    async () => {
+      const dir = path.join(root, "moved-into-gap");
+      try {
+        const base = generateDataset({ seed: 7, showtimes: 6, cinemas: 1, films: 1 });
+        const at = (id: string, hours: number) => ({
+          ...base.showtimes[0]!,
+          id,
+          startsAt: formatInstant(SHOWS_FROM + hours * 3600, "", 0),
+        });
+        const v0: Dataset = { ...base, showtimes: [at("st-cancelled", 1), at("st-first", 5), at("st-moved", 30)] };
+        let client = await chainStep(dir, v0, "0");
+        const mirror = emptyMirror();
+        const token = await sync(client, mirror, undefined, 10);
+        // Asked to drop before SHOWS_FROM, with st-cancelled gone: the earliest start kept is 5 h on.
+        const v1: Dataset = { ...v0, showtimes: [at("st-first", 5), at("st-moved", 30)] };
+        await chainStep(dir, v1, "1", SHOWS_FROM);
+        // No --drop-before: the requested instant is carried, and st-moved moves before st-cancelled's time.
+        const v2: Dataset = { ...v0, showtimes: [at("st-first", 5), at("st-moved", 0.5)] };
+        client = await chainStep(dir, v2, "2");
+        const serving = await served(client);
+        expect([...serving.get("showtime")!.keys()].sort()).toEqual(["st-first", "st-moved"]);
+        // The mirror copied before st-cancelled went: the rule drops only before st-moved now, so it needs the deletion.
+        await sync(client, mirror, token, 10);
+        expect(asObject(mirror)).toEqual(asObject(serving));
+      } finally {
+        removeDir(dir);
+      }
+    },
+  );
 });

@@ -98,20 +98,24 @@ async function drain(get: ReturnType<typeof serve>, query: string) {
 const base = generateDataset({ seed: 11, showtimes: 40, cinemas: 2, films: 2 });
 
 describe("a full copy", () => {
-  test("every record once, as an upsert, attributes, cinemas and films before showtimes; the token on the last page only", async () => {
-    const dir = path.join(root, "full");
-    await build(base, dir);
-    const { changes, pages } = await drain(serve(dir), "limit=7");
-    const count = base.cinemas.length + base.films.length + base.attributes.length + base.showtimes.length;
-    expect(changes).toHaveLength(count);
-    expect(new Set(changes.map((c) => `${c.type}/${c.id}`)).size).toBe(count);
-    expect(changes.every((c) => c.op === "upsert")).toBe(true);
-    const firstShowtime = changes.findIndex((c) => c.type === "showtime");
-    expect(changes.slice(firstShowtime).every((c) => c.type === "showtime")).toBe(true);
-    expect(pages.slice(0, -1).every((p) => p.syncToken === null && p.pagination.hasMore)).toBe(true);
-    expect(pages.at(-1)!.pagination).toEqual({ nextCursor: null, hasMore: false });
-    expect(pages.every((p) => p.data.length <= 7)).toBe(true);
-  });
+  test(
+    "every record once, as an upsert, attributes, cinemas and films before showtimes; the token on the " +
+      "last page only",
+    async () => {
+      const dir = path.join(root, "full");
+      await build(base, dir);
+      const { changes, pages } = await drain(serve(dir), "limit=7");
+      const count = base.cinemas.length + base.films.length + base.attributes.length + base.showtimes.length;
+      expect(changes).toHaveLength(count);
+      expect(new Set(changes.map((c) => `${c.type}/${c.id}`)).size).toBe(count);
+      expect(changes.every((c) => c.op === "upsert")).toBe(true);
+      const firstShowtime = changes.findIndex((c) => c.type === "showtime");
+      expect(changes.slice(firstShowtime).every((c) => c.type === "showtime")).toBe(true);
+      expect(pages.slice(0, -1).every((p) => p.syncToken === null && p.pagination.hasMore)).toBe(true);
+      expect(pages.at(-1)!.pagination).toEqual({ nextCursor: null, hasMore: false });
+      expect(pages.every((p) => p.data.length <= 7)).toBe(true);
+    },
+  );
 
   test("catching up on the snapshot in service: an empty page and the same token", async () => {
     const dir = path.join(root, "same");
@@ -325,38 +329,44 @@ describe("pages", () => {
 });
 
 describe("builds", () => {
-  test("the same data with --previous is the same snapshot and the same token; a change is one more generation", async () => {
-    const dir = path.join(root, "idempotent");
-    const first = await build(base, dir);
-    const token = (await drain(serve(dir), "limit=5000")).token;
-    const again = await build(base, dir, { previous: dir });
-    expect(again.ok && again.manifest.snapshotId).toBe(first.ok && first.manifest.snapshotId);
-    expect((await drain(serve(dir), "limit=5000")).token).toBe(token);
-    const changed = await build({ ...base, showtimes: base.showtimes.slice(1) }, dir, { previous: dir });
-    expect(changed.ok && changed.manifest.history.generation).toBe(1);
-    const { changes } = await drain(serve(dir), `since=${token}`);
-    expect(changes).toEqual([
-      { op: "delete", type: "showtime", id: base.showtimes[0]!.id, cinemaId: base.showtimes[0]!.cinemaId },
-    ]);
-  });
+  test(
+    "the same data with --previous is the same snapshot and the same token; a change is one more " + "generation",
+    async () => {
+      const dir = path.join(root, "idempotent");
+      const first = await build(base, dir);
+      const token = (await drain(serve(dir), "limit=5000")).token;
+      const again = await build(base, dir, { previous: dir });
+      expect(again.ok && again.manifest.snapshotId).toBe(first.ok && first.manifest.snapshotId);
+      expect((await drain(serve(dir), "limit=5000")).token).toBe(token);
+      const changed = await build({ ...base, showtimes: base.showtimes.slice(1) }, dir, { previous: dir });
+      expect(changed.ok && changed.manifest.history.generation).toBe(1);
+      const { changes } = await drain(serve(dir), `since=${token}`);
+      expect(changes).toEqual([
+        { op: "delete", type: "showtime", id: base.showtimes[0]!.id, cinemaId: base.showtimes[0]!.cinemaId },
+      ]);
+    },
+  );
 
-  test("the history is the same whether the previous snapshot is scanned in a worker or on the build's thread", async () => {
-    const previous = path.join(root, "scan-previous");
-    await build(base, previous);
-    const next: Dataset = {
-      ...base,
-      showtimes: [
-        ...base.showtimes.slice(4).map((s, i) => (i % 3 === 0 ? { ...s, screenName: `Moved ${i}` } : s)),
-        { ...base.showtimes[0]!, id: "added" },
-      ],
-    };
-    const [here, worker] = [path.join(root, "scan-here"), path.join(root, "scan-worker")];
-    const a = await build(next, here, { previous });
-    const b = await build(next, worker, { previous, workers: 1 });
-    expect(a.report.history).toEqual(b.report.history);
-    expect(a.report.history).toMatchObject({ generation: 1, deletes: 4 });
-    expect(readFileSync(path.join(worker, "history.pages"))).toEqual(readFileSync(path.join(here, "history.pages")));
-  });
+  test(
+    "the history is the same whether the previous snapshot is scanned in a worker or on the build's " + "thread",
+    async () => {
+      const previous = path.join(root, "scan-previous");
+      await build(base, previous);
+      const next: Dataset = {
+        ...base,
+        showtimes: [
+          ...base.showtimes.slice(4).map((s, i) => (i % 3 === 0 ? { ...s, screenName: `Moved ${i}` } : s)),
+          { ...base.showtimes[0]!, id: "added" },
+        ],
+      };
+      const [here, worker] = [path.join(root, "scan-here"), path.join(root, "scan-worker")];
+      const a = await build(next, here, { previous });
+      const b = await build(next, worker, { previous, workers: 1 });
+      expect(a.report.history).toEqual(b.report.history);
+      expect(a.report.history).toMatchObject({ generation: 1, deletes: 4 });
+      expect(readFileSync(path.join(worker, "history.pages"))).toEqual(readFileSync(path.join(here, "history.pages")));
+    },
+  );
 
   test("the drop-before instant never moves back within a history, and what it leaves out is no deletion", async () => {
     const dir = path.join(root, "drop");

@@ -189,9 +189,11 @@ describe("createClient's settings", () => {
   });
 
   const MISSING =
-    "createClient: apiKey is missing: pass the key issued to your organization (e.g. apiKey: process.env.API_KEY with API_KEY set)";
+    "createClient: apiKey is missing: pass the key issued to your organization (e.g. apiKey: " +
+    "process.env.API_KEY with API_KEY set)";
   const ODD =
-    "createClient: apiKey holds spaces, line breaks or other characters no key has (a key read from a file with its newline?)";
+    "createClient: apiKey holds spaces, line breaks or other characters no key has (a key read from a file " +
+    "with its newline?)";
 
   test.each([
     ["undefined (an unset environment variable)", undefined, MISSING],

@@ -238,24 +238,28 @@ describe("the client against the local server", () => {
     ]);
   });
 
-  test("changes(): a for await loop finds the sync token on the feed once the last page is applied (decision: changes feed)", async () => {
-    const feed = client.changes({ limit: 40 });
-    const seen: Array<string | undefined> = [];
-    const pages: Types.ChangesPage[] = [];
-    for await (const page of feed) {
-      seen.push(feed.syncToken);
-      pages.push(page);
-    }
-    expect(pages.length).toBeGreaterThan(2);
-    // Never while a page is being applied, the last one included: stored too early, it would skip that page.
-    expect(seen).toEqual(pages.map(() => undefined));
-    expect(feed.syncToken).toBe(pages.at(-1)!.syncToken);
-    expect(feed.syncToken).toMatch(/^\S{10,}$/);
-    // The token is the one a catch-up starts from: nothing has changed since.
-    const caughtUp = client.changes({ since: feed.syncToken });
-    for await (const page of caughtUp) expect(page.data).toEqual([]);
-    expect(caughtUp.syncToken).toBe(feed.syncToken);
-  });
+  test(
+    "changes(): a for await loop finds the sync token on the feed once the last page is applied " +
+      "(decision: changes feed)",
+    async () => {
+      const feed = client.changes({ limit: 40 });
+      const seen: Array<string | undefined> = [];
+      const pages: Types.ChangesPage[] = [];
+      for await (const page of feed) {
+        seen.push(feed.syncToken);
+        pages.push(page);
+      }
+      expect(pages.length).toBeGreaterThan(2);
+      // Never while a page is being applied, the last one included: stored too early, it would skip that page.
+      expect(seen).toEqual(pages.map(() => undefined));
+      expect(feed.syncToken).toBe(pages.at(-1)!.syncToken);
+      expect(feed.syncToken).toMatch(/^\S{10,}$/);
+      // The token is the one a catch-up starts from: nothing has changed since.
+      const caughtUp = client.changes({ since: feed.syncToken });
+      for await (const page of caughtUp) expect(page.data).toEqual([]);
+      expect(caughtUp.syncToken).toBe(feed.syncToken);
+    },
+  );
 
   test("changes(): next() still returns the token when done; a loop left early leaves none", async () => {
     const feed = client.changes({ limit: 40 });

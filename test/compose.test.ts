@@ -288,28 +288,35 @@ describe("a composed page's entity tag", () => {
     expect(revalidated.headers.etag).toBe(first.headers.etag);
   });
 
-  test("a URL asked again is kept, and from then on served from the cache in any coding, reading no record", async () => {
-    const source = new SnapshotSource(snapshotDir());
-    const cached = createHandler({ snapshots: source, access: fileAccess(writeAccessFile(root)), now: () => TEST_NOW });
-    const get = async (headers: Record<string, string> = {}) =>
-      cached({
-        method: "GET",
-        url: "/v1/showtimes?limit=20",
-        headers: { authorization: `Bearer ${KEYS.bulk}`, ...headers },
+  test(
+    "a URL asked again is kept, and from then on served from the cache in any coding, reading no " + "record",
+    async () => {
+      const source = new SnapshotSource(snapshotDir());
+      const cached = createHandler({
+        snapshots: source,
+        access: fileAccess(writeAccessFile(root)),
+        now: () => TEST_NOW,
       });
-    const reads = vi.spyOn(source.current().lists.showtimes, "render");
-    const first = await get();
-    // Asked once, a URL is only remembered; asked again, its page is composed once more and kept.
-    const second = await get();
-    expect(reads).toHaveBeenCalledTimes(2);
-    const again = await get();
-    const gzipped = await get({ "accept-encoding": "gzip" });
-    expect(reads).toHaveBeenCalledTimes(2);
-    for (const body of [second.body, again.body]) expect(body.equals(first.body)).toBe(true);
-    expect(gzipped.headers["content-encoding"]).toBe("gzip");
-    expect(gunzipSync(gzipped.body).equals(first.body)).toBe(true);
-    expect(gzipped.headers.etag).toBe(first.headers.etag!.replace(/"$/, '-gzip"'));
-  });
+      const get = async (headers: Record<string, string> = {}) =>
+        cached({
+          method: "GET",
+          url: "/v1/showtimes?limit=20",
+          headers: { authorization: `Bearer ${KEYS.bulk}`, ...headers },
+        });
+      const reads = vi.spyOn(source.current().lists.showtimes, "render");
+      const first = await get();
+      // Asked once, a URL is only remembered; asked again, its page is composed once more and kept.
+      const second = await get();
+      expect(reads).toHaveBeenCalledTimes(2);
+      const again = await get();
+      const gzipped = await get({ "accept-encoding": "gzip" });
+      expect(reads).toHaveBeenCalledTimes(2);
+      for (const body of [second.body, again.body]) expect(body.equals(first.body)).toBe(true);
+      expect(gzipped.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gzipped.body).equals(first.body)).toBe(true);
+      expect(gzipped.headers.etag).toBe(first.headers.etag!.replace(/"$/, '-gzip"'));
+    },
+  );
 
   test("a page composed in a lent buffer stays intact until released, whatever is composed meanwhile", async () => {
     const handle = createHandler({

@@ -313,46 +313,49 @@ describe("diffing snapshots", () => {
   });
 
   // decision: expired showtimes
-  test("showtimes left out as past by --drop-before are expired, not removed, and not held against the threshold", async () => {
-    const edited = edits[0]!.dataset;
-    const dropBefore = [...base.showtimes].sort((a, b) => compareInstants(a.startsAt, b.startsAt))[120]!.startsAt;
-    const dataDir = path.join(root, "data-dropped");
-    writeDataset(dataDir, edited);
-    const built = await runBuild({
-      dataDir,
-      output: createDiskWriter(snapshot("dropped")),
-      gzipLevel: 1,
-      gzipWorkers: 0,
-      dropBefore: { text: dropBefore, key: instantKeyOf(dropBefore) },
-    });
-    expect(built.ok).toBe(true);
-    const kept: Dataset = {
-      ...edited,
-      showtimes: edited.showtimes.filter((s) => compareInstants(s.startsAt, dropBefore) >= 0),
-    };
-    // The manifest records the earliest start kept: what the diff measures expiry against.
-    const recorded = built.ok ? built.manifest.dropBefore! : "";
-    expect(compareInstants(recorded, dropBefore)).toBeGreaterThanOrEqual(0);
-    const keptIds = new Set(kept.showtimes.map((s) => s.id));
-    const expired = base.showtimes.filter((s) => !keptIds.has(s.id) && compareInstants(s.startsAt, recorded) < 0);
-    const oracle = expectedCounts(base, kept).showtimes!;
-    const result = await runDiff({ from: snapshot("base"), to: snapshot("dropped"), maxChanges: 3 });
-    expect(expired.length).toBeGreaterThan(50);
-    expect(result.showtimes).toMatchObject({
-      ...oracle,
-      removed: oracle.removed - expired.length,
-      expired: expired.length,
-    });
-    expect(result.showtimes.changes.every((c) => !expired.some((s) => s.id === c.id))).toBe(true);
-    expect(formatText(result)).toContain(
-      `showtimes: ${oracle.added} added, ${oracle.removed - expired.length} removed, ${oracle.changed} changed, ${expired.length} expired (240 → ${kept.showtimes.length})`,
-    );
-    // Half the showtimes are gone, yet only the real removals count against a 20% threshold.
-    expect(findRemovalsOver(result, 20)).toEqual([]);
-    // Without a drop-before on the newer side nothing is expired (the report's form is unchanged).
-    const plain = await runDiff({ from: snapshot("base"), to: snapshot("edit-101"), maxChanges: 0 });
-    expect(plain.showtimes.expired).toBe(0);
-  });
+  test(
+    "showtimes left out as past by --drop-before are expired, not removed, and not held against the " + "threshold",
+    async () => {
+      const edited = edits[0]!.dataset;
+      const dropBefore = [...base.showtimes].sort((a, b) => compareInstants(a.startsAt, b.startsAt))[120]!.startsAt;
+      const dataDir = path.join(root, "data-dropped");
+      writeDataset(dataDir, edited);
+      const built = await runBuild({
+        dataDir,
+        output: createDiskWriter(snapshot("dropped")),
+        gzipLevel: 1,
+        gzipWorkers: 0,
+        dropBefore: { text: dropBefore, key: instantKeyOf(dropBefore) },
+      });
+      expect(built.ok).toBe(true);
+      const kept: Dataset = {
+        ...edited,
+        showtimes: edited.showtimes.filter((s) => compareInstants(s.startsAt, dropBefore) >= 0),
+      };
+      // The manifest records the earliest start kept: what the diff measures expiry against.
+      const recorded = built.ok ? built.manifest.dropBefore! : "";
+      expect(compareInstants(recorded, dropBefore)).toBeGreaterThanOrEqual(0);
+      const keptIds = new Set(kept.showtimes.map((s) => s.id));
+      const expired = base.showtimes.filter((s) => !keptIds.has(s.id) && compareInstants(s.startsAt, recorded) < 0);
+      const oracle = expectedCounts(base, kept).showtimes!;
+      const result = await runDiff({ from: snapshot("base"), to: snapshot("dropped"), maxChanges: 3 });
+      expect(expired.length).toBeGreaterThan(50);
+      expect(result.showtimes).toMatchObject({
+        ...oracle,
+        removed: oracle.removed - expired.length,
+        expired: expired.length,
+      });
+      expect(result.showtimes.changes.every((c) => !expired.some((s) => s.id === c.id))).toBe(true);
+      expect(formatText(result)).toContain(
+        `showtimes: ${oracle.added} added, ${oracle.removed - expired.length} removed, ${oracle.changed} changed, ${expired.length} expired (240 → ${kept.showtimes.length})`,
+      );
+      // Half the showtimes are gone, yet only the real removals count against a 20% threshold.
+      expect(findRemovalsOver(result, 20)).toEqual([]);
+      // Without a drop-before on the newer side nothing is expired (the report's form is unchanged).
+      const plain = await runDiff({ from: snapshot("base"), to: snapshot("edit-101"), maxChanges: 0 });
+      expect(plain.showtimes.expired).toBe(0);
+    },
+  );
 
   test("data folders are built to temporary snapshots first", async () => {
     const dataDir = path.join(root, "plain-data");

@@ -78,7 +78,8 @@ test("films and cinemas by where, when and name page through exactly what the sh
   );
 }, 300_000);
 
-test("a discovery cursor from before a rebuild resumes right after its record's key in the rebuilt snapshot", async () => {
+test("a discovery cursor from before a rebuild resumes right after its record's key in the rebuilt " +
+  "snapshot", async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(datasetArb, fc.array(discoverySpecArb, { minLength: 4, maxLength: 8 }), async (options, specs) => {
@@ -130,7 +131,10 @@ const WORDS = [
   ["ภาพยนตร์", "สวัสดี", "ครับ"],
   ["2049", "3D", "x²"],
 ];
-/** Titles of one to three words, few of them distinct, so that one word is whole titles, starts others and sits inside more. */
+/**
+ * Titles of one to three words, few of them distinct, so that one word is whole titles, starts others and sits
+ * inside more.
+ */
 const titleArb = fc
   .array(fc.tuple(fc.nat({ max: WORDS.length - 1 }), fc.nat({ max: 2 })), { minLength: 1, maxLength: 3 })
   .chain((picks) =>

@@ -138,31 +138,34 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
     },
   );
 
-  test("on a phone (390 px) nothing scrolls sideways: the page, its code blocks and the reference's samples wrap", async () => {
-    const phone = await openAt(390, 844);
-    try {
-      const overflow = await phone.evaluate(() => {
-        // Inside the browser: its globals, typed loosely (this project compiles without the DOM library).
-        const { document, getComputedStyle } = globalThis as any;
-        const sideways = [...document.querySelectorAll("body *")].filter((element: any) => {
-          const style = getComputedStyle(element);
-          const scrolls = style.overflowX === "auto" || style.overflowX === "scroll" || element.tagName === "PRE";
-          return scrolls && element.scrollWidth > element.clientWidth + 1 && style.display !== "none";
+  test(
+    "on a phone (390 px) nothing scrolls sideways: the page, its code blocks and the reference's " + "samples wrap",
+    async () => {
+      const phone = await openAt(390, 844);
+      try {
+        const overflow = await phone.evaluate(() => {
+          // Inside the browser: its globals, typed loosely (this project compiles without the DOM library).
+          const { document, getComputedStyle } = globalThis as any;
+          const sideways = [...document.querySelectorAll("body *")].filter((element: any) => {
+            const style = getComputedStyle(element);
+            const scrolls = style.overflowX === "auto" || style.overflowX === "scroll" || element.tagName === "PRE";
+            return scrolls && element.scrollWidth > element.clientWidth + 1 && style.display !== "none";
+          });
+          return {
+            page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+            elements: sideways.map(
+              (e: any) => `${e.tagName} in ${e.closest("[data-section-id], section")?.id || "page"}`,
+            ),
+          };
         });
-        return {
-          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          elements: sideways.map(
-            (e: any) => `${e.tagName} in ${e.closest("[data-section-id], section")?.id || "page"}`,
-          ),
-        };
-      });
-      expect(overflow).toEqual({ page: 0, elements: [] });
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await phone.screenshot({ path: path.join(ARTIFACTS, "docs-page-390.png") });
-    } finally {
-      await phone.close();
-    }
-  });
+        expect(overflow).toEqual({ page: 0, elements: [] });
+        mkdirSync(ARTIFACTS, { recursive: true });
+        await phone.screenshot({ path: path.join(ARTIFACTS, "docs-page-390.png") });
+      } finally {
+        await phone.close();
+      }
+    },
+  );
 
   test.each([
     ["a desktop", 1280, 900],
@@ -197,7 +200,8 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
     ["a desktop", 1280],
     ["a phone", 390],
   ])(
-    "on %s (%i px) wrapped code breaks at a space or after one of & ? / = , ( (never inside an id), its continuation indented",
+    "on %s (%i px) wrapped code breaks at a space or after one of & ? / = , ( (never inside an id), its " +
+      "continuation indented",
     async (_device, width) => {
       const at = await openAt(width, 844);
       try {
@@ -244,19 +248,22 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
     expect(doc.servers).toEqual([{ url: "/", description: expect.any(String) }]);
   });
 
-  test("usable before any script runs: the getting-started section and every endpoint, without JavaScript", async () => {
-    const bare = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
-    try {
-      await bare.goto(`${origin}/`, { waitUntil: "load" });
-      await expect(bare.locator("#getting-started").isVisible()).resolves.toBe(true);
-      const rows = await bare.locator("#endpoints tbody tr td:first-child").allInnerTexts();
-      expect(rows.map((row) => row.replace("GET ", ""))).toEqual([...OPERATIONS].map((op) => op.path));
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await bare.screenshot({ path: path.join(ARTIFACTS, "docs-page-before-scripts.png") });
-    } finally {
-      await bare.close();
-    }
-  });
+  test(
+    "usable before any script runs: the getting-started section and every endpoint, without " + "JavaScript",
+    async () => {
+      const bare = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+      try {
+        await bare.goto(`${origin}/`, { waitUntil: "load" });
+        await expect(bare.locator("#getting-started").isVisible()).resolves.toBe(true);
+        const rows = await bare.locator("#endpoints tbody tr td:first-child").allInnerTexts();
+        expect(rows.map((row) => row.replace("GET ", ""))).toEqual([...OPERATIONS].map((op) => op.path));
+        mkdirSync(ARTIFACTS, { recursive: true });
+        await bare.screenshot({ path: path.join(ARTIFACTS, "docs-page-before-scripts.png") });
+      } finally {
+        await bare.close();
+      }
+    },
+  );
 
   test("saves screenshots to test/artifacts/ (the page's top, and the showtimes operation)", async () => {
     mkdirSync(ARTIFACTS, { recursive: true });

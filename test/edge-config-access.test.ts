@@ -115,39 +115,46 @@ describe("access read at run time over the deployment's own", () => {
     expect(problems.at(-1)).toBe("access: Edge Config readable again");
   });
 
-  test("a first read that never answers holds a request TIMEOUT_MS at most; the deployment's copy then answers, unconfirmed", async () => {
-    const problems: string[] = [];
-    const source = remoteAccess(new AccessIndex(accessWith(false)), {
-      read: () => new Promise(() => {}),
-      onProblem: (message) => problems.push(message),
-    });
-    // The call returns at all only through the timeout; the gate answers a key it admits 503.
-    const index = await source.current();
-    expect(index.checkKey(KEY, NOW).ok).toBe(true);
-    const reason = `access: cannot use Edge Config before any read succeeded (no answer within ${TIMEOUT_MS} ms); a key the deployment's copy admits is answered 503 until one does`;
-    expect(index.unconfirmed).toBe(reason);
-    expect(problems).toEqual([reason]);
-  });
+  test(
+    "a first read that never answers holds a request TIMEOUT_MS at most; the deployment's copy then " +
+      "answers, unconfirmed",
+    async () => {
+      const problems: string[] = [];
+      const source = remoteAccess(new AccessIndex(accessWith(false)), {
+        read: () => new Promise(() => {}),
+        onProblem: (message) => problems.push(message),
+      });
+      // The call returns at all only through the timeout; the gate answers a key it admits 503.
+      const index = await source.current();
+      expect(index.checkKey(KEY, NOW).ok).toBe(true);
+      const reason = `access: cannot use Edge Config before any read succeeded (no answer within ${TIMEOUT_MS} ms); a key the deployment's copy admits is answered 503 until one does`;
+      expect(index.unconfirmed).toBe(reason);
+      expect(problems).toEqual([reason]);
+    },
+  );
 
-  test("a later read that never answers holds a request TIMEOUT_MS at most, then the data in force answers", async () => {
-    const clock = { t: 0 };
-    let answers = true;
-    const problems: string[] = [];
-    const source = remoteAccess(new AccessIndex(accessWith(false)), {
-      now: () => clock.t,
-      read: () => (answers ? Promise.resolve({ ...accessWith(true), version: 2 }) : new Promise(() => {})),
-      onProblem: (message) => problems.push(message),
-    });
-    expect(await admits(source)).toBe(false);
-    answers = false;
-    clock.t = MAX_AGE_MS;
-    const index = await source.current();
-    expect(index.checkKey(KEY, NOW).ok).toBe(false);
-    expect(index.unconfirmed).toBeUndefined();
-    expect(problems).toEqual([
-      `access: cannot use Edge Config (no answer within ${TIMEOUT_MS} ms); keeping version 2 in force`,
-    ]);
-  });
+  test(
+    "a later read that never answers holds a request TIMEOUT_MS at most, then the data in force " + "answers",
+    async () => {
+      const clock = { t: 0 };
+      let answers = true;
+      const problems: string[] = [];
+      const source = remoteAccess(new AccessIndex(accessWith(false)), {
+        now: () => clock.t,
+        read: () => (answers ? Promise.resolve({ ...accessWith(true), version: 2 }) : new Promise(() => {})),
+        onProblem: (message) => problems.push(message),
+      });
+      expect(await admits(source)).toBe(false);
+      answers = false;
+      clock.t = MAX_AGE_MS;
+      const index = await source.current();
+      expect(index.checkKey(KEY, NOW).ok).toBe(false);
+      expect(index.unconfirmed).toBeUndefined();
+      expect(problems).toEqual([
+        `access: cannot use Edge Config (no answer within ${TIMEOUT_MS} ms); keeping version 2 in force`,
+      ]);
+    },
+  );
 
   test("an item older than the data in force is reported once, and its end once", async () => {
     const { source, remote, clock, problems } = setup({ ...accessWith(true), version: 4 });

@@ -220,53 +220,58 @@ describe("the block cache", () => {
     expect([0, 1, 2, 3].filter((n) => cache.get(n))).toEqual(kept);
   });
 
-  test("under any sequence of sets and gets, with any sizes and bound: the bound holds, and a get answers the block set last or nothing", () => {
-    const operation = fc.oneof(
-      fc.record({
-        op: fc.constant("set" as const),
-        n: fc.integer({ min: 0, max: 11 }),
-        size: fc.integer({ min: 1, max: 60 }),
-      }),
-      fc.record({ op: fc.constant("get" as const), n: fc.integer({ min: 0, max: 11 }) }),
-    );
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 150 }),
-        fc.array(operation, { minLength: 50, maxLength: 300 }),
-        (bound, operations) => {
-          const cache = new BlockCache<{ size: number }>(12, bound);
-          /** The block set last for each number, while it may still be held (a miss means it was evicted). */
-          const latest = new Map<number, { size: number }>();
-          for (const operation of operations) {
-            if (operation.op === "set") {
-              const added = block(operation.size);
-              cache.set(operation.n, added);
-              latest.set(operation.n, added);
-              // Over the bound only by keeping the block just set, alone.
-              expect(cache.size <= bound || cache.size === added.size, `${cache.size} bytes held, bound ${bound}`).toBe(
-                true,
-              );
-              expect(cache.get(operation.n)).toBe(added);
-            } else {
-              const found = cache.get(operation.n);
-              if (found === undefined) latest.delete(operation.n);
-              else expect(found).toBe(latest.get(operation.n));
+  test(
+    "under any sequence of sets and gets, with any sizes and bound: the bound holds, and a get answers " +
+      "the block set last or nothing",
+    () => {
+      const operation = fc.oneof(
+        fc.record({
+          op: fc.constant("set" as const),
+          n: fc.integer({ min: 0, max: 11 }),
+          size: fc.integer({ min: 1, max: 60 }),
+        }),
+        fc.record({ op: fc.constant("get" as const), n: fc.integer({ min: 0, max: 11 }) }),
+      );
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: 150 }),
+          fc.array(operation, { minLength: 50, maxLength: 300 }),
+          (bound, operations) => {
+            const cache = new BlockCache<{ size: number }>(12, bound);
+            /** The block set last for each number, while it may still be held (a miss means it was evicted). */
+            const latest = new Map<number, { size: number }>();
+            for (const operation of operations) {
+              if (operation.op === "set") {
+                const added = block(operation.size);
+                cache.set(operation.n, added);
+                latest.set(operation.n, added);
+                // Over the bound only by keeping the block just set, alone.
+                expect(
+                  cache.size <= bound || cache.size === added.size,
+                  `${cache.size} bytes held, bound ${bound}`,
+                ).toBe(true);
+                expect(cache.get(operation.n)).toBe(added);
+              } else {
+                const found = cache.get(operation.n);
+                if (found === undefined) latest.delete(operation.n);
+                else expect(found).toBe(latest.get(operation.n));
+              }
             }
-          }
-          // What is held is what the size counts.
-          let total = 0;
-          for (let n = 0; n < 12; n++) {
-            const found = cache.get(n);
-            if (found === undefined) continue;
-            expect(found).toBe(latest.get(n));
-            total += found.size;
-          }
-          expect(cache.size).toBe(total);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+            // What is held is what the size counts.
+            let total = 0;
+            for (let n = 0; n < 12; n++) {
+              const found = cache.get(n);
+              if (found === undefined) continue;
+              expect(found).toBe(latest.get(n));
+              total += found.size;
+            }
+            expect(cache.size).toBe(total);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   test("replacing a block counts only the new one", () => {
     const cache = new BlockCache<{ size: number }>(2, 100);

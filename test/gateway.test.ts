@@ -412,19 +412,22 @@ describe("the gateway's request lines (docs/operations.md, Logs)", () => {
     expect(lines[3]).toMatchObject({ method: "GET", path: "/v1/films", bytes: expect.any(Number) });
   });
 
-  test("fetch mode: the answer's status and bytes; the gateway's own fetch arriving back is not a second line", async () => {
-    const { gateway, lines } = gatewayLogging("fetch");
-    const response = await get(gateway, "/v1/films?limit=2", auth(KEYS.valid));
-    await get(gateway, `/_c/${snapshotId}/gzip/v1/films`, { [GATEWAY_TOKEN_HEADER]: SECRET });
-    expect(lines).toEqual([
-      expect.objectContaining({
-        requestId: response.headers.get("x-request-id"),
-        organization: "acme",
-        path: "/v1/films",
-        status: 200,
-        bytes: 2,
-        forwarded: "fetch",
-      }),
-    ]);
-  });
+  test(
+    "fetch mode: the answer's status and bytes; the gateway's own fetch arriving back is not a second " + "line",
+    async () => {
+      const { gateway, lines } = gatewayLogging("fetch");
+      const response = await get(gateway, "/v1/films?limit=2", auth(KEYS.valid));
+      await get(gateway, `/_c/${snapshotId}/gzip/v1/films`, { [GATEWAY_TOKEN_HEADER]: SECRET });
+      expect(lines).toEqual([
+        expect.objectContaining({
+          requestId: response.headers.get("x-request-id"),
+          organization: "acme",
+          path: "/v1/films",
+          status: 200,
+          bytes: 2,
+          forwarded: "fetch",
+        }),
+      ]);
+    },
+  );
 });

@@ -127,16 +127,20 @@ describe("generate → build → serve", () => {
     expect(sizes.composedBoundMb).toBeGreaterThan(sizes.precomputedIdentityMb);
   });
 
-  test("the bench's walk of the changes feed, through the request core, copies every record in ⌈records ÷ limit⌉ pages", async () => {
-    const snapshotDir = path.join(work, "snapshot");
-    const { counts } = readManifest(snapshotDir);
-    const records = counts.showtimes + counts.cinemas + counts.films + counts.attributes;
-    const walk = await walkFeed(feedInProcess(snapshotDir), "/v1/changes?limit=1000");
-    expect(walk.changes).toBe(records);
-    expect(walk.pageUrls).toHaveLength(Math.ceil(records / 1000));
-    expect(walk.pageUrls[1]).toMatch(/^\/v1\/changes\?limit=1000&cursor=[^&]+$/);
-    // A catch-up from the token it ended with has nothing to send: one page, no changes.
-    const again = await walkFeed(feedInProcess(snapshotDir), `/v1/changes?since=${walk.token}&limit=1000`);
-    expect([again.changes, again.pageUrls.length, again.token]).toEqual([0, 1, walk.token]);
-  });
+  test(
+    "the bench's walk of the changes feed, through the request core, copies every record in ⌈records ÷ " +
+      "limit⌉ pages",
+    async () => {
+      const snapshotDir = path.join(work, "snapshot");
+      const { counts } = readManifest(snapshotDir);
+      const records = counts.showtimes + counts.cinemas + counts.films + counts.attributes;
+      const walk = await walkFeed(feedInProcess(snapshotDir), "/v1/changes?limit=1000");
+      expect(walk.changes).toBe(records);
+      expect(walk.pageUrls).toHaveLength(Math.ceil(records / 1000));
+      expect(walk.pageUrls[1]).toMatch(/^\/v1\/changes\?limit=1000&cursor=[^&]+$/);
+      // A catch-up from the token it ended with has nothing to send: one page, no changes.
+      const again = await walkFeed(feedInProcess(snapshotDir), `/v1/changes?since=${walk.token}&limit=1000`);
+      expect([again.changes, again.pageUrls.length, again.token]).toEqual([0, 1, walk.token]);
+    },
+  );
 });

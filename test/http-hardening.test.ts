@@ -47,7 +47,10 @@ async function raw(request: Buffer | string): Promise<RawResponse> {
   return response!;
 }
 
-/** Spec §7's envelope, well-formed to a strict decoder: a known code, a message of 1..300 code points, no lone surrogate. */
+/**
+ * Spec §7's envelope, well-formed to a strict decoder: a known code, a message of 1..300 code points, no lone
+ * surrogate.
+ */
 function expectEnvelope(body: Buffer): {
   code: string;
   message: string;

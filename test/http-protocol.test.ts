@@ -117,12 +117,15 @@ describeMatrix("protocol", (runtime) => {
       expect(new Set(tags).size).toBe(tags.length);
     });
 
-    test("a matching If-None-Match never bypasses the key checks: 401 without a key, 403 without an entitlement", async () => {
-      const tag = (await get("/v1/cinemas")).headers.etag!;
-      expect((await api.request("/v1/cinemas", { headers: { "if-none-match": tag } })).status).toBe(401);
-      expect((await api.request("/v1/cinemas", { headers: { "if-none-match": "*" } })).status).toBe(401);
-      expect((await get("/v1/cinemas", { "if-none-match": tag }, KEYS.cancelled)).status).toBe(403);
-    });
+    test(
+      "a matching If-None-Match never bypasses the key checks: 401 without a key, 403 without an " + "entitlement",
+      async () => {
+        const tag = (await get("/v1/cinemas")).headers.etag!;
+        expect((await api.request("/v1/cinemas", { headers: { "if-none-match": tag } })).status).toBe(401);
+        expect((await api.request("/v1/cinemas", { headers: { "if-none-match": "*" } })).status).toBe(401);
+        expect((await get("/v1/cinemas", { "if-none-match": tag }, KEYS.cancelled)).status).toBe(403);
+      },
+    );
   });
 
   describe("content coding", () => {

@@ -83,7 +83,10 @@ async function sendAll(urls: string[], expected: number): Promise<void> {
   }
 }
 
-/** Distinct values of each kind (valid, invalid) per round, each sent twice: 2,000 requests, 14 MB of distinct input. */
+/**
+ * Distinct values of each kind (valid, invalid) per round, each sent twice: 2,000 requests, 14 MB of distinct
+ * input.
+ */
 const ROUND_VALUES = 500;
 const ROUND_INPUT_MB = (2 * ROUND_VALUES * 14_000) / 2 ** 20;
 /** Rounds in a row that must together grow the resident set by at most FLAT_SHARE of what they sent. */

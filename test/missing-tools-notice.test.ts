@@ -101,7 +101,8 @@ describe("the line itself", () => {
         ["redis-server", 3],
         ["chromium", 12],
       ]),
-      "skipped 16 tests: redis-server is not installed (3 tests), chromium is not installed (12 tests); install with: apt-get install -y redis-server chromium",
+      "skipped 16 tests: redis-server is not installed (3 tests), chromium is not installed (12 tests); " +
+        "install with: apt-get install -y redis-server chromium",
     ],
   ] as const)("%i skipped, %o → %j", (total, byTool, line) => {
     expect(missingToolsLine({ total, byTool: new Map(byTool) })).toBe(line);

@@ -73,16 +73,23 @@ describe("the document", () => {
     expect(result.valid).toBe(true);
   });
 
-  test("public/openapi.json is the generated document, byte for byte (refresh: npx tsx build/openapi/openapi.ts)", () => {
-    expect(readFileSync(path.join(ROOT, "public/openapi.json"), "utf8")).toBe(renderOpenApi());
-  });
+  test(
+    "public/openapi.json is the generated document, byte for byte (refresh: npx tsx " + "build/openapi/openapi.ts)",
+    () => {
+      expect(readFileSync(path.join(ROOT, "public/openapi.json"), "utf8")).toBe(renderOpenApi());
+    },
+  );
 
-  test("public/redoc.standalone.js is the installed Redoc bundle with its logo inline (refresh: npx tsx build/openapi/openapi.ts)", () => {
-    const served = readFileSync(path.join(ROOT, "public/redoc.standalone.js"));
-    expect(served.equals(servedRedocBundle())).toBe(true);
-    expect(served.toString().includes("cdn.redoc.ly")).toBe(false);
-    expect(served.length - readFileSync(redocBundlePath()).length).toBeLessThan(400);
-  });
+  test(
+    "public/redoc.standalone.js is the installed Redoc bundle with its logo inline (refresh: npx tsx " +
+      "build/openapi/openapi.ts)",
+    () => {
+      const served = readFileSync(path.join(ROOT, "public/redoc.standalone.js"));
+      expect(served.equals(servedRedocBundle())).toBe(true);
+      expect(served.toString().includes("cdn.redoc.ly")).toBe(false);
+      expect(served.length - readFileSync(redocBundlePath()).length).toBeLessThan(400);
+    },
+  );
 
   test("lists exactly the spec's error codes (spec §7)", () => {
     const spec = [

@@ -200,33 +200,37 @@ const showtimeQueryArb: fc.Arbitrary<Query> = fc.record({
   limits: fc.array(fc.constantFrom(undefined, 1, 7, 64, 100), { minLength: 1, maxLength: 3 }),
 });
 
-test("with blocks of a few records, every view's pages and searches cross block, restart and chunk boundaries rightly", async () => {
-  let run = 0;
-  await fc.assert(
-    fc.asyncProperty(
-      smallBlocksArb,
-      layoutArb,
-      fc.array(showtimeQueryArb, { minLength: 6, maxLength: 10 }),
-      async (options, layout, queries) => {
-        const dir = path.join(root, `small-blocks-${run++}`);
-        try {
-          const dataset = generateDataset(options);
-          const snapshotDir = path.join(dir, "snapshot");
-          await buildDataset(dataset, dir, snapshotDir, "data", layout);
-          const handle = createHandler({
-            snapshots: new SnapshotSource(snapshotDir),
-            access: fileAccess(accessFile),
-            now: () => TEST_NOW,
-          });
-          for (const query of queries) await checkQuery(handle, dataset, query);
-        } finally {
-          removeDir(dir);
-        }
-      },
-    ),
-    { numRuns: 5, seed: Number(process.env.FC_SEED ?? 20_261_124) },
-  );
-});
+test(
+  "with blocks of a few records, every view's pages and searches cross block, restart and chunk " +
+    "boundaries rightly",
+  async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        smallBlocksArb,
+        layoutArb,
+        fc.array(showtimeQueryArb, { minLength: 6, maxLength: 10 }),
+        async (options, layout, queries) => {
+          const dir = path.join(root, `small-blocks-${run++}`);
+          try {
+            const dataset = generateDataset(options);
+            const snapshotDir = path.join(dir, "snapshot");
+            await buildDataset(dataset, dir, snapshotDir, "data", layout);
+            const handle = createHandler({
+              snapshots: new SnapshotSource(snapshotDir),
+              access: fileAccess(accessFile),
+              now: () => TEST_NOW,
+            });
+            for (const query of queries) await checkQuery(handle, dataset, query);
+          } finally {
+            removeDir(dir);
+          }
+        },
+      ),
+      { numRuns: 5, seed: Number(process.env.FC_SEED ?? 20_261_124) },
+    );
+  },
+);
 
 test("paging with any limits and filters equals filter-then-sort of the source", async () => {
   let run = 0;

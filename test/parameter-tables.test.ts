@@ -216,34 +216,38 @@ const withRequired = (names: string[]) => [
 ];
 
 describe("stored pages are chosen by allow-list", () => {
-  test("random queries, with a parameter the stored-page choice has never heard of, are stored only when paging alone at the default limit", () => {
-    const showtimeNames = namesOf(LIST_TABLES.showtimes).filter((n) => n !== "cursor");
-    const values: Record<string, string> = {
-      cinemaId: "c",
-      filmId: "f",
-      limit: "25",
-      startsAfter: "2026-11-24T00:00Z",
-      startsBefore: "2026-11-25T00:00Z",
-      attributeIds: "a",
-      near: "1,2",
-      radiusKm: "3",
-      include: "film",
-      date: "2026-11-25",
-      dayStartsAt: "03:00",
-      newcomer: "x",
-    };
-    fc.assert(
-      fc.property(fc.subarray([...showtimeNames, "newcomer"]), fc.constantFrom("25", "24"), (drawn, limit) => {
-        const names = withRequired(drawn);
-        const query = names.map((n) => `${n}=${n === "limit" ? limit : values[n]}`).join("&");
-        const table = [...LIST_TABLES.showtimes, NEWCOMER];
-        const request = parseListRequestWith(table, "showtimes", query);
-        const pagingAlone = names.every((n) => n === "limit");
-        const atDefault = !names.includes("limit") || limit === "25";
-        expect(isStoredPageRequest(request, 25)).toBe(pagingAlone && atDefault);
-      }),
-    );
-  });
+  test(
+    "random queries, with a parameter the stored-page choice has never heard of, are stored only when " +
+      "paging alone at the default limit",
+    () => {
+      const showtimeNames = namesOf(LIST_TABLES.showtimes).filter((n) => n !== "cursor");
+      const values: Record<string, string> = {
+        cinemaId: "c",
+        filmId: "f",
+        limit: "25",
+        startsAfter: "2026-11-24T00:00Z",
+        startsBefore: "2026-11-25T00:00Z",
+        attributeIds: "a",
+        near: "1,2",
+        radiusKm: "3",
+        include: "film",
+        date: "2026-11-25",
+        dayStartsAt: "03:00",
+        newcomer: "x",
+      };
+      fc.assert(
+        fc.property(fc.subarray([...showtimeNames, "newcomer"]), fc.constantFrom("25", "24"), (drawn, limit) => {
+          const names = withRequired(drawn);
+          const query = names.map((n) => `${n}=${n === "limit" ? limit : values[n]}`).join("&");
+          const table = [...LIST_TABLES.showtimes, NEWCOMER];
+          const request = parseListRequestWith(table, "showtimes", query);
+          const pagingAlone = names.every((n) => n === "limit");
+          const atDefault = !names.includes("limit") || limit === "25";
+          expect(isStoredPageRequest(request, 25)).toBe(pagingAlone && atDefault);
+        }),
+      );
+    },
+  );
 });
 
 describe("a served page is the page its query composes (never a stored one it does not ask for)", () => {

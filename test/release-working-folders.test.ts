@@ -161,34 +161,38 @@ test("verify:vercel leaves the checkout's snapshot/, generated/ and .vercel/ as 
   await expectCheckoutUntouched();
 }, 240_000);
 
-test("a working copy holds the tracked files as they are, and node_modules as hard links, writing nothing through a link", () => {
-  const checkout = path.join(root, "small-checkout");
-  const modules = path.join(root, "installed-modules");
-  writeFiles(modules, { "dep/index.js": "export {};\n" });
-  symlinkSync("dep/index.js", path.join(modules, "main.js"));
-  writeFiles(checkout, { "vercel.json": "{}", "api/v1.ts": "// v1\n", "gone.ts": "", "untracked.ts": "" });
-  // node_modules a link to the installed folder, and tracked, as .gitignore's "node_modules/" does not match a link.
-  symlinkSync(modules, path.join(checkout, "node_modules"));
-  execFileSync("git", ["init", "--quiet"], { cwd: checkout });
-  execFileSync("git", ["add", "vercel.json", "api/v1.ts", "gone.ts", "node_modules"], { cwd: checkout });
-  rmSync(path.join(checkout, "gone.ts"));
-  writeFileSync(path.join(checkout, "api/v1.ts"), "// v1, changed and not committed\n");
-  expect(listTrackedFiles(checkout).sort()).toEqual(["api/v1.ts", "gone.ts", "node_modules", "vercel.json"]);
-  const installed = readdirSync(modules, { recursive: true }).sort();
+test(
+  "a working copy holds the tracked files as they are, and node_modules as hard links, writing nothing " +
+    "through a link",
+  () => {
+    const checkout = path.join(root, "small-checkout");
+    const modules = path.join(root, "installed-modules");
+    writeFiles(modules, { "dep/index.js": "export {};\n" });
+    symlinkSync("dep/index.js", path.join(modules, "main.js"));
+    writeFiles(checkout, { "vercel.json": "{}", "api/v1.ts": "// v1\n", "gone.ts": "", "untracked.ts": "" });
+    // node_modules a link to the installed folder, and tracked, as .gitignore's "node_modules/" does not match a link.
+    symlinkSync(modules, path.join(checkout, "node_modules"));
+    execFileSync("git", ["init", "--quiet"], { cwd: checkout });
+    execFileSync("git", ["add", "vercel.json", "api/v1.ts", "gone.ts", "node_modules"], { cwd: checkout });
+    rmSync(path.join(checkout, "gone.ts"));
+    writeFileSync(path.join(checkout, "api/v1.ts"), "// v1, changed and not committed\n");
+    expect(listTrackedFiles(checkout).sort()).toEqual(["api/v1.ts", "gone.ts", "node_modules", "vercel.json"]);
+    const installed = readdirSync(modules, { recursive: true }).sort();
 
-  const work = path.join(root, "small-work");
-  expect(makeWorkingCopy(checkout, work)).toEqual({ files: 2, linked: true });
-  expect(readFileSync(path.join(work, "api/v1.ts"), "utf8")).toBe("// v1, changed and not committed\n");
-  expect(existsSync(path.join(work, "gone.ts"))).toBe(false);
-  expect(existsSync(path.join(work, "untracked.ts"))).toBe(false);
-  expect(lstatSync(path.join(work, "node_modules")).isDirectory()).toBe(true);
-  expect(statSync(path.join(work, "node_modules/dep/index.js")).ino).toBe(
-    statSync(path.join(modules, "dep/index.js")).ino,
-  );
-  expect(readlinkSync(path.join(work, "node_modules/main.js"))).toBe("dep/index.js");
-  expect((statSync(work).mode & 0o777).toString(8)).toBe("700");
-  expect(readdirSync(modules, { recursive: true }).sort()).toEqual(installed);
-});
+    const work = path.join(root, "small-work");
+    expect(makeWorkingCopy(checkout, work)).toEqual({ files: 2, linked: true });
+    expect(readFileSync(path.join(work, "api/v1.ts"), "utf8")).toBe("// v1, changed and not committed\n");
+    expect(existsSync(path.join(work, "gone.ts"))).toBe(false);
+    expect(existsSync(path.join(work, "untracked.ts"))).toBe(false);
+    expect(lstatSync(path.join(work, "node_modules")).isDirectory()).toBe(true);
+    expect(statSync(path.join(work, "node_modules/dep/index.js")).ino).toBe(
+      statSync(path.join(modules, "dep/index.js")).ino,
+    );
+    expect(readlinkSync(path.join(work, "node_modules/main.js"))).toBe("dep/index.js");
+    expect((statSync(work).mode & 0o777).toString(8)).toBe("700");
+    expect(readdirSync(modules, { recursive: true }).sort()).toEqual(installed);
+  },
+);
 
 test("a folder that is not a git checkout cannot be copied: one line that says so", () => {
   const plain = path.join(root, "not-a-checkout");

@@ -85,16 +85,19 @@ describe("a production history", () => {
       expect(run.stdout).toContain(line);
   });
 
-  test("the secrets vercel pull wrote readable by others are made owner-only before vercel build reads them", async () => {
-    // The fake pull leaves .vercel/.env.production.local at 0644; the build records what it found.
-    const run = await release(dataFolder("update-5", update(5)), ["--dry-run"]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.calls[1]).toMatchObject({ args: ["build", "--yes", "--standalone", "--prod"], projectId: "prj_test" });
-    expect(run.calls[1]!.envModes).toEqual({ ".env.production.local": "600" });
-    expect(run.stdout).toContain(
-      "vercel pull: the project's production settings; made owner-only (0600): .vercel/.env.production.local",
-    );
-  });
+  test(
+    "the secrets vercel pull wrote readable by others are made owner-only before vercel build reads " + "them",
+    async () => {
+      // The fake pull leaves .vercel/.env.production.local at 0644; the build records what it found.
+      const run = await release(dataFolder("update-5", update(5)), ["--dry-run"]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.calls[1]).toMatchObject({ args: ["build", "--yes", "--standalone", "--prod"], projectId: "prj_test" });
+      expect(run.calls[1]!.envModes).toEqual({ ".env.production.local": "600" });
+      expect(run.stdout).toContain(
+        "vercel pull: the project's production settings; made owner-only (0600): .vercel/.env.production.local",
+      );
+    },
+  );
 
   test("the same data again deploys nothing new, and changes nothing", async () => {
     const before = readFileSync(path.join(state(), "state.json"), "utf8");
@@ -133,36 +136,42 @@ describe("a production history", () => {
     expect(retried.stdout).toContain("showtimes: 0 added, 6 removed, 1 changed (240 → 234)");
   });
 
-  test("the history carried into the next build is the one that was deployed, not the one whose upload failed", async () => {
-    const live = releasedManifest();
-    const failed = await release(dataFolder("update-3", update(3)), [], { FAKE_VERCEL_FAIL: "deploy" });
-    expect(failed.code).toBe(3);
-    const unreleased = readManifest(path.join(state(), "candidate"));
-    expect(unreleased.history).toEqual({ id: live.history.id, generation: live.history.generation + 1 });
-    const next = await release(dataFolder("update-4", update(4)));
-    expect(next.code, next.stderr).toBe(0);
-    // Carried from the live snapshot: the same chain, one generation on; from the failed one it would be two.
-    expect(releasedManifest().history).toEqual({ id: live.history.id, generation: live.history.generation + 1 });
-    expect(next.stdout).toContain(`history from snapshot ${live.snapshotId}`);
-  });
-  test("a preview deploys what production would get, on the production history, and moves only its own record", async () => {
-    const production = stateOf(state()).production;
-    const preview = () => harness.run(["--data", dataFolder("update-2", update(2)), "--state", state()], MORNING);
-    const run = await preview();
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.calls.map((c) => c.args.join(" "))).toEqual([
-      "pull --yes --environment=preview",
-      "build --yes --standalone",
-      "deploy --prebuilt",
-    ]);
-    const after = stateOf(state());
-    expect(after.production).toEqual(production);
-    expect(after.preview.snapshotId).toBe(run.calls[2]!.snapshotId);
-    expect(run.stdout).toContain(`history from snapshot ${production.snapshotId}`);
-    const again = await preview();
-    expect(again.stdout).toContain("nothing new to deploy: the last preview release");
-    expect(again.calls).toEqual([]);
-  });
+  test(
+    "the history carried into the next build is the one that was deployed, not the one whose upload " + "failed",
+    async () => {
+      const live = releasedManifest();
+      const failed = await release(dataFolder("update-3", update(3)), [], { FAKE_VERCEL_FAIL: "deploy" });
+      expect(failed.code).toBe(3);
+      const unreleased = readManifest(path.join(state(), "candidate"));
+      expect(unreleased.history).toEqual({ id: live.history.id, generation: live.history.generation + 1 });
+      const next = await release(dataFolder("update-4", update(4)));
+      expect(next.code, next.stderr).toBe(0);
+      // Carried from the live snapshot: the same chain, one generation on; from the failed one it would be two.
+      expect(releasedManifest().history).toEqual({ id: live.history.id, generation: live.history.generation + 1 });
+      expect(next.stdout).toContain(`history from snapshot ${live.snapshotId}`);
+    },
+  );
+  test(
+    "a preview deploys what production would get, on the production history, and moves only its own " + "record",
+    async () => {
+      const production = stateOf(state()).production;
+      const preview = () => harness.run(["--data", dataFolder("update-2", update(2)), "--state", state()], MORNING);
+      const run = await preview();
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.calls.map((c) => c.args.join(" "))).toEqual([
+        "pull --yes --environment=preview",
+        "build --yes --standalone",
+        "deploy --prebuilt",
+      ]);
+      const after = stateOf(state());
+      expect(after.production).toEqual(production);
+      expect(after.preview.snapshotId).toBe(run.calls[2]!.snapshotId);
+      expect(run.stdout).toContain(`history from snapshot ${production.snapshotId}`);
+      const again = await preview();
+      expect(again.stdout).toContain("nothing new to deploy: the last preview release");
+      expect(again.calls).toEqual([]);
+    },
+  );
 
   test("days later, the showtimes gone by are expired, not removals: the release goes through", async () => {
     // Two days on, everything before 2026-11-24T00:00Z is left out: most of the test data.
@@ -271,7 +280,8 @@ describe.concurrent("a dry run", () => {
       `release: dry run of a production release of ${dataFolder("base", base)}, with no Vercel project linked (.vercel/project.json, or VERCEL_ORG_ID and VERCEL_PROJECT_ID)`,
     ]);
     expect(said("skipped")).toEqual([
-      "release: skipped vercel pull: no Vercel project is linked (.vercel/project.json, or VERCEL_ORG_ID and VERCEL_PROJECT_ID); vercel build runs offline with local settings, as verify:vercel's",
+      "release: skipped vercel pull: no Vercel project is linked (.vercel/project.json, or VERCEL_ORG_ID " +
+        "and VERCEL_PROJECT_ID); vercel build runs offline with local settings, as verify:vercel's",
       expect.stringMatching(
         /^release: skipped vercel deploy: a dry run uploads nothing \(it would upload \d+ files, [\d.]+ MB \(the function [\d.]+ MB with the snapshot's 6 files\)\); \S+ unchanged$/,
       ),

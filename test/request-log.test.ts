@@ -104,24 +104,27 @@ describe("request log lines", () => {
     expect(entries[0]).toMatchObject({ status: 304, cache: "not-modified", bytes: 0 });
   });
 
-  test("errors have no organization without a valid key and no cache outcome; keys and queries never appear", async () => {
-    const { lines, entries } = await logged([
-      { url: "/v1/films", key: WRONG_KEY },
-      { url: "/v1/films" },
-      { url: `/v1/films?limit=0&token=${KEY}`, key: KEY },
-    ]);
-    expect(entries.map((e) => [e.status, e.organization, e.cache])).toEqual([
-      [401, undefined, undefined],
-      [401, undefined, undefined],
-      [400, "acme", undefined],
-    ]);
-    expect(entries[2]!.path).toBe("/v1/films");
-    for (const line of lines) {
-      expect(line).not.toContain(KEY);
-      expect(line).not.toContain(WRONG_KEY);
-      expect(line).not.toMatch(/authorization|bearer/i);
-    }
-  });
+  test(
+    "errors have no organization without a valid key and no cache outcome; keys and queries never " + "appear",
+    async () => {
+      const { lines, entries } = await logged([
+        { url: "/v1/films", key: WRONG_KEY },
+        { url: "/v1/films" },
+        { url: `/v1/films?limit=0&token=${KEY}`, key: KEY },
+      ]);
+      expect(entries.map((e) => [e.status, e.organization, e.cache])).toEqual([
+        [401, undefined, undefined],
+        [401, undefined, undefined],
+        [400, "acme", undefined],
+      ]);
+      expect(entries[2]!.path).toBe("/v1/films");
+      for (const line of lines) {
+        expect(line).not.toContain(KEY);
+        expect(line).not.toContain(WRONG_KEY);
+        expect(line).not.toMatch(/authorization|bearer/i);
+      }
+    },
+  );
 });
 
 describe("refusals of a known key name its organization", () => {

@@ -154,22 +154,26 @@ describe("each cache is bounded to the bytes it is given", () => {
 });
 
 describe("another snapshot", () => {
-  test("empties the stored and composed caches, and keeps the URL memo (a URL's body key depends on the request alone)", () => {
-    const cache = new ResponseCache(budgets({}));
-    cache.use({} as Snapshot);
-    cache.keepStored("key", { etag: '"s"', gzip: Buffer.alloc(100) });
-    cache.keepComposed("/v1/films?limit=2", page("/v1/films?limit=2"));
-    cache.keepComposed("/v1/films?limit=2", page("/v1/films?limit=2"));
-    cache.rememberUrl("/v1/films", "key");
-    const memo = cache.bytes().memo;
-    cache.use({} as Snapshot);
-    expect(cache.bytes()).toEqual({ stored: 0, composed: 0, memo });
-    expect([cache.storedBody("key"), cache.composedPage("/v1/films?limit=2"), cache.memoOf("/v1/films")]).toEqual([
-      undefined,
-      undefined,
-      "key",
-    ]);
-  });
+  test(
+    "empties the stored and composed caches, and keeps the URL memo (a URL's body key depends on the " +
+      "request alone)",
+    () => {
+      const cache = new ResponseCache(budgets({}));
+      cache.use({} as Snapshot);
+      cache.keepStored("key", { etag: '"s"', gzip: Buffer.alloc(100) });
+      cache.keepComposed("/v1/films?limit=2", page("/v1/films?limit=2"));
+      cache.keepComposed("/v1/films?limit=2", page("/v1/films?limit=2"));
+      cache.rememberUrl("/v1/films", "key");
+      const memo = cache.bytes().memo;
+      cache.use({} as Snapshot);
+      expect(cache.bytes()).toEqual({ stored: 0, composed: 0, memo });
+      expect([cache.storedBody("key"), cache.composedPage("/v1/films?limit=2"), cache.memoOf("/v1/films")]).toEqual([
+        undefined,
+        undefined,
+        "key",
+      ]);
+    },
+  );
 
   test("the same snapshot again empties nothing", () => {
     const cache = new ResponseCache(budgets({}));

@@ -55,7 +55,8 @@ test("a snapshot folder that does not exist: listening, one line saying so, then
   proc.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
   stderr = await waitFor(() => started.stderr + stderr, /cannot be served/);
   expect(stderr).toBe(
-    "serve: the snapshot in no-such-snapshot cannot be served (manifest.json: does not exist: build a snapshot first (npm run build)); every request answers 503 until it can\n",
+    "serve: the snapshot in no-such-snapshot cannot be served (manifest.json: does not exist: build a " +
+      "snapshot first (npm run build)); every request answers 503 until it can\n",
   );
   const response = await fetch(`${started.url}/v1/films`, { headers: { authorization: `Bearer ${KEYS.bulk}` } });
   expect(response.status).toBe(503);

@@ -1,5 +1,6 @@
 /**
- * The showtime block codec (architecture: "Showtime records: blocks clustered by cinema"): any rows encoded into a block decode
+ * The showtime block codec (architecture: "Showtime records: blocks clustered by cinema"): any rows encoded into a
+ * block decode
  * back to the same codes, strings and extension values, read in order or reached by a seek to any
  * record, at every restart interval; and bytes that are not a block (or a block with bytes changed,
  * or extension data that cannot be) either decode or fail with a DecodeError — never another

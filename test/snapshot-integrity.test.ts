@@ -203,18 +203,21 @@ describe("sections that disagree with each other, every checksum intact (a write
     );
   });
 
-  test("a zone list more than the zone table: a local day is a 503 naming index.pages, other pages are served", async () => {
-    const dir = await buildWithZoneDirectory("zones-extra", (pairs) => [...pairs, pairs.at(-2)! + pairs.at(-1)!, 0]);
-    const errors: unknown[] = [];
-    const ask = open(dir, errors);
-    const day = dataset.showtimes[0]!.startsAt.slice(0, 10);
-    const dated = await ask(`/v1/showtimes?date=${day}`, false);
-    expect([(await ask("/v1/showtimes", false)).status, dated.status]).toEqual([200, 503]);
-    expect(JSON.parse(dated.body.toString()).error.code).toBe("database_unavailable");
-    expect(errors.at(-1)).toEqual(
-      new SnapshotError("index.pages", "its showtimes by zone do not match its time zones"),
-    );
-  });
+  test(
+    "a zone list more than the zone table: a local day is a 503 naming index.pages, other pages are " + "served",
+    async () => {
+      const dir = await buildWithZoneDirectory("zones-extra", (pairs) => [...pairs, pairs.at(-2)! + pairs.at(-1)!, 0]);
+      const errors: unknown[] = [];
+      const ask = open(dir, errors);
+      const day = dataset.showtimes[0]!.startsAt.slice(0, 10);
+      const dated = await ask(`/v1/showtimes?date=${day}`, false);
+      expect([(await ask("/v1/showtimes", false)).status, dated.status]).toEqual([200, 503]);
+      expect(JSON.parse(dated.body.toString()).error.code).toBe("database_unavailable");
+      expect(errors.at(-1)).toEqual(
+        new SnapshotError("index.pages", "its showtimes by zone do not match its time zones"),
+      );
+    },
+  );
 });
 
 describe("manifest.json", () => {

@@ -114,23 +114,27 @@ describe("the deadline of a store-backed limiter", () => {
     expect(decided).toEqual(expected === "waiting" ? "waiting" : memoryRateLimiter().hit("acme", POLICY, T0));
   });
 
-  test("at the deadline the store's signal aborts, the outage is reported with it, and a late answer changes nothing", async () => {
-    vi.useFakeTimers();
-    const { store, state, signals, counts, answer } = scriptedStore();
-    const reports: string[] = [];
-    const limiter = storeRateLimiter(store, { timeoutMs: TIMEOUT_MS, onStateChange: (m) => reports.push(m) });
-    state.silent = true;
-    const decision = limiter.hit("acme", POLICY, T0);
-    await vi.advanceTimersByTimeAsync(TIMEOUT_MS);
-    expect(signals[0]!.aborted).toBe(true);
-    expect(await decision).toMatchObject({ allowed: true, remaining: 1 });
-    answer();
-    await vi.runAllTimersAsync();
-    expect(counts.get(rateKey("acme", 60, T0))).toBe(1);
-    expect(reports).toEqual([
-      "rate limiter: Scripted unavailable (no answer within 150 ms); counting in each instance's memory until it returns",
-    ]);
-  });
+  test(
+    "at the deadline the store's signal aborts, the outage is reported with it, and a late answer " + "changes nothing",
+    async () => {
+      vi.useFakeTimers();
+      const { store, state, signals, counts, answer } = scriptedStore();
+      const reports: string[] = [];
+      const limiter = storeRateLimiter(store, { timeoutMs: TIMEOUT_MS, onStateChange: (m) => reports.push(m) });
+      state.silent = true;
+      const decision = limiter.hit("acme", POLICY, T0);
+      await vi.advanceTimersByTimeAsync(TIMEOUT_MS);
+      expect(signals[0]!.aborted).toBe(true);
+      expect(await decision).toMatchObject({ allowed: true, remaining: 1 });
+      answer();
+      await vi.runAllTimersAsync();
+      expect(counts.get(rateKey("acme", 60, T0))).toBe(1);
+      expect(reports).toEqual([
+        "rate limiter: Scripted unavailable (no answer within 150 ms); counting in each instance's memory " +
+          "until it returns",
+      ]);
+    },
+  );
 
   test("an answer before the deadline is the decision, and its deadline is cleared", async () => {
     vi.useFakeTimers();

@@ -87,27 +87,31 @@ describe("an Upstash-shared rate limit", () => {
     expect((await decision).remaining).toBe(2);
     await until(() => store.held() === 0);
     expect(messages).toEqual([
-      "rate limiter: Upstash unavailable (no answer within 150 ms); counting in each instance's memory until it returns",
+      "rate limiter: Upstash unavailable (no answer within 150 ms); counting in each instance's memory " +
+        "until it returns",
     ]);
   });
 
-  test("during an outage one request a second tries the store; back, it counts there again, reported once", async () => {
-    const messages: string[] = [];
-    const a = limiter(messages);
-    store.setMode("down");
-    await a.hit("acme", POLICY, T0);
-    store.setMode("up");
-    // Within the second after the failure: still in memory (its second hit), the store untried.
-    expect((await a.hit("acme", POLICY, T0)).remaining).toBe(1);
-    expect(store.values.size).toBe(0);
-    wall.now += RETRY_AFTER_OUTAGE_MS;
-    expect((await a.hit("acme", POLICY, T0)).remaining).toBe(2);
-    await a.hit("acme", POLICY, T0);
-    expect(messages).toEqual([
-      expect.stringMatching(/unavailable/),
-      "rate limiter: Upstash available again; counting in Upstash",
-    ]);
-  });
+  test(
+    "during an outage one request a second tries the store; back, it counts there again, reported " + "once",
+    async () => {
+      const messages: string[] = [];
+      const a = limiter(messages);
+      store.setMode("down");
+      await a.hit("acme", POLICY, T0);
+      store.setMode("up");
+      // Within the second after the failure: still in memory (its second hit), the store untried.
+      expect((await a.hit("acme", POLICY, T0)).remaining).toBe(1);
+      expect(store.values.size).toBe(0);
+      wall.now += RETRY_AFTER_OUTAGE_MS;
+      expect((await a.hit("acme", POLICY, T0)).remaining).toBe(2);
+      await a.hit("acme", POLICY, T0);
+      expect(messages).toEqual([
+        expect.stringMatching(/unavailable/),
+        "rate limiter: Upstash available again; counting in Upstash",
+      ]);
+    },
+  );
 });
 
 describe("upstashRateLimiterFromEnvironment", () => {

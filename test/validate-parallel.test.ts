@@ -55,19 +55,22 @@ describe("validation on worker threads", () => {
     }
   });
 
-  test("gives the same entries, field by field, and the same snapshot for random records made from the shape table", async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(showtimesArb(24), async (showtimes) => {
-        const dir = path.join(work, `random-${run++}`);
-        writeDataset(path.join(dir, "data"), datasetOf(showtimes));
-        const { inline, threaded } = await validateBothWays(path.join(dir, "data"));
-        expectSameShowtimes(inline, threaded, showtimes);
-        await buildBothWays(path.join(dir, "data"), dir);
-      }),
-      { numRuns: 6 },
-    );
-  });
+  test(
+    "gives the same entries, field by field, and the same snapshot for random records made from the " + "shape table",
+    async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(showtimesArb(24), async (showtimes) => {
+          const dir = path.join(work, `random-${run++}`);
+          writeDataset(path.join(dir, "data"), datasetOf(showtimes));
+          const { inline, threaded } = await validateBothWays(path.join(dir, "data"));
+          expectSameShowtimes(inline, threaded, showtimes);
+          await buildBothWays(path.join(dir, "data"), dir);
+        }),
+        { numRuns: 6 },
+      );
+    },
+  );
 
   test("reports the same problems in the same order, across files and workers", async () => {
     const { showtimes, cinemas, films, attributes } = validRecords();

@@ -151,11 +151,14 @@ describe.skipIf(typeof OTHER_USER === "string")(
 );
 
 describe("fetch mode", () => {
-  test("with GATEWAY_ORIGIN: a client naming another host is served from the origin, and that host gets nothing", async () => {
-    const platform = await deploy({ mode: "fetch", origin: true });
-    const [result] = await runHttpChecks({ ...context, baseUrl: platform.url }, [FIXED_ORIGIN_CHECK]);
-    expect(result).toMatchObject({ ok: true });
-  });
+  test(
+    "with GATEWAY_ORIGIN: a client naming another host is served from the origin, and that host gets " + "nothing",
+    async () => {
+      const platform = await deploy({ mode: "fetch", origin: true });
+      const [result] = await runHttpChecks({ ...context, baseUrl: platform.url }, [FIXED_ORIGIN_CHECK]);
+      expect(result).toMatchObject({ ok: true });
+    },
+  );
 
   test("without a fixed origin (no GATEWAY_ORIGIN, no VERCEL_URL): a 503, and nothing forwarded", async () => {
     const platform = await deploy({ mode: "fetch" });

@@ -108,18 +108,21 @@ describe("checkVercelOutput", () => {
     expect(facts.staticFiles).toEqual(["index.html", "openapi.json"]);
   });
 
-  test("snapshot files and the secret mapped from the project (filePathMap, without --standalone) count as bundled", () => {
-    rmSync(func("snapshot/bodies.blocks"));
-    rmSync(func(GATEWAY_SECRET_FILE));
-    writeFiles(root, { [GATEWAY_SECRET_FILE]: SECRET });
-    const config = JSON.parse(readFileSync(func(".vc-config.json"), "utf8"));
-    const filePathMap = {
-      "snapshot/bodies.blocks": "snapshot/bodies.blocks",
-      [GATEWAY_SECRET_FILE]: GATEWAY_SECRET_FILE,
-    };
-    writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap }));
-    expect(failing()).toEqual([]);
-  });
+  test(
+    "snapshot files and the secret mapped from the project (filePathMap, without --standalone) count as " + "bundled",
+    () => {
+      rmSync(func("snapshot/bodies.blocks"));
+      rmSync(func(GATEWAY_SECRET_FILE));
+      writeFiles(root, { [GATEWAY_SECRET_FILE]: SECRET });
+      const config = JSON.parse(readFileSync(func(".vc-config.json"), "utf8"));
+      const filePathMap = {
+        "snapshot/bodies.blocks": "snapshot/bodies.blocks",
+        [GATEWAY_SECRET_FILE]: GATEWAY_SECRET_FILE,
+      };
+      writeFileSync(func(".vc-config.json"), JSON.stringify({ ...config, filePathMap }));
+      expect(failing()).toEqual([]);
+    },
+  );
 
   // What breaks, how, and the checks that must fail.
   test.each<[string, () => void, string[]]>([

@@ -28,7 +28,10 @@ export function headerOf(request: CoreRequest, name: string): string | undefined
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** The Authorization field: one value, or every value when the request repeats it (decision: one Authorization header). */
+/**
+ * The Authorization field: one value, or every value when the request repeats it (decision: one Authorization
+ * header).
+ */
 export function authorizationOf(request: CoreRequest): string | readonly string[] | undefined {
   const value = request.headers.authorization;
   return Array.isArray(value) && value.length === 1 ? value[0] : value;

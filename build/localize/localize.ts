@@ -1,7 +1,8 @@
 /**
  * Stage 5: every cinema's time zone (decision: time zones): the one its record gives, else one
  * derived from its coordinates, else from its country when that country has a single zone;
- * otherwise none; each by its IANA primary name. Each zone's offsets over the showtimes' days are computed for the snapshot, and
+ * otherwise none; each by its IANA primary name. Each zone's offsets over the showtimes' days are computed for the
+ * snapshot, and
  * a showtime whose written offset is not its cinema's zone's at that instant is a warning (its
  * instant is kept as written: the offset may be right and the zone data old, or the other way).
  */

@@ -5,7 +5,8 @@
  *
  * The table is CLDR's bcp47 time-zone data (the cldr-bcp47 package, pinned: CLDR 48, the release
  * whose data Node's ICU carries): per zone, every id it goes by, its legacy id first, and IANA's
- * primary name as `iana` where it differs. Every name of IANA's backward file is one of those ids. CLDR's primary names are
+ * primary name as `iana` where it differs. Every name of IANA's backward file is one of those ids. CLDR's primary
+ * names are
  * the names of IANA's zone.tab, one per country at least, as ECMA-402 requires of Intl, so
  * Europe/Amsterdam stays itself where tzdata's default build makes it a link to Europe/Brussels.
  * test/zone-names.test.ts checks the table against each Node line's Intl.

@@ -108,7 +108,8 @@ export function redocBundlePath(): string {
 const REDOC_LOGO_URL = "https://cdn.redoc.ly/redoc/logo-mini.svg";
 /** A small neutral mark in its place, inline: the page stays offline and its console clean. */
 const INLINE_LOGO =
-  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='6' fill='%238a94a6'/%3E%3C/svg%3E";
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' " +
+  "cy='8' r='6' fill='%238a94a6'/%3E%3C/svg%3E";
 
 /** The Redoc bundle as public/ serves it: the installed one, its CDN logo replaced by an inline image. */
 export function servedRedocBundle(): Buffer {

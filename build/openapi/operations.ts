@@ -44,7 +44,8 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     required: ["Cache-Control", "WWW-Authenticate"],
     message: "An API key is required: send the header Authorization: Bearer <API_KEY>.",
     description:
-      "No `Authorization: Bearer` header, or the key is unknown, revoked or expired. Checked first: such a request learns nothing else.",
+      "No `Authorization: Bearer` header, or the key is unknown, revoked or expired. Checked first: such a " +
+      "request learns nothing else.",
   },
   "403": {
     name: "EntitlementRequired",
@@ -65,7 +66,8 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     code: "not_found",
     required: ["Cache-Control", ...RATE],
     message:
-      "This sync token is older than the history the service keeps, or of a history that began afresh: start a full copy at /v1/changes.",
+      "This sync token is older than the history the service keeps, or of a history that began afresh: " +
+      "start a full copy at /v1/changes.",
     description:
       "The changes feed only: `since` names a snapshot older than the history the service keeps (at least the last " +
       "30 snapshots and 7 days), or of a history that began afresh (`details.reason` `sync_token_expired`, " +
@@ -78,7 +80,8 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     required: ["Cache-Control", "Retry-After", ...RATE],
     message: "Rate limit of 600 requests per 60 s exceeded; retry in 12 s.",
     description:
-      "The organization used up its quota for the current window (all its keys count together). `Retry-After` says when to retry.",
+      "The organization used up its quota for the current window (all its keys count together). " +
+      "`Retry-After` says when to retry.",
   },
   "500": {
     name: "InternalError",
@@ -219,12 +222,15 @@ export const OPERATIONS: Operation[] = [
     parameters: documented(CHANGES_PARAMETERS),
     feed: true,
     description:
-      "Keeps a mirror in sync. Without `since`: a full copy, every record as an upsert. With `since` (the `syncToken` of " +
+      "Keeps a mirror in sync. Without `since`: a full copy, every record as an upsert. With `since` (the " +
+      "`syncToken` of " +
       "an earlier sync's last page): the changes since then. Pages are ordered so that applying them in order never " +
       "leaves a showtime pointing at a missing film, cinema or attribute: upserts of attributes, cinemas and films; " +
-      "showtime deletions, then upserts; deletions of films, cinemas, attributes. A page holds at most `limit` changes " +
+      "showtime deletions, then upserts; deletions of films, cinemas, attributes. A page holds at most " +
+      "`limit` changes " +
       "and 4 MB. `syncToken` comes on the last page: store it after applying that page. Showtimes that start before " +
-      "`dropBefore` are left out, never deleted one by one: a mirror drops them itself. The cursor is bound to `since` " +
+      "`dropBefore` are left out, never deleted one by one: a mirror drops them itself. The cursor is " +
+      "bound to `since` " +
       "and `limit`.",
   },
 ];

@@ -63,7 +63,10 @@ function oneOf<T extends z.ZodType>(record: T) {
   return z.strictObject({ data: record, freshness: freshnessSchema });
 }
 
-/** A showtime as lists and its get-one serve it: near a point with its cinema's distance, with its film and cinema when `include` asks. */
+/**
+ * A showtime as lists and its get-one serve it: near a point with its cinema's distance, with its film and cinema
+ * when `include` asks.
+ */
 export const servedShowtimeSchema = showtimeSchema.extend({
   distanceKm: z.number().min(0).optional(),
   film: filmSchema.optional(),

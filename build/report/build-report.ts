@@ -1,4 +1,7 @@
-/** What a successful build tells the operator beyond its counts: where the cinemas' time zones came from, what was left out. */
+/**
+ * What a successful build tells the operator beyond its counts: where the cinemas' time zones came from, what was
+ * left out.
+ */
 import type { BuildReport } from "../run-build.js";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -84,7 +84,10 @@ export function formatReport(problems: Problem[]): string {
 /** Warnings printed per code before the rest are counted: a feed wrong in one way is wrong thousands of times. */
 const MAX_WARNINGS_SHOWN = 20;
 
-/** Warnings after a successful build: each (up to MAX_WARNINGS_SHOWN per code) as a problem is, then a count per code. */
+/**
+ * Warnings after a successful build: each (up to MAX_WARNINGS_SHOWN per code) as a problem is, then a count per
+ * code.
+ */
 export function formatWarnings(warnings: Problem[]): string {
   const shown = new Map<string, number>();
   const lines: string[] = [];

@@ -60,7 +60,10 @@ export function createProgress(
     return `· ${stage || stageName} ${bar}${formatCount(done)}${of} (${formatCount(Math.round(rate))}/s${left})`;
   }
 
-  /** Draws the stage's latest count if the screen does not show it; at its end, it is an estimated total's true value. */
+  /**
+   * Draws the stage's latest count if the screen does not show it; at its end, it is an estimated total's true
+   * value.
+   */
   function drawFinalCount(): void {
     if (latest && !latest.shown) {
       const total = latest.estimated && latest.total ? latest.done : latest.total;

@@ -133,7 +133,10 @@ function factsOf(source: SourceRecord, record: Record<string, unknown>, json: st
   };
 }
 
-/** Checks one source record: its facts, or its problems pushed. `shape`: the showtimes' (a worker's is made from the tables it is sent). */
+/**
+ * Checks one source record: its facts, or its problems pushed. `shape`: the showtimes' (a worker's is made from the
+ * tables it is sent).
+ */
 export function checkRecord(
   source: SourceRecord,
   problems: Problem[],

@@ -73,10 +73,14 @@ export const timeZone = z
   })
   .meta({
     description:
-      "The cinema's IANA time zone, by its primary name (e.g. `Europe/Berlin`; `Asia/Kolkata`, never the older `Asia/Calcutta`): given by the source, or derived from its coordinates or its country; absent when neither tells.",
+      "The cinema's IANA time zone, by its primary name (e.g. `Europe/Berlin`; `Asia/Kolkata`, never the " +
+      "older `Asia/Calcutta`): given by the source, or derived from its coordinates or its country; absent when neither tells.",
   });
 
-/** Absolute http(s) URL: what a client can actually open, of a length every browser and proxy takes (decision: validation of source data). */
+/**
+ * Absolute http(s) URL: what a client can actually open, of a length every browser and proxy takes (decision:
+ * validation of source data).
+ */
 export const httpUrl = z
   .string()
   .check((ctx) => {
@@ -165,7 +169,10 @@ function schemaOf(field: FieldShape, provenance: z.ZodType | undefined): z.ZodTy
 
 export const provenanceSchema = objectOf(PROVENANCE_FIELDS);
 
-/** Showtimes: derived from their shape table (format/layout/showtime-fields.ts), which the snapshot stores and renders by. */
+/**
+ * Showtimes: derived from their shape table (format/layout/showtime-fields.ts), which the snapshot stores and
+ * renders by.
+ */
 export const showtimeSchema = objectOf(SHOWTIME_FIELDS, provenanceSchema);
 
 /** The validator of a showtime shape table as a validation worker is sent it (build/validate/showtime-shape.ts). */

@@ -53,7 +53,10 @@ export function formatText(result: SnapshotDiff): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** `{"resources": {...}}` as docs/operations.md gives it; `expired`, `count` and `omitted` are additions for pipelines. */
+/**
+ * `{"resources": {...}}` as docs/operations.md gives it; `expired`, `count` and `omitted` are additions for
+ * pipelines.
+ */
 export function formatJson(result: SnapshotDiff): string {
   const resources = Object.fromEntries(
     REPORT_ORDER.map((resource) => {

@@ -62,7 +62,10 @@ export function lockFileOf(file: string): string {
   return `${file}.lock`;
 }
 
-/** Takes the access file's lock, waiting up to `waitMs` for a command that holds it; AccessFileError if it is still held. */
+/**
+ * Takes the access file's lock, waiting up to `waitMs` for a command that holds it; AccessFileError if it is still
+ * held.
+ */
 export async function lockAccess(file: string, waitMs = LOCK_WAIT_MS): Promise<Unlock> {
   const lockFile = lockFileOf(file);
   try {

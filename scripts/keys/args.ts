@@ -195,7 +195,10 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
 /** The longest KEYS_LOCK_WAIT_MS: ten minutes. */
 const MAX_LOCK_WAIT_MS = 600_000;
 
-/** KEYS_LOCK_WAIT_MS, how long to wait for another command's lock (decision: access file changes); undefined: the default. */
+/**
+ * KEYS_LOCK_WAIT_MS, how long to wait for another command's lock (decision: access file changes); undefined: the
+ * default.
+ */
 export function lockWaitFromEnvironment(env: NodeJS.ProcessEnv): number | undefined {
   const value = env.KEYS_LOCK_WAIT_MS;
   if (value === undefined || value === "") return undefined;

@@ -86,7 +86,10 @@ function revokeKey(access: AccessFile, keyId: string): CommandResult {
   };
 }
 
-/** Sets the organization's entitlement of one plan (replacing an earlier one of that plan), creating the organization if needed. */
+/**
+ * Sets the organization's entitlement of one plan (replacing an earlier one of that plan), creating the
+ * organization if needed.
+ */
 function setOrganization(access: AccessFile, command: Extract<KeysCommand, { name: "org-set" }>): CommandResult {
   if (command.validFrom !== undefined && instantKeyOf(command.validFrom) >= instantKeyOf(command.validUntil)) {
     throw new CommandError(`--from ${command.validFrom} must be before --until ${command.validUntil}`);

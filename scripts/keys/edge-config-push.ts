@@ -23,7 +23,10 @@ export class PushError extends Error {}
 
 const ID = /^ecfg_[A-Za-z0-9]+$/;
 
-/** The store's id in a connection string (`https://edge-config.vercel.com/ecfg_…?token=…`, `edge-config:id=…`, or another host's URL). */
+/**
+ * The store's id in a connection string (`https://edge-config.vercel.com/ecfg_…?token=…`, `edge-config:id=…`, or
+ * another host's URL).
+ */
 export function edgeConfigIdOf(connectionString: string): string | undefined {
   if (connectionString.startsWith("edge-config:"))
     return new URLSearchParams(connectionString.slice("edge-config:".length)).get("id") ?? undefined;

@@ -27,7 +27,8 @@ function readStartingState(context: ReleaseContext, target: Target): ReleaseStat
     throw new ReleaseStop(
       2,
       `${options.stateDir} holds no earlier production release. For the project's first release add --first; ` +
-        "otherwise restore the state folder from where it was kept (a new history would invalidate every client's sync token)",
+        "otherwise restore the state folder from where it was kept (a new history would invalidate every " +
+        "client's sync token)",
     );
   if (options.first && last)
     throw new ReleaseStop(2, `--first, but ${options.stateDir} records a production release (${describeRecord(last)})`);

@@ -69,7 +69,10 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Sets modes outright, whatever the umask: files 0644, folders 0755 (the folder itself too), as `vercel build` leaves them. */
+/**
+ * Sets modes outright, whatever the umask: files 0644, folders 0755 (the folder itself too), as `vercel build`
+ * leaves them.
+ */
 export function setPlainModes(dir: string): void {
   chmodSync(dir, 0o755);
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))

@@ -324,7 +324,10 @@ export function expectedList(dataset: Dataset, resource: Resource, filters: List
   return sortRecords(resource, records);
 }
 
-/** Earliest observedAt, latest sourceUpdatedAt; on a tie the first record's writing wins; `fallback` when none has provenance. */
+/**
+ * Earliest observedAt, latest sourceUpdatedAt; on a tie the first record's writing wins; `fallback` when none has
+ * provenance.
+ */
 export function foldFreshness(records: readonly AnyRecord[], fallback?: Freshness): Freshness | undefined {
   let observed: string | undefined;
   let updated: string | undefined;

@@ -115,14 +115,17 @@ export function describeRateLimiterContract(
       for (const d of decisions) expect(d).toMatchObject({ limit: 3, windowSeconds: 60 });
     });
 
-    test("windows: the first millisecond resets in the whole window, the last in 1 s, the next counts afresh", async () => {
-      const limiter = make();
-      const id = org();
-      const at = async (nowMs: number) => summary(await limiter.hit(id, POLICY, nowMs));
-      expect(await at(WINDOW_START)).toEqual([true, 2, 60]);
-      expect(await at(WINDOW_START + 59_999)).toEqual([true, 1, 1]);
-      expect(await at(WINDOW_START + 60_000)).toEqual([true, 2, 60]);
-    });
+    test(
+      "windows: the first millisecond resets in the whole window, the last in 1 s, the next counts " + "afresh",
+      async () => {
+        const limiter = make();
+        const id = org();
+        const at = async (nowMs: number) => summary(await limiter.hit(id, POLICY, nowMs));
+        expect(await at(WINDOW_START)).toEqual([true, 2, 60]);
+        expect(await at(WINDOW_START + 59_999)).toEqual([true, 1, 1]);
+        expect(await at(WINDOW_START + 60_000)).toEqual([true, 2, 60]);
+      },
+    );
 
     test("organizations and window lengths count apart", async () => {
       const limiter = make();
@@ -206,30 +209,34 @@ export function describeRateLimiterContract(
         }
       });
 
-      test("a store that never answers: each hit waits until its deadline, no longer, then memory's decisions, and one report", async () => {
-        const reports: string[] = [];
-        const deadlines = manualDeadlines();
-        const limiter = make(reports, deadlines.wait);
-        const id = org();
-        await limiter.hit(org(), POLICY, T0);
-        await store().silence();
-        try {
-          const memory = memoryRateLimiter();
-          const first = limiter.hit(id, POLICY, T0);
-          // The store holds the request: without a deadline the hit would wait for ever.
-          expect(await settledSoon(first)).toBe(STILL_WAITING);
-          for (let i = 0; i < 5; i++) {
-            const decision = i === 0 ? first : limiter.hit(id, POLICY, T0);
-            deadlines.pass();
-            expect(await settledSoon(decision)).toEqual(memory.hit(id, POLICY, T0));
+      test(
+        "a store that never answers: each hit waits until its deadline, no longer, then memory's " +
+          "decisions, and one report",
+        async () => {
+          const reports: string[] = [];
+          const deadlines = manualDeadlines();
+          const limiter = make(reports, deadlines.wait);
+          const id = org();
+          await limiter.hit(org(), POLICY, T0);
+          await store().silence();
+          try {
+            const memory = memoryRateLimiter();
+            const first = limiter.hit(id, POLICY, T0);
+            // The store holds the request: without a deadline the hit would wait for ever.
+            expect(await settledSoon(first)).toBe(STILL_WAITING);
+            for (let i = 0; i < 5; i++) {
+              const decision = i === 0 ? first : limiter.hit(id, POLICY, T0);
+              deadlines.pass();
+              expect(await settledSoon(decision)).toEqual(memory.hit(id, POLICY, T0));
+            }
+            expect(reports).toHaveLength(1);
+            expect(reports[0]).toMatch(/^rate limiter: \w+ unavailable \(.+\); counting in each instance's memory/);
+          } finally {
+            await store().mend();
+            await store().recovered();
           }
-          expect(reports).toHaveLength(1);
-          expect(reports[0]).toMatch(/^rate limiter: \w+ unavailable \(.+\); counting in each instance's memory/);
-        } finally {
-          await store().mend();
-          await store().recovered();
-        }
-      });
+        },
+      );
 
       test("the store back: counted there again, shared as before, and one report", async () => {
         const reports: string[] = [];

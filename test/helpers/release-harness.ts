@@ -57,7 +57,10 @@ export const TEST_LINK = {
   settings: { framework: null, installCommand: "", buildCommand: null, outputDirectory: null, nodeVersion: "24.x" },
 };
 
-/** Copies this repository's files as they are now (tracked, or new and not ignored) into a git repository at `project`. */
+/**
+ * Copies this repository's files as they are now (tracked, or new and not ignored) into a git repository at
+ * `project`.
+ */
 function cloneRepository(project: string): void {
   const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
     cwd: ROOT,

@@ -28,7 +28,8 @@ function checkAnswerable(snapshot: Snapshot, request: ChangesRequest): void {
   if (since && (since.token.history !== meta.id || !snapshot.history.answers(since.token.generation)))
     throw expired(
       "sync_token_expired",
-      "This sync token is older than the history the service keeps, or of a history that began afresh: start a full copy at /v1/changes.",
+      "This sync token is older than the history the service keeps, or of a history that began afresh: " +
+        "start a full copy at /v1/changes.",
       "/v1/changes",
     );
   if (request.position && request.position.snapshotId !== snapshot.manifest.snapshotId) {

@@ -1,4 +1,7 @@
-/** A list page the snapshot does not store, composed for a parsed request (endpoints/parse-request.ts) from its lists. */
+/**
+ * A list page the snapshot does not store, composed for a parsed request (endpoints/parse-request.ts) from its
+ * lists.
+ */
 import type { ListRequest } from "../endpoints/parse-request.js";
 import type { Freshness } from "../format/layout/manifest.js";
 import type { PageBuffer } from "../format/primitives/page-buffer.js";

@@ -1,4 +1,7 @@
-/** `GET /v1/changes` (decision: changes feed): every page composed, the same bytes for the same snapshot, token, cursor and limit. */
+/**
+ * `GET /v1/changes` (decision: changes feed): every page composed, the same bytes for the same snapshot, token,
+ * cursor and limit.
+ */
 import { composeChangesInto } from "../compose/compose-changes.js";
 import { parseChangesRequest } from "./parse-request.js";
 import type { Endpoint } from "./serving.js";

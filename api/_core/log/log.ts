@@ -17,7 +17,10 @@ export interface RequestLog {
 /** The log path: the target without its query, bounded (a query may carry cursors; a path may be 16 KB). */
 const MAX_LOGGED_PATH = 300;
 
-/** Milliseconds since `started`, to the microsecond (process.hrtime: `performance` loads perf_hooks, ~1.5 ms of a cold start). */
+/**
+ * Milliseconds since `started`, to the microsecond (process.hrtime: `performance` loads perf_hooks, ~1.5 ms of a
+ * cold start).
+ */
 function elapsedMs(started: bigint): number {
   return Number((process.hrtime.bigint() - started) / 1000n) / 1000;
 }

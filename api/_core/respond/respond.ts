@@ -47,7 +47,10 @@ function notModified(tag: string, coding: Coding): Outgoing {
   return { status: 304, headers, body: Buffer.alloc(0), cache: "not-modified" };
 }
 
-/** A body as the caches hold it: its tag, the coding it was found in (`identity` or `gzip`), and the others on demand. */
+/**
+ * A body as the caches hold it: its tag, the coding it was found in (`identity` or `gzip`), and the others on
+ * demand.
+ */
 export interface BodyInCodings {
   etag: string;
   gzip?: Buffer;

@@ -20,7 +20,10 @@ const MAX_KEY_PARTS = 4;
 export interface CursorPayload {
   /** Fingerprint of endpoint and filters the cursor was issued for. */
   binding: string;
-  /** Sort key of the last record served (record-list.ts Seek): [instantKey, id] for showtimes, [id] for a plain list. */
+  /**
+   * Sort key of the last record served (record-list.ts Seek): [instantKey, id] for showtimes, [id] for a plain
+   * list.
+   */
   after: string[];
 }
 

@@ -32,9 +32,12 @@ const sinceParameter: PlainRow = {
         name: "since",
         in: "query",
         description:
-          "The `syncToken` of the last page of an earlier sync, unchanged: the changes since then. Absent: a full copy, " +
-          "every record as an upsert. A token older than the history the service keeps (at least the last 30 snapshots " +
-          "and 7 days), or of a history that began afresh, is a 410 whose `details.restart` is `/v1/changes`: start a " +
+          "The `syncToken` of the last page of an earlier sync, unchanged: the changes since then. Absent: " +
+          "a full copy, " +
+          "every record as an upsert. A token older than the history the service keeps (at least the last " +
+          "30 snapshots " +
+          "and 7 days), or of a history that began afresh, is a 410 whose `details.restart` is " +
+          "`/v1/changes`: start a " +
           "full copy. An altered token is a 400.",
         schema: { type: "string", minLength: 1, maxLength: MAX_TOKEN_LENGTH },
       },

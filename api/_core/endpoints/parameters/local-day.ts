@@ -70,7 +70,8 @@ export const dayStartsAtParameter: FilterRow<ShowtimeSelection> = {
         name: "dayStartsAt",
         in: "query",
         description:
-          "When the `date` begins at the cinema, `HH:MM` from `00:00` to `05:59` (default `00:00`): with `03:00`, a show " +
+          "When the `date` begins at the cinema, `HH:MM` from `00:00` to `05:59` (default `00:00`): with " +
+          "`03:00`, a show " +
           "at 01:00 belongs to the evening before, as cinemas list it. Only with `date`.",
         schema: { type: "string", pattern: "^0[0-5]:[0-5][0-9]$", default: "00:00" },
         example: "03:00",

@@ -8,7 +8,10 @@ import type { SnapshotLists } from "../../format/read/snapshot.js";
 import { DEFAULT_RADIUS_KM, MAX_RADIUS_KM, parseNear, parseRadiusKm } from "./query-values.js";
 import type { FilterRow } from "./parameter.js";
 
-/** The row of a place filter: parsed, bound and documented alike wherever it is taken; `select` says what it narrows. */
+/**
+ * The row of a place filter: parsed, bound and documented alike wherever it is taken; `select` says what it
+ * narrows.
+ */
 export function placeParameter<S>(select: (near: Near, lists: SnapshotLists) => S): FilterRow<S> {
   return {
     key: "near",
@@ -33,9 +36,12 @@ export function placeParameter<S>(select: (near: Near, lists: SnapshotLists) => 
           name: "near",
           in: "query",
           description:
-            "`LATITUDE,LONGITUDE` in decimal degrees (latitude -90..90, longitude -180..180, plain decimal notation, at " +
-            "most 7 decimals). Only cinemas (or showtimes at cinemas) within `radiusKm` of the point, by great-circle " +
-            "distance on a sphere of radius 6371.0088 km; cinemas without coordinates never match. Cinemas near a point " +
+            "`LATITUDE,LONGITUDE` in decimal degrees (latitude -90..90, longitude -180..180, plain decimal " +
+            "notation, at " +
+            "most 7 decimals). Only cinemas (or showtimes at cinemas) within `radiusKm` of the point, by " +
+            "great-circle " +
+            "distance on a sphere of radius 6371.0088 km; cinemas without coordinates never match. Cinemas " +
+            "near a point " +
             "are ordered by distance, then id, and carry `distanceKm`; showtimes keep their list order.",
           schema: { type: "string", pattern: "^-?\\d{1,3}(\\.\\d{1,7})?,-?\\d{1,3}(\\.\\d{1,7})?$" },
           example: "52.5200,13.4050",

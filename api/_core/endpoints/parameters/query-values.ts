@@ -68,7 +68,8 @@ export function parseNear(value: string): NearPoint {
   if (!valid || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
     throw badParameter(
       "near",
-      "must be LATITUDE,LONGITUDE in decimal degrees (latitude -90..90, longitude -180..180, at most 7 decimals), such as 52.5200,13.4050",
+      "must be LATITUDE,LONGITUDE in decimal degrees (latitude -90..90, longitude -180..180, at most 7 " +
+        "decimals), such as 52.5200,13.4050",
     );
   }
   return { latitude, longitude };

@@ -106,7 +106,8 @@ export const includeParameter: PlainRow = {
         name: "include",
         in: "query",
         description:
-          "Embeds each showtime's `film` and/or `cinema`: a comma-separated subset of `film,cinema`, each at most once. " +
+          "Embeds each showtime's `film` and/or `cinema`: a comma-separated subset of `film,cinema`, each " +
+          "at most once. " +
           "Each embedded record is the full record its get-one returns; the freshness covers them too.",
         schema: { type: "string", enum: ["film", "cinema", "film,cinema", "cinema,film"] },
       },

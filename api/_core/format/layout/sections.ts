@@ -50,7 +50,10 @@ export const clusteringSections = (clustering: Clustering) => ({
   clusters: `showtimes.${clustering}.clusters`,
 });
 
-/** Bytes per entry of a block directory: f64 offset, u32 length, u32 first record, u32 count, u32 cluster, u32 first start-time code, u32 zero. */
+/**
+ * Bytes per entry of a block directory: f64 offset, u32 length, u32 first record, u32 count, u32 cluster, u32 first
+ * start-time code, u32 zero.
+ */
 export const BLOCK_ENTRY_BYTES = 32;
 /** Bytes per cluster entry: u32 first record, u32 count, u32 first block, u32 block count. */
 export const CLUSTER_ENTRY_BYTES = 16;

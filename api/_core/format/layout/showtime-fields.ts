@@ -35,7 +35,10 @@ export const MAX_URL_LENGTH = 2048;
 /** 100 records of this size stay well under Vercel's 4.5 MB response limit (decision: record size). */
 export const MAX_RECORD_BYTES = 40_000;
 
-/** Extension rows a record can carry: bits of a mask that stays a small integer (decision: showtime fields added later). */
+/**
+ * Extension rows a record can carry: bits of a mask that stays a small integer (decision: showtime fields added
+ * later).
+ */
 export const MAX_EXTENSION_FIELDS = 30;
 
 /** The provenance object of a showtime (spec §2.1). */

@@ -4,7 +4,10 @@
  * compute days with these functions alone, so the two can never disagree.
  */
 
-/** One zone's offsets: `offsets[i]` (seconds east of UTC) is in force from `from[i]` (epoch seconds; from[0] = -Infinity). */
+/**
+ * One zone's offsets: `offsets[i]` (seconds east of UTC) is in force from `from[i]` (epoch seconds; from[0] =
+ * -Infinity).
+ */
 export interface ZonePieces {
   from: number[];
   offsets: number[];

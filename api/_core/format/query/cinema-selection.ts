@@ -191,7 +191,10 @@ function withShowtimes(lists: SnapshotLists, selection: ShowtimeSelection, match
   });
 }
 
-/** A selection of cinemas as a list: pages, cursors, `distanceKm` near a point, `matchingShowtimes` with showtime filters. */
+/**
+ * A selection of cinemas as a list: pages, cursors, `distanceKm` near a point, `matchingShowtimes` with showtime
+ * filters.
+ */
 export class CinemaSelectionList implements RecordList {
   readonly length: number;
   private readonly byName: boolean;

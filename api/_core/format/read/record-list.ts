@@ -17,7 +17,10 @@ export interface Seek {
   startsAfterKey?: string;
 }
 
-/** The sort key of a rendered record: the parts before the id, and the id, as the JSON-escaped texts a cursor carries. */
+/**
+ * The sort key of a rendered record: the parts before the id, and the id, as the JSON-escaped texts a cursor
+ * carries.
+ */
 export interface EscapedSortKey {
   head?: readonly string[];
   escapedId: string;

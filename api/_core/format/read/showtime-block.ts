@@ -165,7 +165,10 @@ export class ShowtimeDecoder {
   idLength = 0;
   urlLength = 0;
   extLength = 0;
-  /** When flags has EXTENDED: which extension fields the record has, each's value in the payload, their text's length. */
+  /**
+   * When flags has EXTENDED: which extension fields the record has, each's value in the payload, their text's
+   * length.
+   */
   extensionMask = 0;
   private readonly extensionStart: Int32Array;
   private readonly extensionEnd: Int32Array;
@@ -382,7 +385,10 @@ export class ShowtimeDecoder {
     else out.length = copyWords(o, w, CLOSE.view, 0, CLOSE_END);
   }
 
-  /** Closes provenance at `at`, writes `,"name":<json>` per extension field the record has (in bit order), closes the record. */
+  /**
+   * Closes provenance at `at`, writes `,"name":<json>` per extension field the record has (in bit order), closes
+   * the record.
+   */
   private renderExtensions(out: PageBuffer, at: number): void {
     out.length = copyWords(out.view, at, PROVENANCE_CLOSE.view, 0, PROVENANCE_CLOSE_END);
     out.ensure(this.extensionLength + RECORD_CLOSE_END);

@@ -264,7 +264,10 @@ export class ShowtimeStore {
     }
   }
 
-  /** Narrows a search by start-time code in records [first, first + length) of a cluster, on block and restart summaries. */
+  /**
+   * Narrows a search by start-time code in records [first, first + length) of a cluster, on block and restart
+   * summaries.
+   */
   narrowCluster(clustering: Clustering, first: number, length: number, code: number): [number, number] {
     if (length === 0) return [0, 0];
     return this.guarded(() => {

@@ -69,7 +69,10 @@ export class SnapshotHistory {
     );
   }
 
-  /** Whether a token of generation g can be answered: a generation of this history the snapshot still holds changes for. */
+  /**
+   * Whether a token of generation g can be answered: a generation of this history the snapshot still holds changes
+   * for.
+   */
   answers(g: number): boolean {
     return g >= this.meta.horizon && g <= this.meta.generation;
   }
