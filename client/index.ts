@@ -221,7 +221,8 @@ export function createClient(options: ClientOptions): Client {
     // ones, so such an id would silently reach another URL: refuse it instead.
     if (id === "." || id === "..") {
       throw new RangeError(
-        `the id ${JSON.stringify(id)} cannot be sent in a URL path (it is a dot segment); find the record through its list instead`,
+        `the id ${JSON.stringify(id)} cannot be sent in a URL path (it is a dot segment); ` +
+          "find the record through its list instead",
       );
     }
     return `/v1/${resource}/${encodeURIComponent(id)}`;

@@ -169,14 +169,17 @@ async function main(argv: readonly string[]): Promise<void> {
     const day = churnDataset(options.churn, options.out, options.seed);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
-      `generate: wrote ${options.out}, ${options.churn} a day later: ${day.dropped} showtimes of the first day gone, ${day.added} added, ${day.moved} moved, ${day.cancelled} cancelled in ${seconds} s`,
+      `generate: wrote ${options.out}, ${options.churn} a day later: ` +
+        `${day.dropped} showtimes of the first day gone, ${day.added} added, ${day.moved} moved, ` +
+        `${day.cancelled} cancelled in ${seconds} s`,
     );
     return;
   }
   const made = await generateDataset(options);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
-    `generate: wrote ${options.showtimes} showtimes in ${made.files} files, ${made.cinemas} cinemas, ${made.films} films and ${ATTRIBUTES.length} attributes to ${options.out} in ${seconds} s`,
+    `generate: wrote ${options.showtimes} showtimes in ${made.files} files, ${made.cinemas} cinemas, ` +
+      `${made.films} films and ${ATTRIBUTES.length} attributes to ${options.out} in ${seconds} s`,
   );
 }
 

@@ -51,7 +51,8 @@ Promise.resolve()
       onError: log.error,
       onSnapshotProblem: (reason) =>
         process.stderr.write(
-          `serve: the snapshot in ${options.snapshotDir} cannot be served (${reason}); every request answers 503 until it can\n`,
+          `serve: the snapshot in ${options.snapshotDir} cannot be served (${reason}); ` +
+            "every request answers 503 until it can\n",
         ),
     }),
   )

@@ -317,7 +317,8 @@ describe("--drop-before carried from --previous", () => {
       );
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toContain(
-        `dropped ${2 - count} showtime${count === 1 ? "" : "s"} that start before 2026-11-24T00:00:00Z (the previous snapshot's: it never moves back)`,
+        `dropped ${2 - count} showtime${count === 1 ? "" : "s"} that start before 2026-11-24T00:00:00Z ` +
+          "(the previous snapshot's: it never moves back)",
       );
       const manifest = readManifest(result.outDir);
       expect(manifest.counts.showtimes).toBe(count);
@@ -326,7 +327,7 @@ describe("--drop-before carried from --previous", () => {
   );
 
   test(
-    "a --previous that records only the effective instant (built before the requested one was kept) " + "carries that",
+    "a --previous that records only the effective instant (built before the requested one was kept) carries " + "that",
     async () => {
       const moved = showtime("moved", "berlin", "2026-11-24T00:01:00Z");
       const result = await build("carry-from-older", [berlin], [first, moved], ["--previous", olderPrevious()]);

@@ -279,7 +279,8 @@ describe("cases the random chains rarely reach", () => {
         client = await chainStep(dir, v2, "2");
         const serving = await served(client);
         expect([...serving.get("showtime")!.keys()].sort()).toEqual(["st-first", "st-moved"]);
-        // The mirror copied before st-cancelled went: the rule drops only before st-moved now, so it needs the deletion.
+        // The mirror copied before st-cancelled went: the rule drops only before st-moved now, so it
+        // needs the deletion.
         await sync(client, mirror, token, 10);
         expect(asObject(mirror)).toEqual(asObject(serving));
       } finally {

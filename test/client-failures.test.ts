@@ -68,7 +68,8 @@ describe("no answer from the server", () => {
     ]);
     expect(failure.cause).toBeInstanceOf(TypeError);
     expect(failure.message).toBe(
-      `GET http://127.0.0.1:${port}/v1/films: no answer (connect ECONNREFUSED 127.0.0.1:${port}); is the server running and baseUrl right?`,
+      `GET http://127.0.0.1:${port}/v1/films: no answer (connect ECONNREFUSED 127.0.0.1:${port}); ` +
+        "is the server running and baseUrl right?",
     );
     expect(failure.message).not.toContain(KEYS.bulk);
   });

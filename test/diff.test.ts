@@ -347,7 +347,8 @@ describe("diffing snapshots", () => {
       });
       expect(result.showtimes.changes.every((c) => !expired.some((s) => s.id === c.id))).toBe(true);
       expect(formatText(result)).toContain(
-        `showtimes: ${oracle.added} added, ${oracle.removed - expired.length} removed, ${oracle.changed} changed, ${expired.length} expired (240 → ${kept.showtimes.length})`,
+        `showtimes: ${oracle.added} added, ${oracle.removed - expired.length} removed, ` +
+          `${oracle.changed} changed, ${expired.length} expired (240 → ${kept.showtimes.length})`,
       );
       // Half the showtimes are gone, yet only the real removals count against a 20% threshold.
       expect(findRemovalsOver(result, 20)).toEqual([]);

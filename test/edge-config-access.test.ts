@@ -127,7 +127,9 @@ describe("access read at run time over the deployment's own", () => {
       // The call returns at all only through the timeout; the gate answers a key it admits 503.
       const index = await source.current();
       expect(index.checkKey(KEY, NOW).ok).toBe(true);
-      const reason = `access: cannot use Edge Config before any read succeeded (no answer within ${TIMEOUT_MS} ms); a key the deployment's copy admits is answered 503 until one does`;
+      const reason =
+        `access: cannot use Edge Config before any read succeeded (no answer within ${TIMEOUT_MS} ms); ` +
+        "a key the deployment's copy admits is answered 503 until one does";
       expect(index.unconfirmed).toBe(reason);
       expect(problems).toEqual([reason]);
     },
@@ -265,7 +267,8 @@ describe("keys --push to Edge Config, refused or admitted by the gateway without
       const answer = await runKeys(["--push", "revoke", "k1"]);
       expect(answer.code).toBe(1);
       expect(answer.stderr).toBe(
-        `keys: ${accessFile} was written, but not pushed: Edge Config refused the change: HTTP 503 unavailable; run the push again\n`,
+        `keys: ${accessFile} was written, but not pushed: ` +
+          "Edge Config refused the change: HTTP 503 unavailable; run the push again\n",
       );
     } finally {
       stub.setDown(false);

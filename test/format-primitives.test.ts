@@ -169,7 +169,8 @@ describe("a paged file", () => {
     const data = new Uint8Array(3 * PAGE_BYTES).fill(5);
     const { file, digest } = writePaged("flipped", [["only", data]]);
     const bytes = readFileSync(file);
-    bytes[PAGE_BYTES + 100] = bytes[PAGE_BYTES + 100]! ^ 1; // inside the second page (the first page's 5-byte trailer comes before it)
+    // Inside the second page (the first page's 5-byte trailer comes before it).
+    bytes[PAGE_BYTES + 100] = bytes[PAGE_BYTES + 100]! ^ 1;
     writeFileSync(file, bytes);
     const paged = openPaged(file, digest);
     const { offset } = paged.section("only");

@@ -140,7 +140,8 @@ describe("golden build of test/fixtures/golden", () => {
         .describeBlocks(clustering)
         .map(
           (b) =>
-            `${clustering.padEnd(8)}  records ${String(b.firstRecord).padStart(2)}..${String(b.firstRecord + b.count - 1).padStart(2)}  ${String(b.bytes).padStart(5)} bytes  ` +
+            `${clustering.padEnd(8)}  records ${String(b.firstRecord).padStart(2)}..` +
+            `${String(b.firstRecord + b.count - 1).padStart(2)}  ${String(b.bytes).padStart(5)} bytes  ` +
             `${b.attributeSets.length} attribute sets  ${JSON.stringify(names[clustering][b.cluster])}`,
         ),
     );
@@ -177,7 +178,10 @@ describe("golden build of test/fixtures/golden", () => {
       const stored = snapshot.bodies.read(entry);
       const identity = gunzipSync(stored.gzip);
       expect(stored.etag, "every body carries the ETag of its bytes").toBe(contentTag(identity));
-      return `${entry.key.slice(0, 12)}  ${String(identity.length).padStart(5)} bytes identity, etag ${stored.etag}  ${labels.get(entry.key)}`;
+      return (
+        `${entry.key.slice(0, 12)}  ${String(identity.length).padStart(5)} bytes identity, ` +
+        `etag ${stored.etag}  ${labels.get(entry.key)}`
+      );
     });
     await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("golden/bodies.txt");
   });

@@ -13,8 +13,11 @@ import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { whenInstalled } from "./helpers/system-tools.js";
 
 const VITEST = path.join(ROOT, "node_modules/vitest/vitest.mjs");
-const NOTICE =
-  /^skipped (\d+) tests: chromium is not installed \((\d+) tests\), redis-server is not installed \((\d+) tests\); install with: apt-get install -y chromium redis-server$/;
+const NOTICE = new RegExp(
+  String.raw`^skipped (\d+) tests: chromium is not installed \((\d+) tests\), ` +
+    String.raw`redis-server is not installed \((\d+) tests\); ` +
+    "install with: apt-get install -y chromium redis-server$",
+);
 
 /** This run's environment without vitest's own markers (the child is a run of its own), PATH as given. */
 function childEnv(PATH: string): NodeJS.ProcessEnv {

@@ -147,7 +147,8 @@ function urlOf(resource: Resource, filters: ListFilters, limit: number | undefin
     ...(limit === undefined ? {} : { limit: String(limit) }),
     ...(cursor ? { cursor } : {}),
   });
-  return `/v1/${resource}${params.length ? "?" : ""}${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}`;
+  const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+  return `/v1/${resource}${params.length ? "?" : ""}${query}`;
 }
 
 type Handle = (request: {

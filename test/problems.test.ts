@@ -84,7 +84,9 @@ describe("formatProblem", () => {
 
 describe("formatReport", () => {
   test("every problem in file and position order, then a count per code", () => {
-    expect(formatReport(PROBLEMS)).toMatchInlineSnapshot(`
+    const report = formatReport(PROBLEMS);
+    const summary = report.slice(report.lastIndexOf("\n") + 1);
+    expect(report.slice(0, -summary.length)).toMatchInlineSnapshot(`
       "✖ has no source files [no_sources]
         → data-empty
       ✖ location.lang is not a field of this record (check the spelling) [unknown_field]
@@ -100,8 +102,12 @@ describe("formatReport", () => {
       ✖ cinemaId refers to cinema "gb-nope", which does not exist [dangling_reference]
         → data/showtimes/2026/part-1.ndjson:12 cinemaId
 
-      7 problems (dangling_reference 1, duplicate_id 1, invalid_json 1, invalid_value 1, no_sources 1, unknown_field 2); nothing was written."
+      "
     `);
+    expect(summary).toBe(
+      "7 problems (dangling_reference 1, duplicate_id 1, invalid_json 1, invalid_value 1, no_sources 1, " +
+        "unknown_field 2); nothing was written.",
+    );
   });
 
   test("one problem reads in the singular", () => {

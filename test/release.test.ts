@@ -277,13 +277,17 @@ describe.concurrent("a dry run", () => {
     const lines = run.stdout.split("\n");
     const said = (start: string) => lines.filter((line) => line.startsWith(`release: ${start}`));
     expect(said("dry run of a production release")).toEqual([
-      `release: dry run of a production release of ${dataFolder("base", base)}, with no Vercel project linked (.vercel/project.json, or VERCEL_ORG_ID and VERCEL_PROJECT_ID)`,
+      `release: dry run of a production release of ${dataFolder("base", base)}, ` +
+        "with no Vercel project linked (.vercel/project.json, or VERCEL_ORG_ID and VERCEL_PROJECT_ID)",
     ]);
     expect(said("skipped")).toEqual([
       "release: skipped vercel pull: no Vercel project is linked (.vercel/project.json, or VERCEL_ORG_ID " +
         "and VERCEL_PROJECT_ID); vercel build runs offline with local settings, as verify:vercel's",
       expect.stringMatching(
-        /^release: skipped vercel deploy: a dry run uploads nothing \(it would upload \d+ files, [\d.]+ MB \(the function [\d.]+ MB with the snapshot's 6 files\)\); \S+ unchanged$/,
+        new RegExp(
+          String.raw`^release: skipped vercel deploy: a dry run uploads nothing \(it would upload \d+ files, ` +
+            String.raw`[\d.]+ MB \(the function [\d.]+ MB with the snapshot's 6 files\)\); \S+ unchanged$`,
+        ),
       ),
     ]);
     expect(said("checked .vercel/output: every check passed")).toHaveLength(1);

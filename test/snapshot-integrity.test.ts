@@ -301,7 +301,8 @@ describe("manifest.json", () => {
       for (const error of errors)
         expect(String(error)).toMatch(
           new RegExp(
-            `manifest\\.json: is snapshot format ${format}, this server reads format 4: rebuild the snapshot \\(npm run build\\)`,
+            `manifest\\.json: is snapshot format ${format}, this server reads format 4: ` +
+              "rebuild the snapshot \\(npm run build\\)",
           ),
         );
     },

@@ -18,7 +18,9 @@ import { makeTempDir, removeDir, setPlainModes, writeFiles } from "./helpers/bui
 
 /** The route `vercel build` (58.10.0) wrote for middleware.ts's matcher. */
 const MIDDLEWARE_ROUTE = {
-  src: "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
+  src:
+    "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|" +
+    "^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
   middlewarePath: "middleware",
   continue: true,
   override: true,

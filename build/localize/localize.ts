@@ -107,7 +107,9 @@ function checkOffsets(
       line: s.line,
       index: s.index,
       path: "startsAt",
-      message: `is written with ${formatOffset(written)}, but ${zone} is at ${formatOffset(actual)} then (check the feed's offsets)`,
+      message:
+        `is written with ${formatOffset(written)}, but ${zone} is at ${formatOffset(actual)} then ` +
+        "(check the feed's offsets)",
     });
   }
 }

@@ -60,13 +60,15 @@ const header = (description: string, schema: Json = { type: "string" }) => ({ de
 const HEADERS: Record<HeaderName, Json> = {
   "X-Request-Id": header("Identifies this request in the service's logs; equals `error.requestId` in error bodies."),
   ETag: header(
-    'Strong entity tag: `"<tag>"` for the identity body, `"<tag>-gzip"` / `"<tag>-br"` for encoded ones. Send it in `If-None-Match` to get a 304.',
+    'Strong entity tag: `"<tag>"` for the identity body, `"<tag>-gzip"` / `"<tag>-br"` for encoded ones. ' +
+      "Send it in `If-None-Match` to get a 304.",
   ),
   "Cache-Control": header(
     "`private, max-age=60` on 200s (a shared cache must never answer for the key check); `no-store` on errors.",
   ),
   "RateLimit-Policy": header(
-    'The organization\'s quota (draft-ietf-httpapi-ratelimit-headers), e.g. `"org";q=600;w=60`: 600 requests per 60-second window.',
+    "The organization's quota (draft-ietf-httpapi-ratelimit-headers), e.g. " +
+      '`"org";q=600;w=60`: 600 requests per 60-second window.',
   ),
   RateLimit: header(
     'What is left of the quota, e.g. `"org";r=599;t=39`: 599 requests remain, the window resets in 39 s.',

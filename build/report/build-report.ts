@@ -17,7 +17,8 @@ export function formatBuildReport(report: BuildReport): string {
   lines.push(
     history.restarted
       ? `history: begun afresh at generation 0 (${history.restarted})`
-      : `history: generation ${history.generation} (${plural(history.upserts, "record")} changed, ${plural(history.deletes, "deletion")})`,
+      : `history: generation ${history.generation} (${plural(history.upserts, "record")} changed, ` +
+          `${plural(history.deletes, "deletion")})`,
   );
   if (report.dropped)
     lines.push(

@@ -74,7 +74,8 @@ export const timeZone = z
   .meta({
     description:
       "The cinema's IANA time zone, by its primary name (e.g. `Europe/Berlin`; `Asia/Kolkata`, never the " +
-      "older `Asia/Calcutta`): given by the source, or derived from its coordinates or its country; absent when neither tells.",
+      "older `Asia/Calcutta`): given by the source, or derived from its coordinates or its country; absent " +
+      "when neither tells.",
   });
 
 /**

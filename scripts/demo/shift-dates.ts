@@ -24,8 +24,10 @@ function formatAt(epochSeconds: number, offset: number | undefined): string {
   const local = new Date((epochSeconds + (offset ?? 0)) * 1000).toISOString().slice(0, 19);
   if (offset === undefined) return `${local}Z`;
   const abs = Math.abs(offset);
-  const zone = `${offset < 0 ? "-" : "+"}${String(Math.floor(abs / 3600)).padStart(2, "0")}:${String((abs % 3600) / 60).padStart(2, "0")}`;
-  return `${local}${zone}`;
+  const sign = offset < 0 ? "-" : "+";
+  const hours = String(Math.floor(abs / 3600)).padStart(2, "0");
+  const minutes = String((abs % 3600) / 60).padStart(2, "0");
+  return `${local}${sign}${hours}:${minutes}`;
 }
 
 /** The zone the build will give a cinema (as given, or derived the same way): what its wall clock is. */

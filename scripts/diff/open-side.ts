@@ -50,7 +50,8 @@ async function buildTemporary(
       const where = first.line !== undefined ? `${first.file}:${first.line}` : first.file;
       const what = first.path === "" ? first.message : `${first.path} ${first.message}`;
       throw new DiffInputError(
-        `${label}: ${dataDir} is not valid data (${result.problems.length} problems, the first: ${what} at ${where}); ` +
+        `${label}: ${dataDir} is not valid data ` +
+          `(${result.problems.length} problems, the first: ${what} at ${where}); ` +
           `run npm run build -- --data ${dataDir} for the full report`,
       );
     }

@@ -66,7 +66,8 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
   // 7.5 screens spreads countCinemas' 26 showtimes a day to about 3.5 per screen: the cinema count
   // wins over "5 per screen" because it fixes how much a cinemaId filter returns.
   const screenCount = chain ? 5 + Math.floor(16 * random() ** 4) : 5 + Math.floor(3 * random() * random());
-  const id = `${country.code.toLowerCase()}-${place.code}-${chain?.id ?? "indie"}-${String(index + 1).padStart(5, "0")}`;
+  const serial = String(index + 1).padStart(5, "0");
+  const id = `${country.code.toLowerCase()}-${place.code}-${chain?.id ?? "indie"}-${serial}`;
   const street = pickOne(random, country.streets);
   const name = chain
     ? `${chain.name} ${place.name}${siting.isFirstInCity ? "" : ` ${street}`}`

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { parseAccessFile, type AccessFile } from "../../api/_core/gate/access-file.js";
-import { LockBusy, takeLock, type Unlock } from "../files/file-lock.js";
+import { LockBusy, type LockHolder, takeLock, type Unlock } from "../files/file-lock.js";
 import { replaceFile } from "../files/replace-file.js";
 
 /** How long a command waits for another to finish with the access file: longer than a slow push takes. */
@@ -79,10 +79,16 @@ export async function lockAccess(file: string, waitMs = LOCK_WAIT_MS): Promise<U
   }
 }
 
+/** The holder of a lock as the message names it: its host only when that is another machine. */
+function describeHolder(holder: LockHolder): string {
+  if (holder === "unknown") return "an unknown owner";
+  const elsewhere = holder.host === hostname() ? "" : ` on ${holder.host}`;
+  return `another keys command (process ${holder.pid}${elsewhere})`;
+}
+
 function busyMessage(file: string, busy: LockBusy, waitMs: number): string {
-  const holder =
-    busy.holder === "unknown"
-      ? "an unknown owner"
-      : `another keys command (process ${busy.holder.pid}${busy.holder.host === hostname() ? "" : ` on ${busy.holder.host}`})`;
-  return `${file} was not changed: ${holder} held its lock for ${waitMs / 1000} s; run the command again once that one has finished (if none is running, remove ${busy.lockFile})`;
+  return (
+    `${file} was not changed: ${describeHolder(busy.holder)} held its lock for ${waitMs / 1000} s; ` +
+    `run the command again once that one has finished (if none is running, remove ${busy.lockFile})`
+  );
 }

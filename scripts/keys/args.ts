@@ -59,7 +59,8 @@ const WORD_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 export function checkId(value: string, what: string): string {
   if (!ID_PATTERN.test(value))
     throw new UsageError(
-      `${what} must be 1 to 100 letters, digits, '.', '_' or '-' (starting with a letter or digit), not ${JSON.stringify(value)}`,
+      `${what} must be 1 to 100 letters, digits, '.', '_' or '-' (starting with a letter or digit), ` +
+        `not ${JSON.stringify(value)}`,
     );
   return value;
 }
@@ -205,7 +206,8 @@ export function lockWaitFromEnvironment(env: NodeJS.ProcessEnv): number | undefi
   const ms = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
   if (!(ms <= MAX_LOCK_WAIT_MS))
     throw new UsageError(
-      `KEYS_LOCK_WAIT_MS must be a whole number of milliseconds from 0 to ${MAX_LOCK_WAIT_MS}, not ${JSON.stringify(value)}`,
+      `KEYS_LOCK_WAIT_MS must be a whole number of milliseconds from 0 to ${MAX_LOCK_WAIT_MS}, ` +
+        `not ${JSON.stringify(value)}`,
     );
   return ms;
 }

@@ -36,7 +36,8 @@ function findOrganization(access: AccessFile, id: string): Organization {
   const organization = access.organizations.find((o) => o.id === id);
   if (!organization)
     throw new CommandError(
-      `organization ${JSON.stringify(id)} does not exist; create it with: org set ${id} --plan paid --status active --until DATE`,
+      `organization ${JSON.stringify(id)} does not exist; ` +
+        `create it with: org set ${id} --plan paid --status active --until DATE`,
     );
   return organization;
 }
@@ -105,7 +106,8 @@ function setOrganization(access: AccessFile, command: Extract<KeysCommand, { nam
     ? access.organizations.map((o) => (o === existing ? organization : o))
     : [...access.organizations, organization];
   const lines = [
-    `${existing ? "updated" : "created"} organization ${command.org}: ${command.plan} ${command.status} until ${command.validUntil}`,
+    `${existing ? "updated" : "created"} organization ${command.org}: ` +
+      `${command.plan} ${command.status} until ${command.validUntil}`,
   ];
   if (command.plan !== "paid" || command.status !== "active")
     lines.push("note: only plan paid with status active grants access to the API");

@@ -39,7 +39,10 @@ function readStartingState(context: ReleaseContext, target: Target): ReleaseStat
 
 function describeBuild(manifest: Manifest): string {
   const c = manifest.counts;
-  return `built snapshot ${manifest.snapshotId}: ${c.showtimes} showtimes, ${c.cinemas} cinemas, ${c.films} films, ${c.attributes} attributes`;
+  return (
+    `built snapshot ${manifest.snapshotId}: ${c.showtimes} showtimes, ${c.cinemas} cinemas, ` +
+    `${c.films} films, ${c.attributes} attributes`
+  );
 }
 
 /** The diff against the released snapshot, printed; a share over the limit stops the release (exit 4). */
@@ -94,7 +97,8 @@ export async function runRelease(context: ReleaseContext): Promise<number> {
   const previous = released && releasedSnapshotDir(options.stateDir, released.snapshotId);
   const dropBefore = dropBeforeFor(context.now, options.keepPastDays);
   context.print(
-    `build: showtimes before ${dropBefore} left out; history ${previous ? `from snapshot ${released!.snapshotId}` : "starts afresh"}`,
+    `build: showtimes before ${dropBefore} left out; ` +
+      `history ${previous ? `from snapshot ${released!.snapshotId}` : "starts afresh"}`,
   );
   const manifest = await step(
     context,
@@ -104,7 +108,8 @@ export async function runRelease(context: ReleaseContext): Promise<number> {
   if (state[target]?.snapshotId === manifest.snapshotId && !options.force) {
     rmSync(candidate, { recursive: true, force: true });
     context.print(
-      `nothing new to deploy: the last ${target} release has snapshot ${manifest.snapshotId} (--force deploys it again)`,
+      `nothing new to deploy: the last ${target} release has snapshot ${manifest.snapshotId} ` +
+        "(--force deploys it again)",
     );
     return 0;
   }

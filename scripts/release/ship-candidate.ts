@@ -66,11 +66,13 @@ async function prepareBuild(context: ReleaseContext, built: Candidate, work: str
     context,
     () => prepareWorkingFolder({ checkout: project, stateDir: options.stateDir, files, linked, candidate }),
     (copy) =>
-      `working folder ${work}: ${copy.files} files of the checkout, node_modules ${copy.linked ? "linked" : "copied (another file system)"}, the candidate in snapshot/`,
+      `working folder ${work}: ${copy.files} files of the checkout, ` +
+      `node_modules ${copy.linked ? "linked" : "copied (another file system)"}, the candidate in snapshot/`,
   );
   if (!built.linked) {
     context.print(
-      `skipped vercel pull: no Vercel project is linked ${LINK_SOURCES}; vercel build runs offline with local settings, as verify:vercel's`,
+      `skipped vercel pull: no Vercel project is linked ${LINK_SOURCES}; ` +
+        "vercel build runs offline with local settings, as verify:vercel's",
     );
     return;
   }
@@ -104,7 +106,9 @@ async function buildAndUpload(context: ReleaseContext, built: Candidate, work: s
   );
   const facts = checkBuiltOutput(work, built.candidate);
   const upload = summarizeUpload(work);
-  const what = `${upload.files} files, ${formatMegabytes(upload.bytes)} (the function ${formatMegabytes(facts.functionBytes)} with the snapshot's ${facts.snapshotFiles} files)`;
+  const what =
+    `${upload.files} files, ${formatMegabytes(upload.bytes)} ` +
+    `(the function ${formatMegabytes(facts.functionBytes)} with the snapshot's ${facts.snapshotFiles} files)`;
   context.print(`checked .vercel/output: every check passed; ${what}`);
   if (options.dryRun) {
     rmSync(built.candidate, { recursive: true, force: true });

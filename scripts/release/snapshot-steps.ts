@@ -71,8 +71,9 @@ export async function diffAgainstRelease(request: DiffRequest): Promise<DiffSumm
       .map((line) => line.replace(/^diff: /, ""));
     throw new ReleaseStop(
       4,
-      `${text}${reasons.join("\n")}\nnothing was deployed. Review the changes (npm run diff -- --from ${request.from} ` +
-        `--to ${request.to}); if they are right, release again with --fail-if-removed-over set above that share`,
+      `${text}${reasons.join("\n")}\nnothing was deployed. ` +
+        `Review the changes (npm run diff -- --from ${request.from} --to ${request.to}); ` +
+        "if they are right, release again with --fail-if-removed-over set above that share",
     );
   }
   return { text, changed: outcome.code === 1 };

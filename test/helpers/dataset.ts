@@ -113,8 +113,9 @@ export function createRandom(seed: number): Random {
 
 /** Writes an instant (epoch seconds + fraction digits) at a zone offset in minutes, seconds always shown. */
 export function formatInstant(seconds: number, fraction: string, offset: number, utcZone = "Z"): string {
-  const hhmm = `${String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0")}:${String(Math.abs(offset) % 60).padStart(2, "0")}`;
-  const zone = offset === 0 ? utcZone : `${offset < 0 ? "-" : "+"}${hhmm}`;
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0");
+  const minutes = String(Math.abs(offset) % 60).padStart(2, "0");
+  const zone = offset === 0 ? utcZone : `${offset < 0 ? "-" : "+"}${hours}:${minutes}`;
   const local = new Date((seconds + offset * 60) * 1000).toISOString();
   return `${local.slice(0, 19)}${fraction ? `.${fraction}` : ""}${zone}`;
 }

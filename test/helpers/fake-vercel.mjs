@@ -47,7 +47,9 @@ if (process.env.FAKE_VERCEL_FAIL === command) {
 /** The routes the pinned CLI writes for this repository's vercel.json and middleware.ts. */
 const ROUTES = [
   {
-    src: "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
+    src:
+      "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|" +
+      "^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
     middlewarePath: "middleware",
     continue: true,
     override: true,

@@ -101,7 +101,8 @@ export function fixedOverCode(selector: string): string[] {
         over.right <= box.left || over.left >= box.right || over.bottom <= box.top || over.top >= box.bottom;
       if (!apart)
         overlaps.push(
-          `"${(element.textContent || element.className).trim().slice(0, 30)}" over "${code.textContent.trim().slice(0, 30)}"`,
+          `"${(element.textContent || element.className).trim().slice(0, 30)}" over ` +
+            `"${code.textContent.trim().slice(0, 30)}"`,
         );
     }
   }

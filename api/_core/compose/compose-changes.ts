@@ -57,7 +57,8 @@ export function composeChangesInto(snapshot: Snapshot, request: ChangesRequest, 
   const token =
     next === null ? encodeSyncToken({ history: history.meta.id, generation: history.meta.generation }) : null;
   out.text(
-    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"syncToken":${JSON.stringify(token)},` +
-      `"dropBefore":${JSON.stringify(manifest.dropBefore ?? null)},"freshness":${JSON.stringify(fold.result(manifest.freshness))}}`,
+    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},` +
+      `"syncToken":${JSON.stringify(token)},"dropBefore":${JSON.stringify(manifest.dropBefore ?? null)},` +
+      `"freshness":${JSON.stringify(fold.result(manifest.freshness))}}`,
   );
 }

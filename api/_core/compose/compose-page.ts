@@ -63,7 +63,8 @@ function writeListEnvelope(
   const { last, hasMore } = render(fold);
   const next = hasMore && last ? encodeCursorEscaped(binding, last.head, last.escapedId) : null;
   out.text(
-    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},"freshness":${JSON.stringify(fold.result(fallback))}}`,
+    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},` +
+      `"freshness":${JSON.stringify(fold.result(fallback))}}`,
   );
   return last;
 }

@@ -41,7 +41,9 @@ function unauthorized(authorization: string | readonly string[] | undefined): Ap
 function decide(organization: Organization, rate: RateDecision, now: Date): Admission {
   if (!rate.allowed) {
     const policy = organization.rateLimit ?? DEFAULT_RATE_LIMIT;
-    const message = `Rate limit of ${policy.requests} requests per ${policy.windowSeconds} s exceeded; retry in ${rate.resetSeconds} s.`;
+    const message =
+      `Rate limit of ${policy.requests} requests per ${policy.windowSeconds} s exceeded; ` +
+      `retry in ${rate.resetSeconds} s.`;
     const headers = { "retry-after": String(rate.resetSeconds) };
     return { organization, rate, refusal: new ApiError(429, "rate_limited", message, undefined, headers, rate) };
   }

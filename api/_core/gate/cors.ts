@@ -20,7 +20,8 @@ export function parseCorsOrigins(value: string | undefined): CorsOrigins | undef
     const origin = entry.trim().replace(/\/$/, "");
     if (!ORIGIN.test(origin)) {
       throw new Error(
-        `CORS_ORIGINS: ${JSON.stringify(entry.trim())} is not an origin such as https://app.example.com (scheme, host, optional port; no path)`,
+        `CORS_ORIGINS: ${JSON.stringify(entry.trim())} is not an origin such as https://app.example.com ` +
+          "(scheme, host, optional port; no path)",
       );
     }
     origins.add(origin.toLowerCase());

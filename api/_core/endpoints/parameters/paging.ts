@@ -62,7 +62,9 @@ export function limitParameter(max: number, fallback: number, component = "limit
         parameter: {
           name: "limit",
           in: "query",
-          description: `Page size: a whole number from 1 to ${max} in plain decimal digits (\`0\`, \`${max + 1}\`, \`1.5\`, \`1e1\`, \`-1\` are 400s). Default ${fallback}.`,
+          description:
+            `Page size: a whole number from 1 to ${max} in plain decimal digits ` +
+            `(\`0\`, \`${max + 1}\`, \`1.5\`, \`1e1\`, \`-1\` are 400s). Default ${fallback}.`,
           schema: { type: "integer", minimum: 1, maximum: max, default: fallback },
         },
       },

@@ -37,12 +37,10 @@ export function placeParameter<S>(select: (near: Near, lists: SnapshotLists) => 
           in: "query",
           description:
             "`LATITUDE,LONGITUDE` in decimal degrees (latitude -90..90, longitude -180..180, plain decimal " +
-            "notation, at " +
-            "most 7 decimals). Only cinemas (or showtimes at cinemas) within `radiusKm` of the point, by " +
-            "great-circle " +
-            "distance on a sphere of radius 6371.0088 km; cinemas without coordinates never match. Cinemas " +
-            "near a point " +
-            "are ordered by distance, then id, and carry `distanceKm`; showtimes keep their list order.",
+            "notation, at most 7 decimals). Only cinemas (or showtimes at cinemas) within `radiusKm` of the " +
+            "point, by great-circle distance on a sphere of radius 6371.0088 km; cinemas without coordinates " +
+            "never match. Cinemas near a point are ordered by distance, then id, and carry `distanceKm`; " +
+            "showtimes keep their list order.",
           schema: { type: "string", pattern: "^-?\\d{1,3}(\\.\\d{1,7})?,-?\\d{1,3}(\\.\\d{1,7})?$" },
           example: "52.5200,13.4050",
         },
@@ -52,7 +50,9 @@ export function placeParameter<S>(select: (near: Near, lists: SnapshotLists) => 
         parameter: {
           name: "radiusKm",
           in: "query",
-          description: `The radius around \`near\` in km: greater than 0 and at most ${MAX_RADIUS_KM}, plain decimal notation. Default ${DEFAULT_RADIUS_KM} when \`near\` is given; without \`near\` it is a 400.`,
+          description:
+            `The radius around \`near\` in km: greater than 0 and at most ${MAX_RADIUS_KM}, plain decimal ` +
+            `notation. Default ${DEFAULT_RADIUS_KM} when \`near\` is given; without \`near\` it is a 400.`,
           schema: { type: "number", exclusiveMinimum: 0, maximum: MAX_RADIUS_KM, default: DEFAULT_RADIUS_KM },
         },
       },

@@ -107,8 +107,8 @@ export const includeParameter: PlainRow = {
         in: "query",
         description:
           "Embeds each showtime's `film` and/or `cinema`: a comma-separated subset of `film,cinema`, each " +
-          "at most once. " +
-          "Each embedded record is the full record its get-one returns; the freshness covers them too.",
+          "at most once. Each embedded record is the full record its get-one returns; the freshness covers " +
+          "them too.",
         schema: { type: "string", enum: ["film", "cinema", "film,cinema", "cinema,film"] },
       },
     },
@@ -184,9 +184,10 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
           name: "attributeIds",
           in: "query",
           description:
-            `Only showtimes having **all** of these attributes: 1 to ${MAX_ATTRIBUTE_FILTER} attribute ids, comma-separated. ` +
-            "Ids are percent-decoded after splitting on literal commas (an id holding a comma is sent as `%2C`). " +
-            "A repeated id or an empty item is a 400; an unknown id matches nothing (200, empty page).",
+            `Only showtimes having **all** of these attributes: 1 to ${MAX_ATTRIBUTE_FILTER} attribute ids, ` +
+            "comma-separated. Ids are percent-decoded after splitting on literal commas (an id holding a comma " +
+            "is sent as `%2C`). A repeated id or an empty item is a 400; an unknown id matches nothing (200, " +
+            "empty page).",
           schema: { type: "string", minLength: 1 },
           example: "format-imax,lang-en",
         },

@@ -75,7 +75,8 @@ export function parseManifest(text: string): Manifest {
   if (value.format !== SNAPSHOT_FORMAT) {
     throw new SnapshotError(
       MANIFEST_FILE,
-      `is snapshot format ${JSON.stringify(value.format)}, this server reads format ${SNAPSHOT_FORMAT}: rebuild the snapshot (npm run build)`,
+      `is snapshot format ${JSON.stringify(value.format)}, this server reads format ${SNAPSHOT_FORMAT}: ` +
+        "rebuild the snapshot (npm run build)",
     );
   }
   const { checksum, ...rest } = value;
