@@ -182,3 +182,19 @@ describe("every filter binds cursors", () => {
     }
   });
 });
+
+describe("a record's own list (a sub-resource)", () => {
+  const scope = (filmId: string) => ({ endpoint: "films/cinemas", ids: [["filmId", filmId]] as const });
+
+  test("binds its path's ids: a cursor of one film's list is refused on another's, and on the plain list", () => {
+    const table = LIST_TABLES.cinemas;
+    const issued = parseListRequestWith(table, "cinemas", "", scope("film-a"));
+    const cursor = encodeCursorEscaped(issued.binding, undefined, "some-cinema");
+    expect(() => parseListRequestWith(table, "cinemas", `cursor=${cursor}`, scope("film-a"))).not.toThrow();
+    for (const elsewhere of [
+      () => parseListRequestWith(table, "cinemas", `cursor=${cursor}`, scope("film-b")),
+      () => parseListRequest("cinemas", `cursor=${cursor}`),
+    ])
+      expect(elsewhere).toThrow(expect.objectContaining({ status: 400, details: { parameter: "cursor" } }));
+  });
+});

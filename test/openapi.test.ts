@@ -20,6 +20,8 @@ import {
   servedRedocBundle,
 } from "../build/openapi/openapi.js";
 import { OPERATIONS } from "../build/openapi/operations.js";
+import { ROUTES } from "../api/_core/endpoints/routes.js";
+import { createClient } from "../client/index.js";
 import { ERROR_CODES } from "../api/_core/respond/errors.js";
 import { DATE_TIME_PATTERN } from "../build/openapi/schemas.js";
 import { createResponseValidator } from "../build/openapi/validate.js";
@@ -61,6 +63,20 @@ function useSnapshot(seed: number, showtimes: number) {
   afterAll(() => removeDir(fixture.root));
   return fixture;
 }
+
+describe("the document and what serves it", () => {
+  test("documents exactly the endpoints the route table serves", () => {
+    const document = createOpenApiDocument() as { paths: Record<string, unknown> };
+    const documented = Object.keys(document.paths).map((p) => p.replace(/\{\w+\}/g, ":id"));
+    const routed = ROUTES.map((route) => `/${route.path.join("/")}`);
+    expect([...documented].sort()).toEqual([...routed].sort());
+  });
+
+  test("every operation is a method of the typed client, named by its operationId", () => {
+    const client = createClient({ baseUrl: "http://api.test", apiKey: "k" }) as unknown as Record<string, unknown>;
+    for (const op of OPERATIONS) expect(typeof client[op.operationId], op.operationId).toBe("function");
+  });
+});
 
 describe("the document", () => {
   test("is refreshed in the repository's own public/ folder, where the committed copy is", () => {

@@ -92,6 +92,14 @@ const OPERATION_PATHS = {
 const resources = Object.keys(TABLES) as Array<keyof typeof TABLES>;
 
 describe("every row of every table", () => {
+  test.each(resources)("%s: each row has a key and names of its own (a copied row must be renamed)", (resource) => {
+    const table = TABLES[resource];
+    const keys = table.map((row) => row.key);
+    expect(keys.filter((key, i) => keys.indexOf(key) !== i)).toEqual([]);
+    const names = namesOf(table);
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+  });
+
   const rows = [...resources.flatMap((r) => TABLES[r].map((row) => [r, row] as const))];
 
   test.each(rows.map(([r, row]) => [r, row.key, row] as const))(

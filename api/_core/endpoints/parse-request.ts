@@ -79,9 +79,8 @@ export function originForm(target: string): string {
   return rest.charCodeAt(0) === 47 ? rest : `/${rest}`;
 }
 
-/** Decodes a get-one path segment and checks it can be an id. */
-export function decodeId(resource: OneResource, rawId: string): string {
-  const parameter = ({ cinemas: "cinemaId", films: "filmId", showtimes: "showtimeId" } as const)[resource];
+/** Decodes a path segment holding an id and checks it can be one; a 400 names it as `parameter`. */
+export function decodeId(parameter: string, rawId: string): string {
   let id: string;
   try {
     id = decodeURIComponent(rawId);
@@ -129,10 +128,25 @@ export function parseListRequest(resource: ListResource, rawQuery: string): List
   return parseListRequestWith(LIST_TABLES[resource], resource, rawQuery);
 }
 
-/** parseListRequest by any table (tests add rows the product has never had). */
-export function parseListRequestWith(table: ParameterTable, resource: ListResource, rawQuery: string): ListRequest {
+/**
+ * A list that belongs to a record (a sub-resource, such as `/v1/films/{filmId}/cinemas`): its
+ * endpoint's name and the path's ids, by parameter name, which its cursors are bound to as to any
+ * filter, so a cursor of one record's list is refused on another's (decision: pagination).
+ */
+export interface ListScope {
+  endpoint: string;
+  ids: ReadonlyArray<readonly [name: string, id: string]>;
+}
+
+/** parseListRequest by any table (tests add rows the product has never had), for a record's own list with `scope`. */
+export function parseListRequestWith(
+  table: ParameterTable,
+  resource: ListResource,
+  rawQuery: string,
+  scope?: ListScope,
+): ListRequest {
   const { query, names } = parseTableQuery<Partial<ShowtimeQuery & CinemaQuery & FilmQuery> & Paging>(table, rawQuery);
-  const binding = bindingOf(resource, boundFieldsOf(table, query));
+  const binding = bindingOf(scope?.endpoint ?? resource, [...(scope?.ids ?? []), ...boundFieldsOf(table, query)]);
   const request = { resource, query, limit: query.limit, binding, names } as ListRequest;
   if (query.cursor) {
     if (query.cursor.binding !== binding || query.cursor.after.length !== sortKeyLength(resource, names)) {

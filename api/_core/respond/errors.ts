@@ -51,6 +51,14 @@ export function badParameter(parameter: string, message: string): ApiError {
 }
 
 /** The 404 for a path that is no endpoint (the internal prefix included, to anyone but the gateway). */
+/** An unknown id echoed in a 404: whole up to the spec's 160, so the message stays within 300. */
+const MAX_ID_ECHO = 160;
+
+/** A 404 for an id no record has (spec §4.4, §4.6): `singular` names the record's kind. */
+export function recordNotFound(singular: string, id: string): ApiError {
+  return new ApiError(404, "not_found", `No ${singular} has the id ${JSON.stringify(clipText(id, MAX_ID_ECHO))}.`);
+}
+
 export function unknownEndpoint(): ApiError {
   return new ApiError(404, "not_found", "No such endpoint; see the API reference at /.");
 }
