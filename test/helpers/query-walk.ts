@@ -16,9 +16,11 @@ import {
   type Cinema,
   type Dataset,
   foldFreshness,
+  generateDataset,
   snapshotFreshness,
 } from "./dataset.js";
 import { KEYS, TEST_NOW } from "./http-setup.js";
+import { removeDir } from "./build-helpers.js";
 import {
   CITIES,
   contextOf,
@@ -177,4 +179,67 @@ export function isPastKey(
     if (mine !== exact) return mine > exact;
   }
   return (record.id as string) > (last.id as string);
+}
+
+/** Where a property's datasets are built, and its run count and seed (FC_SEED overrides the seed). */
+export interface PropertyRuns {
+  root: string;
+  accessFile: string;
+  runs: number;
+  seed: number;
+}
+
+/** For random datasets with places, every query of `specs` pages through exactly what the oracle expects. */
+export async function checkRandomQueries(specs: fc.Arbitrary<QuerySpec[]>, runs: PropertyRuns): Promise<void> {
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(datasetArb, specs, async (options, drawn) => {
+      const dir = path.join(runs.root, `run-${run++}`);
+      try {
+        const dataset = withPlaces(generateDataset(options), options.seed);
+        const handle = await openDataset(dataset, dir, runs.accessFile);
+        for (const spec of drawn) await checkQuery(handle, dataset, spec);
+      } finally {
+        removeDir(dir);
+      }
+    }),
+    { numRuns: runs.runs, seed: Number(process.env.FC_SEED ?? runs.seed) },
+  );
+}
+
+/**
+ * For random datasets and a `rebuild` of each, a cursor of a query's first page (one record) taken
+ * before the rebuild resumes, after it, right after that record's key (decision: pagination).
+ */
+export async function checkCursorsAcrossRebuild(
+  specs: fc.Arbitrary<QuerySpec[]>,
+  rebuild: (before: Dataset) => Dataset,
+  runs: PropertyRuns & { pageAfter: number },
+): Promise<void> {
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(datasetArb, specs, async (options, drawn) => {
+      const dir = path.join(runs.root, `rebuild-${run++}`);
+      try {
+        const before = withPlaces(generateDataset(options), options.seed);
+        const after = rebuild(before);
+        const first = await openDataset(before, path.join(dir, "before"), runs.accessFile);
+        const second = await openDataset(after, path.join(dir, "after"), runs.accessFile);
+        for (const spec of drawn) {
+          const query = spec.query(contextOf(before));
+          const url = urlOf(query, 1, null);
+          const page = await getJson(first, url);
+          if (!page.pagination.nextCursor) continue;
+          const pastLast = expectedRecords(contextOf(after), query).filter((r) =>
+            isPastKey(query, r, page.data[0], { before, after }),
+          );
+          const next = await getJson(second, urlOf(query, runs.pageAfter, page.pagination.nextCursor));
+          expect(next.data, url).toEqual(pastLast.slice(0, runs.pageAfter));
+        }
+      } finally {
+        removeDir(dir);
+      }
+    }),
+    { numRuns: runs.runs, seed: Number(process.env.FC_SEED ?? runs.seed) },
+  );
 }
