@@ -10,6 +10,7 @@ import { describe, expect, test } from "vitest";
 import { offsetAt, piecesOf } from "../api/_core/format/layout/zone-days.js";
 import { MAX_RECORD_BYTES } from "../api/_core/format/layout/showtime-fields.js";
 import { callTool, MAX_TEXT_LENGTH, type ToolContext } from "../api/_core/mcp/call-tool.js";
+import { PostTransport } from "../api/_core/mcp/post-transport.js";
 import { localTimeOf, type ZoneOffset } from "../api/_core/mcp/local-time.js";
 import { renderCinema, renderFilm, renderPage, renderShowtime } from "../api/_core/mcp/render-text.js";
 import { TOOL_MAX_LIMIT } from "../api/_core/mcp/tool-arguments.js";
@@ -161,6 +162,7 @@ describe("the bound on an answer", () => {
       zoneOffset,
       requestId: "r",
       onError: () => {},
+      keepStructured: () => {},
     };
     const result = callTool(TOOLS_BY_NAME.get("find_films")!, {}, context);
     const text = result.content[0]!.text;
@@ -169,5 +171,36 @@ describe("the bound on an answer", () => {
     // The largest structured content: the tools' limit of showtimes, each with its film and cinema.
     const largest = TOOL_MAX_LIMIT * 3 * MAX_RECORD_BYTES + 4096;
     expect(largest + 4 * MAX_TEXT_LENGTH).toBeLessThan(4.5 * 2 ** 20);
+  });
+});
+
+describe("the transport's answer", () => {
+  test("a tool's structured content goes out as the API's bytes, the answer the JSON the SDK would send", async () => {
+    const api = Buffer.from('{"data":[{"id":"f1","title":"Amélie"}],"pagination":{"nextCursor":null,"hasMore":false}}');
+    const result = { content: [{ type: "text", text: 'say "hi"' }], structuredContent: JSON.parse(api.toString()) };
+    let released = 0;
+    const transport = new PostTransport();
+    transport.structured = { status: 200, headers: {}, body: api, release: () => released++ };
+    transport.onmessage = (message) =>
+      void transport.send({ jsonrpc: "2.0", id: (message as { id: number }).id, result });
+    const answer = await transport.deliver({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x" } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.includes(api)).toBe(true);
+    expect(JSON.parse(answer.body.toString())).toEqual({ jsonrpc: "2.0", id: 7, result });
+    expect(released).toBe(1);
+  });
+
+  test("a notification is accepted (202) with no body; an answer to another id is not this request's", async () => {
+    const transport = new PostTransport();
+    const seen: unknown[] = [];
+    transport.onmessage = (message) => void seen.push(message);
+    const accepted = await transport.deliver({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect([accepted.status, accepted.body.length, seen.length]).toEqual([202, 0, 1]);
+    transport.onmessage = () => {
+      void transport.send({ jsonrpc: "2.0", id: 2, result: {} });
+      void transport.send({ jsonrpc: "2.0", id: 1, result: { ok: true } });
+    };
+    const answer = await transport.deliver({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect(JSON.parse(answer.body.toString())).toEqual({ jsonrpc: "2.0", id: 1, result: { ok: true } });
   });
 });

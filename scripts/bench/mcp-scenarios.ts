@@ -42,6 +42,20 @@ function pair(names: { mcp: string; http: string }, tool: string, questions: Que
   ];
 }
 
+/** Radii a film question takes: with the places and the days, enough distinct questions that none is cached. */
+const RADII_KM = [5, 10, 15, 20, 25, 30, 40, 50];
+
+/** `count` distinct items of `0..total-1` in a random order (a partial Fisher-Yates shuffle). */
+function distinctIndexes(total: number, count: number, pick: (n: number) => number): number[] {
+  const indexes = Array.from({ length: total }, (_, i) => i);
+  const n = Math.min(total, count);
+  for (let i = 0; i < n; i++) {
+    const j = i + pick(total - i);
+    [indexes[i], indexes[j]] = [indexes[j]!, indexes[i]!];
+  }
+  return indexes.slice(0, n);
+}
+
 /** Films near a random US cinema's place on a day, and a random cinema's showtimes on a day. */
 export function mcpScenarios(lists: Snapshot["lists"], days: string[], pick: (n: number) => number): Scenario[] {
   const limit = TOOL_DEFAULT_LIMIT;
@@ -51,10 +65,15 @@ export function mcpScenarios(lists: Snapshot["lists"], days: string[], pick: (n:
     if (lists.cinemas.countryCodeOf(c) === "US" && !Number.isNaN(latitude))
       us.push(`${latitude.toFixed(4)},${longitude.toFixed(4)}`);
   }
-  const films = Array.from({ length: us.length ? UNCACHED_URLS : 0 }, (): Question => {
-    const near = us[pick(us.length)]!;
-    const date = days[pick(days.length)]!;
-    return { args: { near, date }, target: `/v1/films?limit=${limit}&near=${near}&date=${date}` };
+  const combos = us.length * days.length * RADII_KM.length;
+  const films = distinctIndexes(combos, UNCACHED_URLS, pick).map((index): Question => {
+    const near = us[index % us.length]!;
+    const date = days[Math.floor(index / us.length) % days.length]!;
+    const radiusKm = RADII_KM[Math.floor(index / us.length / days.length)]!;
+    return {
+      args: { near, radiusKm, date },
+      target: `/v1/films?limit=${limit}&near=${near}&radiusKm=${radiusKm}&date=${date}`,
+    };
   });
   const showtimes = Array.from({ length: UNCACHED_URLS }, (): Question => {
     const cinemaId = lists.cinemas.ids.text(pick(lists.cinemas.length));

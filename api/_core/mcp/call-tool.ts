@@ -19,6 +19,11 @@ export interface ToolContext {
   requestId: string;
   /** Told of a failure that is no fault of the arguments (a 5xx), to be logged with the request id. */
   onError(error: unknown): void;
+  /**
+   * Keeps the API's answer that the structured content is, to send its bytes as they are; whoever
+   * keeps it gives its buffer back (`release`) once they are sent.
+   */
+  keepStructured(answer: Outgoing): void;
 }
 
 /**
@@ -50,6 +55,8 @@ export function callTool(tool: Tool, args: Arguments, context: ToolContext): Too
     if (answer.status !== 200) throw new Error(`the API answered ${answer.status} without an error`);
     const body = JSON.parse(answer.body.toString("utf8"));
     const text = clipText(tool.render(body, context.zoneOffset), MAX_TEXT_LENGTH);
+    context.keepStructured(answer);
+    answer = undefined;
     return { content: [{ type: "text", text }], structuredContent: body };
   } catch (thrown) {
     return toolError(thrown, context);

@@ -1,16 +1,18 @@
 /**
- * The MCP endpoint (decision: MCP): one JSON-RPC message per POST, answered by the official SDK's
- * Streamable HTTP transport, stateless (a transport and a server per request, no session) and with
- * plain JSON responses. The request has passed the gate already; this module is loaded on the
- * first request for /mcp (endpoints/mcp-route.ts), never for /v1.
+ * The MCP endpoint (decision: MCP): one JSON-RPC message per POST, stateless (a server and a
+ * transport per request, no session), answered as plain JSON by the official SDK's Server over a
+ * transport of ours (post-transport.ts). The request has passed the gate already; this module is
+ * loaded on the first request for /mcp (endpoints/mcp-route.ts), never for /v1.
  */
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { CoreRequest } from "../exchange.js";
 import type { Outgoing } from "../respond/respond.js";
 import { createMcpServer, type ToolContext } from "./mcp-server.js";
-import { loadSdk } from "./sdk.js";
+import { PostTransport, protocolError, refusedHeaders, refusedMessage } from "./post-transport.js";
+import { loadSdk, type Sdk } from "./sdk.js";
 
 /** What the core hands the endpoint: the request as received, and how a tool asks the API. */
-export interface McpExchange extends ToolContext {
+export interface McpExchange extends Omit<ToolContext, "keepStructured"> {
   method: string;
   headers: CoreRequest["headers"];
   readBody: CoreRequest["readBody"];
@@ -29,15 +31,6 @@ export interface McpAnswer {
  */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** The headers the SDK reads; nothing else of the request (its key above all) reaches it. */
-const SDK_HEADERS = ["accept", "content-type", "mcp-protocol-version"] as const;
-
-/** A JSON-RPC error without an id, as the SDK's transport answers what it refuses before reading a message. */
-function protocolError(status: number, code: number, message: string, headers: Record<string, string> = {}): Outgoing {
-  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
-  return { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers }, body };
-}
-
 /** Stateless: no stream to open with GET, no session to end with DELETE. */
 function methodNotAllowed(): Outgoing {
   return protocolError(405, -32000, "Method not allowed: send each JSON-RPC message with POST.", { allow: "POST" });
@@ -49,55 +42,45 @@ function isBatch(body: Buffer): boolean {
   return false;
 }
 
-/** The SDK's answer as the core's: bytes and the few headers it sets, never cached. */
-async function toOutgoing(response: Response): Promise<Outgoing> {
-  const headers: Record<string, string> = { "cache-control": "no-store" };
-  for (const name of ["content-type", "allow"]) {
-    const value = response.headers.get(name);
-    if (value !== null) headers[name] = value;
+/** The body as JSON; undefined when it does not parse. */
+function parsedJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
   }
-  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-/** The headers the SDK is shown. */
-function sdkHeaders(received: CoreRequest["headers"]): Headers {
-  const headers = new Headers();
-  for (const name of SDK_HEADERS) {
-    const value = received[name];
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  return headers;
-}
-
-/** Hands one message to a fresh server and transport, and gives back the transport's answer. */
-async function answerMessage(exchange: McpExchange, body: Buffer): Promise<McpAnswer> {
+/**
+ * Hands one message to a fresh server and transport. Nothing is closed after: without a session or
+ * a stream, a request's server and transport hold nothing once it is answered, and go with it.
+ */
+async function answerMessage(sdk: Sdk, exchange: McpExchange, message: JSONRPCMessage): Promise<McpAnswer> {
   let tool: string | undefined;
-  const sdk = await loadSdk();
-  const server = createMcpServer(sdk, exchange, (name) => {
+  const transport = new PostTransport();
+  const context: ToolContext = {
+    ...exchange,
+    keepStructured: (answer) => {
+      transport.structured = answer;
+    },
+  };
+  const server = createMcpServer(sdk, context, (name) => {
     tool = name;
   });
-  const transport = new sdk.Transport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-    maxRequestBodySize: MAX_BODY_BYTES,
-  });
   await server.connect(transport);
-  try {
-    // The URL is the SDK's to read (requestInfo); the body was bounded above.
-    const request = new Request("http://localhost/mcp", {
-      method: "POST",
-      headers: sdkHeaders(exchange.headers),
-      body: new Uint8Array(body),
-    });
-    return { outgoing: await toOutgoing(await transport.handleRequest(request)), tool };
-  } finally {
-    await server.close();
-  }
+  return { outgoing: await transport.deliver(message), tool };
 }
 
-/** Answers an admitted request for /mcp: 405 but for POST, 413 past the bound, 400 for a batch, else the SDK's answer. */
+/**
+ * Answers an admitted request for /mcp, refusing in the SDK transport's order what it refuses: a
+ * method but POST (405), the headers (406, 415), the body past its bound (413), a batch, JSON that
+ * does not parse or is no JSON-RPC message (400), a protocol revision the SDK does not know (400).
+ */
 export async function answerMcpRequest(exchange: McpExchange): Promise<McpAnswer> {
   if (exchange.method !== "POST") return { outgoing: methodNotAllowed() };
+  const sdk = await loadSdk();
+  const refused = refusedHeaders(sdk, exchange.headers);
+  if (refused) return { outgoing: refused };
   const body = exchange.readBody ? await exchange.readBody(MAX_BODY_BYTES) : Buffer.alloc(0);
   if (body === undefined)
     return {
@@ -108,5 +91,9 @@ export async function answerMcpRequest(exchange: McpExchange): Promise<McpAnswer
     return {
       outgoing: protocolError(400, -32600, "Invalid Request: batches are not supported; send one message per request"),
     };
-  return answerMessage(exchange, body);
+  const json = parsedJson(body);
+  if (json === undefined) return { outgoing: protocolError(400, -32700, "Parse error: Invalid JSON") };
+  const message = refusedMessage(sdk, exchange.headers, json);
+  if ("status" in message) return { outgoing: message };
+  return answerMessage(sdk, exchange, message);
 }

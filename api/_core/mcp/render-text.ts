@@ -18,11 +18,13 @@ import { localTimeOf, type ZoneOffset } from "./local-time.js";
 /** Text for one record as the API serves it (the structured content's items, typed as the typed client has them). */
 export type RenderItem<T> = (record: T, zoneOffset: ZoneOffset) => string;
 
-/** A value of the data on one line: control characters and runs of spaces become one space. */
+/** What could break a line or hide in one: control characters, line separators, runs of spaces. */
+const UNLINED = /[\p{Cc}\u2028\u2029]|\s\s|^\s|\s$/u;
+
+/** A value of the data on one line: control characters and runs of whitespace become one space. */
 function oneLine(value: unknown): string {
-  return String(value)
-    .replace(/[\s\p{Cc}]+/gu, " ")
-    .trim();
+  const text = String(value);
+  return UNLINED.test(text) ? text.replace(/[\s\p{Cc}]+/gu, " ").trim() : text;
 }
 
 /** The parts that are present, joined with ` · `. */

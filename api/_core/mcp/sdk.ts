@@ -5,21 +5,25 @@
  * where it is, in any bundle.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type {
   CallToolRequestSchema,
   ErrorCode,
+  JSONRPCMessageSchema,
   ListToolsRequestSchema,
   McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 
 export interface Sdk {
   Server: typeof Server;
-  Transport: typeof WebStandardStreamableHTTPServerTransport;
   CallToolRequestSchema: typeof CallToolRequestSchema;
   ListToolsRequestSchema: typeof ListToolsRequestSchema;
+  JSONRPCMessageSchema: typeof JSONRPCMessageSchema;
+  SUPPORTED_PROTOCOL_VERSIONS: typeof SUPPORTED_PROTOCOL_VERSIONS;
   McpError: typeof McpError;
   ErrorCode: typeof ErrorCode;
+  isJsonContentType: typeof isJsonContentType;
 }
 
 let loading: Promise<Sdk> | undefined;
@@ -28,16 +32,18 @@ let loading: Promise<Sdk> | undefined;
 export function loadSdk(): Promise<Sdk> {
   loading ??= Promise.all([
     import("@modelcontextprotocol/sdk/server/index.js"),
-    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
+    import("@modelcontextprotocol/sdk/shared/mediaType.js"),
   ]).then(
-    ([server, transport, types]) => ({
+    ([server, types, mediaType]) => ({
       Server: server.Server,
-      Transport: transport.WebStandardStreamableHTTPServerTransport,
       CallToolRequestSchema: types.CallToolRequestSchema,
       ListToolsRequestSchema: types.ListToolsRequestSchema,
+      JSONRPCMessageSchema: types.JSONRPCMessageSchema,
+      SUPPORTED_PROTOCOL_VERSIONS: types.SUPPORTED_PROTOCOL_VERSIONS,
       McpError: types.McpError,
       ErrorCode: types.ErrorCode,
+      isJsonContentType: mediaType.isJsonContentType,
     }),
     (error: unknown) => {
       // Not remembered: the next request tries again.
