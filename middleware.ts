@@ -1,13 +1,13 @@
 /**
  * Vercel Routing Middleware: the gateway in front of the CDN cache (api/_adapters/gateway.ts).
- * It runs on every request for /v1 and the internal prefix, cache hits included.
+ * It runs on every request for /v1, /mcp and the internal prefix, cache hits included.
  */
 import { randomUUID } from "node:crypto";
 import { deployedGateway } from "./api/_adapters/deployed-gateway.js";
 import { toWebResponse } from "./api/_adapters/gateway.js";
 import { errorResponse } from "./api/_core/respond/error-response.js";
 
-export const config = { runtime: "nodejs", matcher: ["/v1", "/v1/:path*", "/_c", "/_c/:path*"] };
+export const config = { runtime: "nodejs", matcher: ["/v1", "/v1/:path*", "/mcp", "/_c", "/_c/:path*"] };
 
 // Literal paths beside this file: Vercel bundles the manifest and the build's secret with the middleware.
 const gateway = deployedGateway(process.env, {

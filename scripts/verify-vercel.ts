@@ -3,7 +3,8 @@
  * Runs `vercel build` offline, checks .vercel/output (scripts/vercel/output.ts), then serves the
  * built middleware and function as Vercel's Node runtime would (scripts/vercel/launcher.ts)
  * behind a stand-in for the platform's router and CDN cache (scripts/vercel/platform.ts), and
- * runs the HTTP checks (scripts/vercel/http-checks.ts) twice in each forwarding mode: the second
+ * runs the MCP checks (scripts/vercel/mcp-checks.ts) once and the HTTP checks
+ * (scripts/vercel/http-checks.ts) twice in each forwarding mode: the second
  * pass must come from the cache; in fetch mode, no request reaches a host a client names
  * (scripts/vercel/origin-check.ts). Exit 0 when everything passes, 1 otherwise. It builds in a working
  * copy of its own in a temporary folder (scripts/vercel/working-copy.ts), removed after: the checkout's
@@ -28,6 +29,7 @@ import {
   type HttpCheckResult,
 } from "./vercel/http-checks.js";
 import { launchFunction } from "./vercel/launcher.js";
+import { MCP_CHECKS } from "./vercel/mcp-checks.js";
 import { FIXED_ORIGIN_CHECK } from "./vercel/origin-check.js";
 import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel/output.js";
 import { startPlatform, type Platform, type PlatformEvent } from "./vercel/platform.js";
@@ -193,6 +195,7 @@ async function checkServedDeployment(output: string, counts: HttpCheckContext["c
       const { platform } = deployment;
       const label = (r: HttpCheckResult) => ({ ...r, name: `${mode}: ${r.name}` });
       results.push(...(await runHttpChecks({ ...base, baseUrl: platform.url })).map(label));
+      results.push(...(await runHttpChecks({ ...base, baseUrl: platform.url }, MCP_CHECKS)).map(label));
       const first = platform.events.splice(0);
       const callsBefore = platform.functionCalls();
       results.push(

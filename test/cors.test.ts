@@ -71,6 +71,24 @@ describeMatrix("CORS", (runtime) => {
     expect(response.headers["content-length"]).toBeUndefined();
   });
 
+  test("a preflight for /mcp allows what an MCP client in a browser sends: a POST of JSON (decision: MCP)", async () => {
+    const response = await listed.request("/mcp", {
+      method: "OPTIONS",
+      headers: {
+        origin: APP,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, mcp-protocol-version",
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(corsHeaders(response.headers)).toEqual({
+      "access-control-allow-origin": APP,
+      "access-control-allow-methods": "POST",
+      "access-control-allow-headers": "Authorization, Content-Type, Mcp-Protocol-Version",
+      "access-control-max-age": "600",
+    });
+  });
+
   test("with *, the preflight and the responses allow any origin", async () => {
     const preflight = await star.request("/v1/films", {
       method: "OPTIONS",

@@ -1,7 +1,7 @@
 /**
  * Figures and names the docs state that the code defines, read from the docs and compared with
  * the code: the snapshot format, the build's stages, the snapshot's files, the shared rate
- * limiter's deadlines, the changes feed's limits and the history kept. A doc that falls behind
+ * limiter's deadlines, the changes feed's limits and the history kept, the MCP endpoint's bounds. A doc that falls behind
  * the code fails here instead of misleading its first reader.
  */
 import { readFileSync } from "node:fs";
@@ -13,6 +13,10 @@ import { SNAPSHOT_FORMAT } from "../api/_core/format/layout/manifest.js";
 import { DATA_FILES, MANIFEST_FILE } from "../api/_core/format/primitives/files.js";
 import { DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT } from "../api/_core/endpoints/parameters/changes.js";
 import { DEFAULT_KEEP, STAGES } from "../build/run-build.js";
+import { MAX_TEXT_LENGTH } from "../api/_core/mcp/call-tool.js";
+import { MAX_BODY_BYTES } from "../api/_core/mcp/mcp-endpoint.js";
+import { TOOL_DEFAULT_LIMIT, TOOL_MAX_LIMIT } from "../api/_core/mcp/tool-arguments.js";
+import { TOOLS } from "../api/_core/mcp/tools.js";
 import { ROOT } from "./helpers/build-helpers.js";
 
 const doc = (name: string) => readFileSync(path.join(ROOT, name), "utf8");
@@ -66,4 +70,23 @@ test.each([
   ["public/index.html", /at least the last\s+(\d+) updates and (\d+) days/],
 ])("%s gives the history kept", (file, pattern) => {
   expect(pattern.exec(doc(file))?.slice(1).map(Number)).toEqual([DEFAULT_KEEP.generations, DEFAULT_KEEP.days]);
+});
+
+test("the MCP endpoint's bounds and tools are the code's (decision: MCP)", () => {
+  const decisions = doc("docs/decisions.md");
+  const operations = doc("docs/operations.md");
+  expect(/`limit` is 1\.\.(\d+), default (\d+)/.exec(decisions)?.slice(1).map(Number)).toEqual([
+    TOOL_MAX_LIMIT,
+    TOOL_DEFAULT_LIMIT,
+  ]);
+  expect(/`limit` 1\.\.(\d+), default (\d+)/.exec(operations)?.slice(1).map(Number)).toEqual([
+    TOOL_MAX_LIMIT,
+    TOOL_DEFAULT_LIMIT,
+  ]);
+  for (const text of [decisions, operations])
+    expect(numbers(text, /(\d+) KiB/g)).toEqual(numbers(text, /(\d+) KiB/g).map(() => MAX_BODY_BYTES / 1024));
+  expect(/a text cut at ([\d,]+) characters/.exec(decisions)?.[1]?.replace(/,/g, "")).toBe(String(MAX_TEXT_LENGTH));
+  // Every tool is named in the decision's table, in the README and the operations guide.
+  for (const text of [decisions, operations, doc("README.md")])
+    for (const { name } of TOOLS) expect(text, name).toContain(`\`${name}\``);
 });

@@ -2,7 +2,7 @@
  * The smoke run of the bench's chain (docs/performance.md, "Method"), through the real commands:
  * `npm run generate` writes a small synthetic dataset, `npm run build` compiles it, and the local
  * server answers from it. The bench runs the same chain at 20k–2M showtimes; this keeps the chain
- * itself from rotting.
+ * itself from rotting, and its MCP scenarios honest: each tool call asks what its HTTP pair asks.
  */
 import { readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -12,6 +12,8 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { feedInProcess, walkFeed } from "../scripts/bench/feed-walk.js";
+import { MCP_SCENARIOS, mcpScenarios } from "../scripts/bench/mcp-scenarios.js";
+import { datesBetween } from "../scripts/bench/scenarios.js";
 import { measureResponseSizes } from "../scripts/bench/response-size.js";
 import { startServer } from "../scripts/server/local-server.js";
 import {
@@ -143,4 +145,38 @@ describe("generate → build → serve", () => {
       expect([again.changes, again.pageUrls.length, again.token]).toEqual([0, 1, walk.token]);
     },
   );
+});
+
+describe("the bench's MCP scenarios (decision: MCP)", () => {
+  test("each tool call answers what the HTTP request paired with it answers, for both tools", async () => {
+    const dir = path.join(work, "snapshot");
+    const snapshot = new Snapshot(readManifest(dir), dir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
+    let scenarios: ReturnType<typeof mcpScenarios>;
+    try {
+      const days = datesBetween(Date.UTC(2026, 11, 1) / 60_000, Date.UTC(2026, 11, 14) / 60_000);
+      let n = 0;
+      scenarios = mcpScenarios(snapshot.lists, days, (k) => n++ % k);
+    } finally {
+      snapshot.close();
+    }
+    const names = Object.values(MCP_SCENARIOS).flatMap(({ http, mcp }) => [http, mcp]);
+    expect(scenarios.map((s) => s.name)).toEqual(names);
+    for (let i = 0; i < scenarios.length; i += 2) {
+      const [http, mcp] = [scenarios[i]!, scenarios[i + 1]!];
+      for (let q = 0; q < 20; q++) {
+        const response = await fetch(`${baseUrl}/mcp`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${KEYS.bulk}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: mcp.bodies![q],
+        });
+        const { result } = (await response.json()) as { result: any };
+        expect(result.isError, result.content[0].text).toBeFalsy();
+        expect(result.structuredContent).toEqual((await getJson(`${baseUrl}${http.paths[q]}`)).json);
+      }
+    }
+  });
 });

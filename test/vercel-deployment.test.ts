@@ -3,8 +3,9 @@
  * own process as Vercel's Node runtime runs it (scripts/vercel/launcher.ts), without the Vercel
  * CLI: api/v1.ts and middleware.ts bundled with esbuild into folders shaped like vercel build's,
  * and the gateway secret written by the project's own `npm run gateway-secret`, copied in with its
- * modes as vercel build copies it. Two ways a deployment failed where verify:vercel, run by the
- * files' owner, saw nothing: the platform runs the pieces as another user (decision: gateway
+ * modes as vercel build copies it. The MCP endpoint through the pair in both forwarding modes
+ * (decision: MCP): the SDK's client, its POSTs carried past the CDN with their bodies. Two ways a
+ * deployment failed where verify:vercel, run by the files' owner, saw nothing: the platform runs the pieces as another user (decision: gateway
  * secret), and a client names the host fetch mode forwards to (decision: gateway origin).
  */
 import { spawnSync } from "node:child_process";
@@ -19,13 +20,14 @@ import { createResponseValidator } from "../build/openapi/validate.js";
 import { runBuild } from "../build/run-build.js";
 import { DEMO_KEYS, type HttpCheckContext, runHttpChecks, send } from "../scripts/vercel/http-checks.js";
 import { launchFunction, type LaunchedFunction, type RuntimeUser } from "../scripts/vercel/launcher.js";
+import { MCP_CHECKS } from "../scripts/vercel/mcp-checks.js";
 import { FIXED_ORIGIN_CHECK } from "../scripts/vercel/origin-check.js";
 import { type Platform, startPlatform } from "../scripts/vercel/platform.js";
 import { makeTempDir, removeDir, ROOT, setPlainModes } from "./helpers/build-helpers.js";
 
 const RUNTIME = path.join(ROOT, "scripts/vercel/runtime.mjs");
 /** The middleware's route as the platform needs it: its matcher (middleware.ts) and nothing else. */
-const ROUTES = [{ src: "^/(v1|_c)(/.*)?$", middlewarePath: "middleware" }];
+const ROUTES = [{ src: "^/(v1|_c)(/.*)?$|^/mcp$", middlewarePath: "middleware" }];
 
 /** Another user this process may start processes as, or why there is none. */
 function otherUser(): RuntimeUser | string {
@@ -166,5 +168,16 @@ describe("fetch mode", () => {
     expect([answer.status, answer.json().error.code]).toEqual([503, "database_unavailable"]);
     expect(platform.events.map((event) => [event.url, event.cache])).toEqual([["/v1/films", "middleware"]]);
     expect(platform.functionCalls()).toBe(0);
+  });
+});
+
+describe.each(["rewrite", "fetch"] as const)("MCP through the gateway, %s mode", (mode) => {
+  test.each(MCP_CHECKS.map(([name]) => [name]))("%s", async (name) => {
+    const platform = await deploy({ mode, origin: mode === "fetch" });
+    const check = MCP_CHECKS.find(([n]) => n === name)!;
+    const [result] = await runHttpChecks({ ...context, baseUrl: platform.url }, [check]);
+    expect(result, result!.detail).toMatchObject({ ok: true });
+    // Every MCP request went to the function: the CDN never answered a POST.
+    expect(platform.events.filter((e) => e.url === "/mcp" && e.cache === "HIT")).toEqual([]);
   });
 });

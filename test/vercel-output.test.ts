@@ -19,7 +19,7 @@ import { makeTempDir, removeDir, setPlainModes, writeFiles } from "./helpers/bui
 /** The route `vercel build` (58.10.0) wrote for middleware.ts's matcher. */
 const MIDDLEWARE_ROUTE = {
   src:
-    "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|" +
+    "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|^\\/mcp[\\/#\\?]?$|" +
     "^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
   middlewarePath: "middleware",
   continue: true,
@@ -32,6 +32,7 @@ const GOOD_ROUTES = [
   { src: "^/healthz$", dest: "/api/v1", check: true },
   { src: "^/v1$", dest: "/api/v1", check: true },
   { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
+  { src: "^/mcp$", dest: "/api/v1", check: true },
   { src: "^/_c(?:/(.*))$", dest: "/api/v1", check: true },
   { src: "^/api(/.*)?$", status: 404 },
   { handle: "error" },
@@ -221,14 +222,32 @@ describe("checkVercelOutput", () => {
     [
       "a matcher without the internal prefix",
       () => withRoutes([{ ...MIDDLEWARE_ROUTE, src: "^/v1(/.*)?$" }, ...GOOD_ROUTES.slice(1)]),
-      ["it runs on /v1 and the internal prefix only"],
+      ["it runs on /v1, /mcp and the internal prefix only"],
+    ],
+    [
+      "a matcher without /mcp (an MCP request would reach the function unchecked)",
+      () =>
+        withRoutes([
+          { ...MIDDLEWARE_ROUTE, src: MIDDLEWARE_ROUTE.src.replace("^\\/mcp[\\/#\\?]?$|", "") },
+          ...GOOD_ROUTES.slice(1),
+        ]),
+      ["it runs on /v1, /mcp and the internal prefix only"],
+    ],
+    [
+      "/mcp not routed to the function",
+      () => withRoutes(GOOD_ROUTES.filter((r) => !("src" in r) || r.src !== "^/mcp$")),
+      ["/v1/* routes to the function, with no query added"],
     ],
     [
       "a matcher that also takes the health check",
       () => withRoutes([{ ...MIDDLEWARE_ROUTE, src: `${MIDDLEWARE_ROUTE.src}|^/healthz$` }, ...GOOD_ROUTES.slice(1)]),
-      ["it runs on /v1 and the internal prefix only"],
+      ["it runs on /v1, /mcp and the internal prefix only"],
     ],
-    ["no middleware route", () => withRoutes(GOOD_ROUTES.slice(1)), ["it runs on /v1 and the internal prefix only"]],
+    [
+      "no middleware route",
+      () => withRoutes(GOOD_ROUTES.slice(1)),
+      ["it runs on /v1, /mcp and the internal prefix only"],
+    ],
     [
       "the internal prefix not routed to the function",
       () => withRoutes(GOOD_ROUTES.filter((r) => !("src" in r) || r.src !== "^/_c(?:/(.*))$")),

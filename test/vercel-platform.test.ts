@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { type Platform, startPlatform } from "../scripts/vercel/platform.js";
 import { send } from "../scripts/vercel/http-checks.js";
 
-/** The function: echoes the Accept-Encoding it was called with; its response headers come from the query. */
+/** The function: echoes the Accept-Encoding and the body it was called with; its response headers come from the query. */
 let fn: Server;
 let calls = 0;
 let platform: Platform;
@@ -32,13 +32,15 @@ beforeAll(async () => {
     res.end();
   });
   await new Promise<void>((resolve) => middleware.listen(0, "127.0.0.1", resolve));
-  fn = createServer((req, res) => {
+  fn = createServer(async (req, res) => {
     calls++;
     const url = new URL(req.url ?? "/", "http://fn");
     const headers: Record<string, string> = { "content-type": "application/json" };
     for (const [name, value] of url.searchParams) if (name.startsWith("h-")) headers[name.slice(2)] = value;
+    let body = "";
+    for await (const chunk of req) body += chunk;
     res.writeHead(Number(url.searchParams.get("status") ?? 200), headers);
-    res.end(JSON.stringify({ acceptEncoding: req.headers["accept-encoding"] ?? null, call: calls }));
+    res.end(JSON.stringify({ acceptEncoding: req.headers["accept-encoding"] ?? null, call: calls, body }));
   });
   await new Promise<void>((resolve) => fn.listen(0, "127.0.0.1", resolve));
   const fnUrl = `http://127.0.0.1:${(fn.address() as AddressInfo).port}`;
@@ -109,6 +111,22 @@ describe("what goes past the cache: a request with", () => {
     await send(platform.url, `${other}${query}`, { headers });
     expect((await send(platform.url, `${other}${query}`)).headers["x-vercel-cache"]).not.toBe("HIT");
   });
+
+  test.each([["/p"], ["/m/p"]])(
+    "a POST (an MCP message) at %s: BYPASS, its body handed on to the function, rewritten or not, never stored",
+    async (prefix) => {
+      const path = `${prefix}${fresh()}`;
+      const message = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+      const before = calls;
+      for (let i = 0; i < 2; i++) {
+        const answer = await send(platform.url, path, { method: "POST", body: message });
+        expect(answer.headers["x-vercel-cache"]).toBe("BYPASS");
+        expect(answer.json().body).toBe(message);
+      }
+      expect(calls - before).toBe(2);
+      expect((await send(platform.url, path)).headers["x-vercel-cache"]).toBe("MISS");
+    },
+  );
 
   test.each<[string, Record<string, string>]>([
     ["Pragma: no-cache without no-cache", { pragma: "x-no-cache-please" }],

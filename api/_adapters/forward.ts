@@ -7,8 +7,16 @@ import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import { GATEWAY_TOKEN_HEADER } from "../_core/gate/internal-path.js";
 
-/** Forwards the internal request and gives back the answer's bytes untouched (fetch would decode them). */
-export type Forward = (url: URL, method: string, headers: Headers) => Promise<Response>;
+/**
+ * Forwards the internal request (with its body: an MCP POST's) and gives back the answer's bytes
+ * untouched (fetch would decode them).
+ */
+export type Forward = (
+  url: URL,
+  method: string,
+  headers: Headers,
+  body?: ReadableStream<Uint8Array> | null,
+) => Promise<Response>;
 
 /**
  * The client's headers the internal request keeps: what the function reads (its URL names the
@@ -17,11 +25,13 @@ export type Forward = (url: URL, method: string, headers: Headers) => Promise<Re
  * Authorization, Range, Pragma, the _vercel_no_cache cookie.
  */
 const FORWARDED = ["accept-encoding", "if-none-match"] as const;
+/** What the MCP endpoint reads besides (decision: MCP): its body's type, what the client accepts, the protocol revision. */
+const FORWARDED_MCP = ["content-type", "content-length", "accept", "mcp-protocol-version"] as const;
 
 /** The internal request's headers: the few the function reads, the request id and the secret. */
-export function forwardedHeaders(request: Request, requestId: string, secret: string): Headers {
+export function forwardedHeaders(request: Request, requestId: string, secret: string, mcp = false): Headers {
   const headers = new Headers();
-  for (const name of FORWARDED) {
+  for (const name of mcp ? FORWARDED_MCP : FORWARDED) {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
@@ -31,7 +41,7 @@ export function forwardedHeaders(request: Request, requestId: string, secret: st
 }
 
 /** Forward over node:http(s), which leaves a compressed body as it is. */
-export const forwardRaw: Forward = (url, method, headers) =>
+export const forwardRaw: Forward = (url, method, headers, body) =>
   new Promise((resolve, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const outgoing = send(url, { method, headers: Object.fromEntries(headers) }, (incoming) => {
@@ -45,5 +55,7 @@ export const forwardRaw: Forward = (url, method, headers) =>
       resolve(new Response(body, { status, headers: responseHeaders }));
     });
     outgoing.on("error", reject);
-    outgoing.end();
+    // The body streams through as it arrives: the function bounds it (a 413 past its bound).
+    if (body) Readable.fromWeb(body).pipe(outgoing);
+    else outgoing.end();
   });

@@ -27,6 +27,7 @@ import {
 } from "../_core/gate/internal-path.js";
 import { type RequestLog, requestLogger, type Served } from "../_core/log/log.js";
 import { chooseCoding } from "../_core/respond/negotiate.js";
+import { isMcpTarget } from "../_core/endpoints/mcp-path.js";
 import { type Forward, forwardedHeaders, forwardRaw } from "./forward.js";
 
 export type { Forward } from "./forward.js";
@@ -113,9 +114,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   ) {
     // Without a secret nothing may reach the internal path: a 503, never an open path.
     if (!options.secret) throw new ServiceUnavailable(options.secretProblem ?? "no gateway secret");
-    const coding = chooseCoding(request.headers.get("accept-encoding") ?? undefined);
+    // MCP is a POST, answered as JSON by the function and never cached (decision: MCP).
+    const mcp = isMcpTarget(x.core.url);
+    const coding = mcp ? "identity" : chooseCoding(request.headers.get("accept-encoding") ?? undefined);
     const target = internalTarget(options.snapshotId(), coding, x.core.url);
-    const headers = forwardedHeaders(request, x.requestId, options.secret);
+    const headers = forwardedHeaders(request, x.requestId, options.secret, mcp);
     if (options.mode === "rewrite") {
       // A rewrite names the request's own URL: the platform serves it within this deployment.
       const rewritten = rewrite(new URL(target, request.url), { headers: callerHeaders, request: { headers } });
@@ -124,7 +127,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // The secret goes only to the fixed origin: the request's URL is a client's to name.
     if (!options.origin)
       throw new ServiceUnavailable(options.originProblem ?? "no fixed origin for the gateway's fetch mode");
-    const answer = await forward(new URL(target, options.origin), request.method, headers);
+    const answer = await forward(new URL(target, options.origin), request.method, headers, mcp ? request.body : null);
     const merged = new Headers(answer.headers);
     for (const [name, value] of Object.entries(callerHeaders)) merged.set(name, value);
     const streamed = new Response(answer.body, { status: answer.status, headers: merged });

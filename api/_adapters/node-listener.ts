@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse } from "../_core/respond/error-response.js";
 import type { CoreResponse, Handler } from "../_core/exchange.js";
+import { nodeBodyReader } from "./request-body.js";
 
 export type Handle = Handler;
 
@@ -45,7 +46,12 @@ export function toNodeListener(handle: Handle) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     let answered: CoreResponse | Promise<CoreResponse>;
     try {
-      answered = handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: headersOf(req) });
+      answered = handle({
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        headers: headersOf(req),
+        readBody: nodeBodyReader(req),
+      });
     } catch (error) {
       answered = outsideFailure(error);
     }

@@ -6,6 +6,11 @@ export interface CoreRequest {
   /** Path and query as sent, still percent-encoded (absolute-form is accepted: see originForm). */
   url: string;
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * Reads the body, at most `maxBytes` of it (undefined past that, read no further); only the MCP
+   * endpoint asks (decision: MCP). The adapter that received the request supplies it; absent: no body.
+   */
+  readBody?: (maxBytes: number) => Promise<Buffer | undefined>;
 }
 
 export interface CoreResponse {

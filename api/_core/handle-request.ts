@@ -2,7 +2,8 @@
  * The runtime-agnostic request core. Every request runs the same steps, each in its own file:
  * the internal path (what the gateway forwards: serve only), the health check (no key), the gate
  * (a CORS preflight; admission by key, rate limit, entitlement), serve (route and parse, then the
- * stored or composed body in the client's coding), respond (the caller's headers), log.
+ * stored or composed body in the client's coding; or, for /mcp, the MCP server, whose tools ask
+ * the same serve step), respond (the caller's headers), log.
  */
 import { randomUUID } from "node:crypto";
 import type { AccessSource } from "./gate/access.js";
@@ -17,6 +18,7 @@ import { SnapshotError } from "./format/primitives/errors.js";
 import type { SnapshotSource } from "./format/read/snapshot-source.js";
 import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from "./gate/gate.js";
 import { checkHealth, isHealthCheck } from "./endpoints/health.js";
+import { answerMcp, isMcpTarget, type McpAnswer } from "./endpoints/mcp-route.js";
 import {
   CDN_CACHE_CONTROL,
   forwardedRequestId,
@@ -69,7 +71,13 @@ export function createHandler(options: CoreOptions): Handler {
   const log = requestLogger(options.onLog);
 
   /** The log step: one line per request. */
-  function logged(x: Exchange, response: CoreResponse, outgoing?: Outgoing, organization?: string): CoreResponse {
+  function logged(
+    x: Exchange,
+    response: CoreResponse,
+    outgoing?: Outgoing,
+    organization?: string,
+    tool?: string,
+  ): CoreResponse {
     const { method, url } = x.request;
     log?.write(x.started!, {
       requestId: x.requestId,
@@ -79,6 +87,7 @@ export function createHandler(options: CoreOptions): Handler {
       bytes: response.body.length,
       organization,
       cache: outgoing?.cache,
+      tool,
     });
     return response;
   }
@@ -110,7 +119,35 @@ export function createHandler(options: CoreOptions): Handler {
     }
   }
 
-  function afterGate(x: Exchange, outcome: GateOutcome): CoreResponse {
+  /**
+   * The MCP endpoint (decision: MCP), admitted: its module answers (tools ask the serve step in
+   * process, identity-coded). With a caller, its headers are added; without, the gateway adds them.
+   */
+  function serveMcp(x: Exchange, caller?: Caller, organization?: string): Promise<CoreResponse> {
+    const { request, requestId } = x;
+    const answered = answerMcp({
+      method: request.method,
+      headers: request.headers,
+      readBody: request.readBody,
+      requestId,
+      ask: (target) => serve({ method: "GET", url: target, conditions: {} }, options.snapshots, cache, pages),
+      zoneOffset: (zone, t) => options.snapshots.current().lists.zones.offsetOf(zone, t),
+      onError: (error) => options.onError?.(requestId, error),
+    });
+    const sent = ({ outgoing, tool }: McpAnswer) => {
+      if (caller) addCallerHeaders(outgoing.headers, caller);
+      return logged(x, finishResponse(request.method, caller && requestId, outgoing), outgoing, organization, tool);
+    };
+    return answered.then(sent, (thrown: unknown) => {
+      const outgoing = errorResponse(thrown, requestId);
+      reported(x, outgoing.status, thrown);
+      if (!caller) delete outgoing.headers["x-request-id"];
+      return sent({ outgoing });
+    });
+  }
+
+  function afterGate(x: Exchange, outcome: GateOutcome): CoreResponse | Promise<CoreResponse> {
+    if (outcome.admitted && isMcpTarget(x.request.url)) return serveMcp(x, outcome.caller, outcome.organization);
     if (outcome.admitted) return serveAdmitted(x, outcome.caller, outcome.organization);
     reported(x, outcome.answer.status, outcome.thrown);
     return logged(x, outcome.answer, undefined, outcome.organization);
@@ -123,7 +160,7 @@ export function createHandler(options: CoreOptions): Handler {
    * coding (the answer depends on nothing but the URL), or the public one should the platform
    * hand the function the path the client asked for.
    */
-  function serveInternal(x: Exchange): CoreResponse {
+  function serveInternal(x: Exchange): CoreResponse | Promise<CoreResponse> {
     const { request } = x;
     // One id per request, whatever the answer: the one the gateway gave and shows the caller.
     x.requestId = forwardedRequestId(headerOf(request, "x-request-id")) ?? x.requestId;
@@ -136,6 +173,8 @@ export function createHandler(options: CoreOptions): Handler {
       const { snapshotId } = options.snapshots.current().manifest;
       if (target.snapshotId !== undefined && target.snapshotId !== snapshotId)
         throw new SnapshotError(MANIFEST_FILE, "is not the snapshot the gateway named (a deployment out of step)");
+      // A POST, never cached: the gateway sends MCP past the CDN (decision: MCP).
+      if (isMcpTarget(target.publicTarget)) return serveMcp(x);
       const outgoing = serveTarget(x, target.publicTarget, target.coding);
       if (outgoing.status === 200) outgoing.headers["vercel-cdn-cache-control"] = CDN_CACHE_CONTROL;
       return logged(x, finishResponse(request.method, undefined, outgoing), outgoing);

@@ -7,6 +7,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { RECORD_SCHEMAS_FILE, renderRecordSchemasModule } from "./mcp-schemas.js";
 import { PARAMETERS, renderPaths, renderResponses } from "./paths.js";
 import { renderComponentSchemas } from "./schemas.js";
 
@@ -157,4 +158,9 @@ export function refreshPublicDocs(warn: (message: string) => void): void {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const changed = writePublicDocs();
   process.stdout.write(changed.length ? `wrote public/${changed.join(", public/")}\n` : "public/ is up to date\n");
+  // The MCP tools' schemas come from the same components (decision: MCP).
+  const schemas = writeIfChanged(RECORD_SCHEMAS_FILE, Buffer.from(renderRecordSchemasModule()));
+  process.stdout.write(
+    schemas ? "wrote api/_core/mcp/record-schemas.ts\n" : "api/_core/mcp/record-schemas.ts is up to date\n",
+  );
 }

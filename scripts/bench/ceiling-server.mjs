@@ -1,5 +1,6 @@
 // The ceiling: a bare node:http server answering from memory with the same responses (status,
-// headers, body) our server gave, with no checks and no work.
+// headers, body) our server gave, with no checks and no work. A POST (an MCP message) is answered
+// by its path and body, read whole as any server must.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
@@ -14,9 +15,16 @@ const responses = new Map(
   ]),
 );
 const missing = { status: 404, headers: {}, body: Buffer.from("{}") };
-const server = createServer((req, res) => {
-  const hit = responses.get(req.url) ?? missing;
+function answer(res, key) {
+  const hit = responses.get(key) ?? missing;
   res.writeHead(hit.status, { ...hit.headers, "content-length": hit.body.length });
   res.end(hit.body);
+}
+
+const server = createServer((req, res) => {
+  if (req.method !== "POST") return answer(res, req.url);
+  const chunks = [];
+  req.on("data", (chunk) => chunks.push(chunk));
+  req.on("end", () => answer(res, `POST ${req.url} ${Buffer.concat(chunks)}`));
 });
 server.listen(0, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { cpuMicros } from "./cpu.js";
 
 const SCRIPT = fileURLToPath(new URL("./rotate.lua", import.meta.url));
+const POST_SCRIPT = fileURLToPath(new URL("./rotate-post.lua", import.meta.url));
 
 export interface LoadResult {
   requests: number;
@@ -27,6 +28,8 @@ export interface LoadOptions {
   url: string;
   pid: number;
   paths: string[];
+  /** POSTed in turn to the URL's path instead of GETs of `paths` (one line each: no newline inside). */
+  bodies?: string[];
   headers?: Record<string, string>;
   connections?: number;
   seconds?: number;
@@ -59,7 +62,7 @@ export async function checkLoadGenerator(): Promise<void> {
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const list = path.join(options.workDir, `paths-${process.pid}.txt`);
-  writeFileSync(list, `${options.paths.join("\n")}\n`);
+  writeFileSync(list, `${(options.bodies ?? options.paths).join("\n")}\n`);
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
   const args = (seconds: number) => [
     "-t1",
@@ -69,8 +72,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     "10s",
     ...headers,
     "-s",
-    SCRIPT,
-    options.url,
+    options.bodies ? POST_SCRIPT : SCRIPT,
+    options.bodies ? `${options.url}${options.paths[0]}` : options.url,
     "--",
     list,
   ];

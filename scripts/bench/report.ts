@@ -1,5 +1,6 @@
 /** The bench's one table, and the targets of snapshot format 3 it checks (docs/performance.md). */
 import type { BuildFigures } from "./build-step.js";
+import { MCP_SCENARIOS } from "./mcp-scenarios.js";
 import type { ResponseSizes } from "./response-size.js";
 import type { ScenarioFigures } from "./serve-step.js";
 
@@ -39,6 +40,9 @@ export const CPU_TARGETS: Record<string, { target: number; aim?: number }> = {
 
 /** Scenarios whose target is their CPU per request against another scenario's in the same run (at most). */
 export const RELATIVE_TARGETS: Record<string, { of: string; atMost: number }> = {
+  // A tool call against the HTTP request asking the same question (decision: MCP).
+  [MCP_SCENARIOS.films.mcp]: { of: MCP_SCENARIOS.films.http, atMost: 2 },
+  [MCP_SCENARIOS.showtimes.mcp]: { of: MCP_SCENARIOS.showtimes.http, atMost: 2 },
   "cinema + date, uncached": { of: "composed by cinema, uncached", atMost: 1.2 },
   // Discovery (decision: discovery, name search): what an app asks first, against the cinema page.
   "films near a US city on a date, uncached": { of: "composed by cinema, uncached", atMost: 2 },

@@ -2,6 +2,8 @@
 export interface Scenario {
   name: string;
   paths: string[];
+  /** POSTed in turn to `paths[0]` (MCP messages), instead of GETs of the paths. */
+  bodies?: string[];
   authorized: boolean;
   /** Composed on every request: many distinct URLs, more than the composed-page cache holds. */
   uncached?: boolean;

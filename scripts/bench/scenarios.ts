@@ -4,10 +4,12 @@
  * on" and "this film, from now on" at random cinemas, films and minutes (thousands of distinct
  * URLs, so no cache hides the work of composing), a cinema's listings for a day (decision: local
  * dates), "near me tonight" (a place, a film, a 4-hour window) and cinemas near a point, pages of
- * the changes feed (feed-scenario.ts), and a request without a key.
+ * the changes feed (feed-scenario.ts), tool calls of the MCP endpoint beside the HTTP requests
+ * asking the same (mcp-scenarios.ts), and a request without a key.
  */
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
 import { collectFeedScenario } from "./feed-scenario.js";
+import { mcpScenarios } from "./mcp-scenarios.js";
 import { type Scenario, UNCACHED_URLS } from "./scenario.js";
 
 export type { Scenario } from "./scenario.js";
@@ -114,6 +116,7 @@ function collectListScenarios(snapshotDir: string): Scenario[] {
       { name: "composed by film, uncached", paths: byFilm, authorized: true, uncached: true },
       ...places,
       ...nameScenarios(lists),
+      ...mcpScenarios(lists, days, random(5)),
       { name: "401", paths: ["/v1/showtimes"], authorized: false },
     ];
   } finally {

@@ -1,6 +1,6 @@
 /** Bench steps against a running server: load against the ceiling, memory sweep, cold start. */
 import { writeFileSync } from "node:fs";
-import { get as httpGet } from "node:http";
+import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { BENCH_KEY, benchAccessText } from "./access.js";
 import { runLoad, type LoadResult } from "./load.js";
@@ -9,6 +9,8 @@ import { serverArgs } from "./server.js";
 import type { Scenario } from "./scenario.js";
 
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
+/** What an MCP client sends with each message (decision: MCP). */
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 export interface ScenarioFigures {
   name: string;
@@ -28,13 +30,15 @@ export function writeBenchAccess(dir: string): string {
 /** Headers the HTTP layer writes itself, per connection or per response. */
 const TRANSPORT_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
-/** One raw response as the load generator receives it: no Accept-Encoding, so identity bytes. */
-function rawGet(
+/** One raw response as the load generator receives it: no Accept-Encoding, so identity bytes; a POST when given a body. */
+function rawRequest(
   url: string,
   headers: Record<string, string>,
+  body?: string,
 ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    httpGet(url, { headers, agent: false }, (res) => {
+    const method = body === undefined ? "GET" : "POST";
+    const sent = httpRequest(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
@@ -45,8 +49,27 @@ function rawGet(
           body: Buffer.concat(chunks),
         });
       });
-    }).on("error", reject);
+    });
+    sent.on("error", reject);
+    sent.end(body);
   });
+}
+
+/** Each request of a scenario, as the key the ceiling answers it by, with its path and body. */
+function requestsOf(scenario: Scenario): Array<{ key: string; path: string; body?: string }> {
+  if (scenario.bodies)
+    return scenario.bodies.map((body) => ({
+      key: `POST ${scenario.paths[0]} ${body}`,
+      path: scenario.paths[0]!,
+      body,
+    }));
+  return scenario.paths.map((p) => ({ key: ceilingPath(scenario, p), path: p }));
+}
+
+/** A tool error is answered 200 too: a scenario measuring one would measure the wrong thing. */
+function checkToolResult(path: string, body: Buffer): void {
+  const result = JSON.parse(body.toString("utf8")).result;
+  if (!result || result.isError) throw new Error(`${path} answered ${body.toString().slice(0, 200)}`);
 }
 
 /** The ceiling's path for a scenario's path: 401s are recorded apart from the authorized answers. */
@@ -60,11 +83,13 @@ const ceilingPath = (scenario: Scenario, p: string) =>
 async function recordResponses(base: string, scenarios: Scenario[], file: string): Promise<void> {
   const responses: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
   for (const scenario of scenarios) {
-    for (const p of scenario.paths) {
-      const response = await rawGet(base + p, scenario.authorized ? auth : {});
+    const headers = { ...(scenario.authorized ? auth : {}), ...(scenario.bodies ? MCP_HEADERS : {}) };
+    for (const { key, path: p, body } of requestsOf(scenario)) {
+      const response = await rawRequest(base + p, headers, body);
       if (scenario.authorized && response.status !== 200)
         throw new Error(`${p} answered ${response.status}: ${response.body.toString().slice(0, 200)}`);
-      responses[ceilingPath(scenario, p)] = { ...response, body: response.body.toString("base64") };
+      if (body !== undefined) checkToolResult(p, response.body);
+      responses[key] = { ...response, body: response.body.toString("base64") };
     }
   }
   writeFileSync(file, JSON.stringify(responses));
@@ -85,7 +110,7 @@ export async function compareWithCeiling(
   try {
     for (const scenario of scenarios) {
       process.stderr.write(`· ${scenario.name}\n`);
-      const headers = scenario.authorized ? auth : undefined;
+      const headers = { ...(scenario.authorized ? auth : {}), ...(scenario.bodies ? MCP_HEADERS : {}) };
       // A server in service is warm: its caches hold what the traffic reads. Uncached scenarios read
       // every block of the snapshot, so they warm up longer before the measured run.
       const warmupSeconds = scenario.uncached ? 6 : 2;
@@ -93,6 +118,7 @@ export async function compareWithCeiling(
         url: ours.url,
         pid: ours.pid,
         paths: scenario.paths,
+        bodies: scenario.bodies,
         headers,
         seconds,
         workDir,
@@ -102,6 +128,8 @@ export async function compareWithCeiling(
         url: ceilingUrl,
         pid: ceiling.child.pid!,
         paths: scenario.paths.map((p) => ceilingPath(scenario, p)),
+        bodies: scenario.bodies,
+        headers: scenario.bodies ? MCP_HEADERS : undefined,
         seconds,
         workDir,
         warmupSeconds,

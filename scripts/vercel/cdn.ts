@@ -2,6 +2,7 @@
  * What keeps a request or a response out of Vercel's CDN cache, as Vercel documents it, for the
  * stand-in platform of `verify:vercel` (scripts/vercel/platform.ts; decision: what the CDN keeps):
  *
+ * - only GET and HEAD are cached (vercel.com/docs/caching/cdn-cache: "GET and HEAD requests");
  * - a request bypasses the cache (x-vercel-cache: BYPASS) with an `Authorization` header or a
  *   `_vercel_no_cache` cookie or query parameter (vercel.com/docs/concepts/edge-network/x-vercel-cache),
  *   a `Range` header (vercel.com/docs/edge-network/caching) or `Pragma: no-cache`;
@@ -17,7 +18,8 @@
 export type Headers = Record<string, string>;
 
 /** Why a request goes past the cache to the function, or undefined when it may be served from it. */
-export function bypassReason(url: string, headers: Headers): string | undefined {
+export function bypassReason(method: string, url: string, headers: Headers): string | undefined {
+  if (method !== "GET" && method !== "HEAD") return `method ${method}`;
   if (headers.authorization !== undefined) return "authorization";
   if (headers.range !== undefined) return "range";
   if (/(^|,)\s*no-cache\s*(,|$)/i.test(headers.pragma ?? "")) return "pragma";

@@ -47,7 +47,7 @@ interface Answer {
 export function send(
   baseUrl: string,
   path: string,
-  options: { method?: string; key?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; key?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Answer> {
   const headers = { ...options.headers, ...(options.key ? { authorization: `Bearer ${options.key}` } : {}) };
   const { hostname, port } = new URL(baseUrl);
@@ -68,7 +68,7 @@ export function send(
       });
     });
     req.on("error", reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * The checks of `vercel build`'s output that concern the gateway (decision: CDN-cached bodies):
- * the middleware is built for Node's web API with the snapshot's manifest and runs on the API and
- * the internal prefix only; the build's secret (decision: gateway secret) is in both bundles and
+ * the middleware is built for Node's web API with the snapshot's manifest and runs on the API, MCP
+ * and the internal prefix only; the build's secret (decision: gateway secret) is in both bundles and
  * in no static file.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -10,9 +10,9 @@ import { GATEWAY_SECRET_FILE, GENERATED_SECRET } from "../../api/_adapters/gatew
 import { type CheckFn, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS, type Route } from "./output-layout.js";
 
 /** Where the gateway must not run. */
-const UNGATED_PATHS = ["/", "/openapi.json", "/healthz", "/v10", "/_cx"];
+const UNGATED_PATHS = ["/", "/openapi.json", "/healthz", "/v10", "/mcpx", "/_cx"];
 
-/** Where it must: every API path and the internal prefix. */
+/** Where it must: every API path, MCP's and the internal prefix. */
 const gatedPaths = () => ROUTED_PATHS.filter((p) => p !== "/healthz").concat("/_c");
 
 /** The checks of the gateway middleware: built for Node's web API, with the manifest, on the right paths. */
@@ -43,7 +43,7 @@ export function checkMiddleware(outputDir: string, snapshotDir: string, routes: 
     ...UNGATED_PATHS.filter((p) => matcher?.test(p)).map((p) => `${p} gated`),
   ];
   check(
-    "it runs on /v1 and the internal prefix only",
+    "it runs on /v1, /mcp and the internal prefix only",
     matcher !== undefined && wrong.length === 0,
     wrong.length ? wrong.join(", ") : (route?.middlewarePath ?? "no middleware route"),
   );

@@ -10,7 +10,7 @@ import path from "node:path";
 export const FUNCTION_SIZE_LIMIT = 250 * 1024 * 1024;
 export const FUNCTION_DIR = "functions/api/v1.func";
 export const MIDDLEWARE_DIR = "functions/middleware.func";
-/** Paths the function must answer: lists, an encoded id, the bare prefix, an unknown path (its 404 is the API's). */
+/** Paths the function must answer: lists, an encoded id, the bare prefix, an unknown path (its 404 is the API's), MCP. */
 export const ROUTED_PATHS = [
   "/v1/showtimes",
   "/v1/cinemas/a%2Fb",
@@ -19,6 +19,7 @@ export const ROUTED_PATHS = [
   "/v1",
   "/v1/nope",
   "/healthz",
+  "/mcp",
   "/_c/9bec71b15496768f422816239edd6a25/gzip/v1/films",
 ];
 /** Names that only snapshot or access data have: none may be served as a static file. */

@@ -3,14 +3,14 @@
  * it runs the built middleware on the paths its matcher names (honouring its rewrite, next,
  * request-header override and added response headers), then a CDN cache, then the function.
  * The cache follows Vercel's documented rules (scripts/vercel/cdn.ts): its key is the method, the
- * URL with query and the host, never Accept-Encoding nor any Vary; a request with Authorization,
- * Range, Pragma: no-cache or _vercel_no_cache goes past it (BYPASS); a 200 is kept for the
+ * URL with query and the host, never Accept-Encoding nor any Vary; a request other than GET or
+ * HEAD, or with Authorization, Range, Pragma: no-cache or _vercel_no_cache goes past it (BYPASS); a 200 is kept for the
  * max-age of Vercel-CDN-Cache-Control, else CDN-Cache-Control, else Cache-Control, unless those
  * say private, no-store or no-cache, or it sets a cookie. Vercel-CDN-Cache-Control goes no
  * further, and x-vercel-cache says HIT, MISS or BYPASS. It counts the function's calls, so a test
  * can show that a cache hit invokes none.
  */
-import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { bypassReason, cacheKey, storedFor } from "./cdn.js";
 
@@ -59,8 +59,14 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-/** Calls a launched function with the target as given (a URL would resolve its dot segments). */
-function call(base: string, method: string, url: string, headers: Record<string, string>): Promise<Answer> {
+/** Calls a launched function with the target as given (a URL would resolve its dot segments), and the body if any. */
+function call(
+  base: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<Answer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path: url, method, headers, agent: false }, (res) => {
@@ -75,7 +81,17 @@ function call(base: string, method: string, url: string, headers: Record<string,
       });
     });
     req.on("error", reject);
-    req.end();
+    req.end(body?.length ? body : undefined);
+  });
+}
+
+/** The whole body of a client's request (Vercel hands a function the body it received, up to 4.5 MB). */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
   });
 }
 
@@ -146,12 +162,18 @@ export function startPlatform(
     return hit;
   }
 
-  async function fromCacheOrFunction(method: string, url: string, headers: Record<string, string>, bypass: boolean) {
+  async function fromCacheOrFunction(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    bypass: boolean,
+    body: Buffer,
+  ) {
     const key = cacheKey(method, url, headers);
     const stored = bypass ? undefined : cache.get(key);
     if (stored && stored.expiresAt > Date.now()) return { answer: fromCache(stored, headers), cache: "HIT" as const };
     functionCalls++;
-    const answer = await call(functionUrl, method, url, headers);
+    const answer = await call(functionUrl, method, url, headers, body);
     const kept = storedFor(answer.status, answer.headers);
     delete answer.headers["vercel-cdn-cache-control"];
     if (!bypass && "seconds" in kept)
@@ -159,13 +181,18 @@ export function startPlatform(
     return { answer, cache: bypass ? ("BYPASS" as const) : ("MISS" as const) };
   }
 
-  async function handle(method: string, url: string, requestHeaders: Record<string, string>): Promise<Answer> {
+  async function handle(
+    method: string,
+    url: string,
+    requestHeaders: Record<string, string>,
+    body: Buffer,
+  ): Promise<Answer> {
     let target = url;
     let headers = requestHeaders;
     let added: Record<string, string> = {};
     if (matcher?.test(pathOf(url))) {
       const middleware = typeof middlewareUrl === "string" ? middlewareUrl : middlewareUrl();
-      const decided = await call(middleware, method, url, { ...requestHeaders, "x-forwarded-proto": "http" });
+      const decided = await call(middleware, method, url, { ...requestHeaders, "x-forwarded-proto": "http" }, body);
       const rewriteTo = decided.headers["x-middleware-rewrite"];
       if (rewriteTo === undefined && decided.headers["x-middleware-next"] === undefined) {
         events.push({ method, url, status: decided.status, cache: "middleware", ...idsOf(decided.headers) });
@@ -179,25 +206,28 @@ export function startPlatform(
       added = addedHeaders(decided.headers);
     }
     const bypass =
-      bypassReason(target, headers) !== undefined ||
-      (options.bypassOnClientRequest === true && bypassReason(url, requestHeaders) !== undefined);
-    const { answer, cache: status } = await fromCacheOrFunction(method, target, headers, bypass);
+      bypassReason(method, target, headers) !== undefined ||
+      (options.bypassOnClientRequest === true && bypassReason(method, url, requestHeaders) !== undefined);
+    // A rewrite keeps the request's body (an MCP POST's), as the platform forwards it.
+    const { answer, cache: status } = await fromCacheOrFunction(method, target, headers, bypass, body);
     Object.assign(answer.headers, added, { "x-vercel-cache": status });
     events.push({ method, url, status: answer.status, cache: status, ...idsOf(answer.headers) });
     return answer;
   }
 
   const server: Server = createServer((req, res) => {
-    handle(req.method ?? "GET", req.url ?? "/", flatten(req.headers)).then(
-      (answer) => {
-        res.writeHead(answer.status, answer.headers);
-        res.end(req.method === "HEAD" ? undefined : answer.body);
-      },
-      (error: Error) => {
-        res.writeHead(502, { "content-type": "text/plain" });
-        res.end(`platform: ${error.message}`);
-      },
-    );
+    readBody(req)
+      .then((body) => handle(req.method ?? "GET", req.url ?? "/", flatten(req.headers), body))
+      .then(
+        (answer) => {
+          res.writeHead(answer.status, answer.headers);
+          res.end(req.method === "HEAD" ? undefined : answer.body);
+        },
+        (error: Error) => {
+          res.writeHead(502, { "content-type": "text/plain" });
+          res.end(`platform: ${error.message}`);
+        },
+      );
   });
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {

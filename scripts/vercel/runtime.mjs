@@ -3,7 +3,9 @@
 // purpose: no TypeScript loader may help the bundle resolve what Vercel would not.
 // Like @vercel/node's serverless handler: import the handler named by .vc-config.json, unwrap
 // `default` (up to five times), then serve each request by calling it with Node's req and res,
-// after the request helpers (req.query, req.cookies, res.status, res.json, res.send).
+// after the request helpers (req.query, req.cookies, req.body, res.status, res.json, res.send). As
+// there, the helpers read a body sent with a Content-Type first and hand it on through `data` and
+// `end` only (@vercel/node's restoreBody): a handler reading it any other way would hang.
 // A handler built with `useWebApi` (the Node.js Routing Middleware) is called with a web Request
 // and answers a web Response, as Vercel's launcher does for it.
 // Given the output's config.json (argv[2]), it also plays the platform's router: a rewrite keeps
@@ -11,6 +13,7 @@
 // into `?path=…`), which is what the function then sees.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { PassThrough } from "node:stream";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -36,7 +39,28 @@ function rewrite(url) {
   return url;
 }
 
-function addHelpers(req, res) {
+/** The whole body of a request. */
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** @vercel/node's restoreBody: the body read, replayed to `data` and `end` listeners alone. */
+function restoreBody(req, body) {
+  const replica = new PassThrough();
+  const on = replica.on.bind(replica);
+  const originalOn = req.on.bind(req);
+  req.read = replica.read.bind(replica);
+  req.on = req.addListener = (name, cb) => (name === "data" || name === "end" ? on(name, cb) : originalOn(name, cb));
+  replica.write(body);
+  replica.end();
+}
+
+async function addHelpers(req, res) {
   const url = new URL(req.url ?? "/", "http://localhost");
   let query;
   Object.defineProperty(req, "query", {
@@ -44,6 +68,11 @@ function addHelpers(req, res) {
     configurable: true,
   });
   Object.defineProperty(req, "cookies", { get: () => ({}), configurable: true });
+  if (req.headers["content-type"] !== undefined) {
+    const body = await readBody(req);
+    restoreBody(req, body);
+    Object.defineProperty(req, "body", { get: () => body, configurable: true });
+  }
   res.status = (code) => ((res.statusCode = code), res);
   res.send = (body) => (res.end(body), res);
   res.json = (value) => (
@@ -57,9 +86,11 @@ async function callWebHandler(req, res) {
   // Built as Vercel's launcher builds it (@vercel/node, bundling-handler.js): X-Forwarded-Host before
   // Host, and an absolute-form target keeps its own authority. A client may name all three.
   const host = req.headers["x-forwarded-host"] ?? req.headers.host ?? "localhost";
+  const body = req.method === "GET" || req.method === "HEAD" ? undefined : await readBody(req);
   const request = new Request(new URL(req.url ?? "/", `${req.headers["x-forwarded-proto"]}://${host}`), {
     method: req.method,
     headers,
+    body: body?.length ? body : undefined,
   });
   const response = await listener(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -71,8 +102,8 @@ const server = createServer(async (req, res) => {
   req.headers["x-forwarded-proto"] ??= "https";
   req.headers["x-vercel-id"] ??= `local::${Date.now().toString(36)}`;
   req.url = rewrite(req.url ?? "/");
-  if (config.shouldAddHelpers) addHelpers(req, res);
   try {
+    if (config.shouldAddHelpers) await addHelpers(req, res);
     if (config.useWebApi) await callWebHandler(req, res);
     else await listener(req, res);
   } catch (error) {

@@ -36,12 +36,17 @@ export function allowedOrigin(allowed: CorsOrigins | undefined, origin: string |
   return allowed.has(origin.toLowerCase()) ? origin : undefined;
 }
 
-/** The answer to a preflight from an allowed origin. */
-export function preflightHeaders(allowOrigin: string): Record<string, string> {
+/**
+ * The answer to a preflight from an allowed origin; for /mcp, what an MCP client in a browser sends:
+ * a POST of JSON with the protocol revision (decision: MCP).
+ */
+export function preflightHeaders(allowOrigin: string, mcp = false): Record<string, string> {
   return {
     "access-control-allow-origin": allowOrigin,
-    "access-control-allow-methods": "GET, HEAD",
-    "access-control-allow-headers": "Authorization, If-None-Match",
+    "access-control-allow-methods": mcp ? "POST" : "GET, HEAD",
+    "access-control-allow-headers": mcp
+      ? "Authorization, Content-Type, Mcp-Protocol-Version"
+      : "Authorization, If-None-Match",
     "access-control-max-age": String(PREFLIGHT_MAX_AGE_SECONDS),
     vary: "Origin",
     "cache-control": "no-store",

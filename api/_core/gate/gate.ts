@@ -12,6 +12,7 @@ import { allowedOrigin, preflightHeaders, type CorsOrigins } from "./cors.js";
 import { errorResponse } from "../respond/error-response.js";
 import { authorizationOf, headerOf, type CoreRequest, type CoreResponse } from "../exchange.js";
 import type { RateLimiter } from "./rate-limit.js";
+import { isMcpTarget } from "../endpoints/mcp-path.js";
 import { finishResponse } from "../respond/respond.js";
 
 export interface GateOptions {
@@ -52,7 +53,8 @@ function preflight(
   if (request.method !== "OPTIONS" || !corsOrigins || caller.allowOrigin === undefined) return undefined;
   // Any other OPTIONS goes on as a request (a 401 without a key).
   if (request.headers["access-control-request-method"] === undefined) return undefined;
-  const outgoing = { status: 204, headers: preflightHeaders(caller.allowOrigin), body: Buffer.alloc(0) };
+  const headers = preflightHeaders(caller.allowOrigin, isMcpTarget(request.url));
+  const outgoing = { status: 204, headers, body: Buffer.alloc(0) };
   return finishResponse(request.method, caller.requestId, outgoing);
 }
 

@@ -7,6 +7,7 @@
  * anything else arriving at the prefix is a 404.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { isMcpTarget } from "../endpoints/mcp-path.js";
 import type { Coding } from "../respond/negotiate.js";
 
 export const INTERNAL_PREFIX = "/_c";
@@ -36,9 +37,9 @@ export function internalTarget(snapshotId: string, coding: Coding, publicTarget:
   return `${INTERNAL_PREFIX}/${snapshotId}/${coding}${publicTarget}`;
 }
 
-/** Whether a public target (origin-form) is under /v1, the only thing the gateway forwards. */
+/** Whether a public target (origin-form) is under /v1 or the MCP endpoint, the only things the gateway forwards. */
 export function isApiTarget(url: string): boolean {
-  return url === "/v1" || /^\/v1[/?]/.test(url);
+  return url === "/v1" || /^\/v1[/?]/.test(url) || isMcpTarget(url);
 }
 
 /** The parts of an internal target; undefined when it is not one. */

@@ -12,6 +12,8 @@ export interface RequestLog {
   cache?: string;
   /** Gateway lines: the request was admitted and handed on, by `rewrite` or `fetch` (decision: CDN-cached bodies). */
   forwarded?: string;
+  /** MCP lines: the tool a tools/call named (decision: MCP). */
+  tool?: string;
 }
 
 /** The log path: the target without its query, bounded (a query may carry cursors; a path may be 16 KB). */
@@ -35,6 +37,7 @@ export interface Served {
   organization?: string;
   cache?: string;
   forwarded?: string;
+  tool?: string;
 }
 
 /** The log step for `onLog`; undefined when nothing is logged, so the clock is never read. */
@@ -54,6 +57,7 @@ export function requestLogger(onLog: ((entry: RequestLog) => void) | undefined) 
         durationMs: elapsedMs(started),
         cache: served.cache,
         forwarded: served.forwarded,
+        tool: served.tool,
       });
     },
   };

@@ -33,13 +33,18 @@ export function dayStartOf({ from, offsets }: ZonePieces, localSeconds: number):
   throw new Error("unreachable: the last piece has no end");
 }
 
+/** The offset (seconds east of UTC) in force at instant `t` (epoch seconds): what a wall clock there shows, less t. */
+export function offsetAt({ from, offsets }: ZonePieces, t: number): number {
+  let i = from.length - 1;
+  while (i > 0 && from[i]! > t) i--;
+  return offsets[i]!;
+}
+
 /** The local day (days since 1970-01-01) holding instant `t` (epoch seconds), days starting at 00:00. */
 export function localDayOf(zone: ZonePieces, t: number): number {
   // The wall clock's date, then the neighbour whose window holds t (a repeated hour belongs to the
   // day its first occurrence began; a day starting in a gap starts when the clocks jump).
-  let i = zone.from.length - 1;
-  while (i > 0 && zone.from[i]! > t) i--;
-  let day = Math.floor((t + zone.offsets[i]!) / 86_400);
+  let day = Math.floor((t + offsetAt(zone, t)) / 86_400);
   while (t < dayStartOf(zone, day * 86_400)) day--;
   while (t >= dayStartOf(zone, (day + 1) * 86_400)) day++;
   return day;

@@ -5,7 +5,7 @@
  */
 import { ZONE_SECTIONS } from "../layout/sections.js";
 import { SnapshotError } from "../primitives/errors.js";
-import { dayStartOf, type ZonePieces } from "../layout/zone-days.js";
+import { dayStartOf, offsetAt, type ZonePieces } from "../layout/zone-days.js";
 import type { PagedFile } from "../primitives/paged-file.js";
 
 const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
@@ -14,6 +14,7 @@ export class SnapshotZones {
   readonly names: string[];
   private readonly pieces: ZonePieces[];
   private readonly cinemaZones: Uint16Array;
+  private byName: Map<string, number> | undefined;
 
   constructor(index: PagedFile, cinemaCount: number) {
     const fail = (why: string) => new SnapshotError(index.file.name, `its time zones ${why}`);
@@ -58,6 +59,16 @@ export class SnapshotZones {
   /** The zone of cinema c (an index into `names`), or -1 when it has none. */
   zoneOf(c: number): number {
     return this.cinemaZones[c]! - 1;
+  }
+
+  /**
+   * The offset (seconds east of UTC) of the zone named `name` at instant `t` (epoch seconds), by the
+   * offsets the build stored; undefined for a zone no cinema of the snapshot has.
+   */
+  offsetOf(name: string, t: number): number | undefined {
+    this.byName ??= new Map(this.names.map((zone, z) => [zone, z]));
+    const z = this.byName.get(name);
+    return z === undefined ? undefined : offsetAt(this.pieces[z]!, t);
   }
 
   /** The instant (epoch seconds) a local day begins in zone z (layout/zone-days.ts dayStartOf). */

@@ -1,0 +1,99 @@
+/**
+ * The MCP endpoint (decision: MCP): one JSON-RPC message per POST, stateless (a server and a
+ * transport per request, no session), answered as plain JSON by the official SDK's Server over a
+ * transport of ours (post-transport.ts). The request has passed the gate already; this module is
+ * loaded on the first request for /mcp (endpoints/mcp-route.ts), never for /v1.
+ */
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { CoreRequest } from "../exchange.js";
+import type { Outgoing } from "../respond/respond.js";
+import { createMcpServer, type ToolContext } from "./mcp-server.js";
+import { PostTransport, protocolError, refusedHeaders, refusedMessage } from "./post-transport.js";
+import { loadSdk, type Sdk } from "./sdk.js";
+
+/** What the core hands the endpoint: the request as received, and how a tool asks the API. */
+export interface McpExchange extends Omit<ToolContext, "keepStructured"> {
+  method: string;
+  headers: CoreRequest["headers"];
+  readBody: CoreRequest["readBody"];
+}
+
+export interface McpAnswer {
+  outgoing: Outgoing;
+  /** The tool a tools/call named, for the request's log line. */
+  tool?: string;
+}
+
+/**
+ * The largest body taken (decision: MCP): a tools/call with every argument at its bound (a 4,096
+ * character cursor, 100 characters of q, 32 attribute ids of 160) is under 10 kB; initialize
+ * carries the client's name and capabilities.
+ */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Stateless: no stream to open with GET, no session to end with DELETE. */
+function methodNotAllowed(): Outgoing {
+  return protocolError(405, -32000, "Method not allowed: send each JSON-RPC message with POST.", { allow: "POST" });
+}
+
+/** Whether the body is a JSON array (a batch): its first byte other than JSON whitespace is `[`. */
+function isBatch(body: Buffer): boolean {
+  for (const byte of body) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return byte === 0x5b;
+  return false;
+}
+
+/** The body as JSON; undefined when it does not parse. */
+function parsedJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Hands one message to a fresh server and transport. Nothing is closed after: without a session or
+ * a stream, a request's server and transport hold nothing once it is answered, and go with it.
+ */
+async function answerMessage(sdk: Sdk, exchange: McpExchange, message: JSONRPCMessage): Promise<McpAnswer> {
+  let tool: string | undefined;
+  const transport = new PostTransport();
+  const context: ToolContext = {
+    ...exchange,
+    keepStructured: (answer) => {
+      transport.structured = answer;
+    },
+  };
+  const server = createMcpServer(sdk, context, (name) => {
+    tool = name;
+  });
+  await server.connect(transport);
+  return { outgoing: await transport.deliver(message), tool };
+}
+
+/**
+ * Answers an admitted request for /mcp, refusing in the SDK transport's order what it refuses: a
+ * method but POST (405), the headers (406, 415), the body past its bound (413), a batch, JSON that
+ * does not parse or is no JSON-RPC message (400), a protocol revision the SDK does not know (400).
+ */
+export async function answerMcpRequest(exchange: McpExchange): Promise<McpAnswer> {
+  if (exchange.method !== "POST") return { outgoing: methodNotAllowed() };
+  const sdk = await loadSdk();
+  const refused = refusedHeaders(sdk, exchange.headers);
+  if (refused) return { outgoing: refused };
+  const body = exchange.readBody ? await exchange.readBody(MAX_BODY_BYTES) : Buffer.alloc(0);
+  if (body === undefined)
+    return {
+      outgoing: protocolError(413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`),
+    };
+  // The current protocol revision has no batches; one message per request also bounds the answer.
+  if (isBatch(body))
+    return {
+      outgoing: protocolError(400, -32600, "Invalid Request: batches are not supported; send one message per request"),
+    };
+  const json = parsedJson(body);
+  if (json === undefined) return { outgoing: protocolError(400, -32700, "Parse error: Invalid JSON") };
+  const message = refusedMessage(sdk, exchange.headers, json);
+  if ("status" in message) return { outgoing: message };
+  return answerMessage(sdk, exchange, message);
+}

@@ -1,0 +1,115 @@
+/**
+ * Streamable HTTP for a stateless server answering JSON, one message per POST (decision: MCP): an
+ * implementation of the SDK's Transport interface, over which the SDK's Server runs the protocol
+ * (initialize, ping, the tool handlers, JSON-RPC errors). It refuses what the SDK's web-standard
+ * transport refuses, with the same statuses and messages, but puts no Request, Response or web
+ * stream between the socket and the server (that transport's cost per request was as much as the
+ * rest of a tool call's), and it sends a tool's structured content as the API's own bytes.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Outgoing } from "../respond/respond.js";
+import type { Sdk } from "./sdk.js";
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" };
+
+/** A JSON-RPC error without an id, as the SDK's transport answers what it refuses before reading a message. */
+export function protocolError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Outgoing {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body };
+}
+
+const headerOf = (headers: Headers, name: string) => {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+};
+
+/** What the SDK's transport checks of the headers before it reads a body: the Accept and Content-Type of a POST. */
+export function refusedHeaders(sdk: Sdk, headers: Headers): Outgoing | undefined {
+  const accept = headerOf(headers, "accept");
+  if (!accept?.includes("application/json") || !accept.includes("text/event-stream"))
+    return protocolError(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
+  if (!sdk.isJsonContentType(headerOf(headers, "content-type")))
+    return protocolError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+  return undefined;
+}
+
+/** What the SDK's transport checks of a parsed body: a JSON-RPC message, and the revision a non-initialize names. */
+export function refusedMessage(sdk: Sdk, headers: Headers, parsed: unknown): Outgoing | JSONRPCMessage {
+  const checked = sdk.JSONRPCMessageSchema.safeParse(parsed);
+  if (!checked.success) return protocolError(400, -32700, "Parse error: Invalid JSON-RPC message");
+  const version = headerOf(headers, "mcp-protocol-version");
+  const isInitialize = "method" in checked.data && checked.data.method === "initialize";
+  if (!isInitialize && version !== undefined && !sdk.SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    const supported = sdk.SUPPORTED_PROTOCOL_VERSIONS.join(", ");
+    return protocolError(
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supported})`,
+    );
+  }
+  return checked.data;
+}
+
+/** One message in, at most one answer out. */
+export class PostTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport["onmessage"];
+  private answered: ((message: JSONRPCMessage) => void) | undefined;
+  private requestId: unknown;
+  /** The API's answer that the answer's `structuredContent` is, when a tool gave it (sent as its bytes). */
+  structured: Outgoing | undefined;
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Only the answer to the one request matters: this server sends no request or notification of its own.
+    if ("id" in message && message.id === this.requestId && ("result" in message || "error" in message))
+      this.answered?.(message);
+  }
+
+  /** Hands the message to the server: a request's answer as JSON (200), anything else accepted (202). */
+  async deliver(message: JSONRPCMessage): Promise<Outgoing> {
+    if (!("method" in message) || !("id" in message)) {
+      this.onmessage?.(message);
+      return { status: 202, headers: { "cache-control": "no-store" }, body: Buffer.alloc(0) };
+    }
+    this.requestId = message.id;
+    const answer = new Promise<JSONRPCMessage>((resolve) => {
+      this.answered = resolve;
+    });
+    this.onmessage?.(message);
+    try {
+      return { status: 200, headers: { ...JSON_HEADERS }, body: this.serialize(await answer) };
+    } finally {
+      this.structured?.release?.();
+    }
+  }
+
+  /** The answer's JSON; a tool's structured content spliced in as the API's bytes, which it is. */
+  private serialize(message: JSONRPCMessage): Buffer {
+    const result = "result" in message ? (message.result as Record<string, unknown>) : undefined;
+    if (!this.structured || result?.structuredContent === undefined) return Buffer.from(JSON.stringify(message));
+    const { structuredContent: _parsed, ...rest } = result;
+    if (Object.keys(rest).length === 0) return Buffer.from(JSON.stringify(message));
+    const head = JSON.stringify({ jsonrpc: "2.0", id: (message as { id: unknown }).id, result: rest });
+    // `head` ends with the result's and the message's closing braces: the member goes before them.
+    return Buffer.concat([
+      Buffer.from(`${head.slice(0, -2)},"structuredContent":`),
+      this.structured.body,
+      Buffer.from("}}"),
+    ]);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The short text a model reads beside each tool's structured answer (decision: MCP): a few lines
+ * per record (what it is, where and when in the cinema's own time, how far, how to book, its id for
+ * the next call), then how to continue. The structured content carries everything else.
+ */
+import type {
+  Attribute,
+  Location,
+  MatchingShowtimes,
+  Page,
+  Result,
+  ServedCinema,
+  ServedFilm,
+  ServedShowtime,
+} from "../../../client/types.js";
+import { localTimeOf, type ZoneOffset } from "./local-time.js";
+
+/** Text for one record as the API serves it (the structured content's items, typed as the typed client has them). */
+export type RenderItem<T> = (record: T, zoneOffset: ZoneOffset) => string;
+
+/** What could break a line or hide in one: control characters, line separators, runs of spaces. */
+const UNLINED = /[\p{Cc}\u2028\u2029]|\s\s|^\s|\s$/u;
+
+/** A value of the data on one line: control characters and runs of whitespace become one space. */
+function oneLine(value: unknown): string {
+  const text = String(value);
+  return UNLINED.test(text) ? text.replace(/[\s\p{Cc}]+/gu, " ").trim() : text;
+}
+
+/** The parts that are present, joined with ` · `. */
+function joined(parts: Array<string | undefined | false>): string {
+  return parts.filter((part): part is string => typeof part === "string" && part !== "").join(" · ");
+}
+
+const distance = (record: { distanceKm?: number }) =>
+  typeof record.distanceKm === "number" ? `${record.distanceKm} km away` : undefined;
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+/** How many showtimes matched and the first of them (decision: discovery), in `timeZone` when known. */
+function matching(m: MatchingShowtimes | undefined, zoneOffset: ZoneOffset, timeZone?: string): string | undefined {
+  if (!m) return undefined;
+  const where = typeof m.cinemaCount === "number" ? ` at ${plural(m.cinemaCount, "cinema")}` : "";
+  return `  ${plural(m.count, "matching showtime")}${where}, the first ${localTimeOf(m.firstStartsAt, timeZone, zoneOffset)}`;
+}
+
+export const renderFilm: RenderItem<ServedFilm> = (film, zoneOffset) => {
+  const facts = [
+    film.certification && oneLine(film.certification),
+    film.durationMinutes && `${film.durationMinutes} min`,
+    film.releaseDate && `released ${film.releaseDate}`,
+  ].filter(Boolean);
+  const head = `- ${oneLine(film.title)}${facts.length ? ` (${facts.join(", ")})` : ""} · film ${oneLine(film.id)}`;
+  return [head, matching(film.matchingShowtimes, zoneOffset)].filter(Boolean).join("\n");
+};
+
+function address(location: Location): string {
+  const town = [location.postcode, location.locality].filter(Boolean).map(oneLine).join(" ");
+  return [location.address && oneLine(location.address), town, location.countryCode].filter(Boolean).join(", ");
+}
+
+export const renderCinema: RenderItem<ServedCinema> = (cinema, zoneOffset) => {
+  const { location } = cinema;
+  const lines = [
+    `- ${oneLine(cinema.name)} · cinema ${oneLine(cinema.id)}`,
+    `  ${joined([address(location), distance(cinema), location.timeZone && `time zone ${location.timeZone}`])}`,
+    matching(cinema.matchingShowtimes, zoneOffset, location.timeZone),
+  ];
+  return lines.filter(Boolean).join("\n");
+};
+
+export const renderShowtime: RenderItem<ServedShowtime> = (showtime, zoneOffset) => {
+  const { film, cinema } = showtime;
+  const when = localTimeOf(showtime.startsAt, cinema?.location.timeZone, zoneOffset);
+  const place = cinema ? `${oneLine(cinema.name)}, ${oneLine(cinema.location.locality ?? "")}` : undefined;
+  const lines = [
+    `- ${film ? oneLine(film.title) : `film ${oneLine(showtime.filmId)}`} · ${when}`,
+    `  ${joined([place, distance(showtime), showtime.screenName && oneLine(showtime.screenName), showtime.attributeIds?.join(", ")])}`,
+    showtime.bookingUrl ? `  Book: ${showtime.bookingUrl}` : undefined,
+    `  ${joined([`showtime ${oneLine(showtime.id)}`, `film ${oneLine(showtime.filmId)}`, `cinema ${oneLine(showtime.cinemaId)}`])}`,
+  ];
+  return lines.filter(Boolean).join("\n");
+};
+
+export const renderAttribute: RenderItem<Attribute> = (attribute) =>
+  `- ${oneLine(attribute.id)}: ${oneLine(attribute.name)} (${attribute.kind})${attribute.description ? ` · ${oneLine(attribute.description)}` : ""}`;
+
+/** A page: how many, each record, then the cursor to continue with (or that there is no more). */
+export function renderPage<T>(
+  page: Pick<Page<T>, "data" | "pagination">,
+  item: RenderItem<T>,
+  noun: string,
+  tool: string,
+  zoneOffset: ZoneOffset,
+): string {
+  const records = page.data;
+  if (records.length === 0) return `No ${noun}s match.`;
+  const lines = [`${plural(records.length, noun)}:`, ...records.map((record) => item(record, zoneOffset))];
+  const next = page.pagination.nextCursor;
+  lines.push(next ? `More: call ${tool} again with the same arguments and cursor "${next}".` : `That is all of them.`);
+  return lines.join("\n");
+}
+
+/** One record (a get-one's answer). */
+export function renderOne<T>(result: Pick<Result<T>, "data">, item: RenderItem<T>, zoneOffset: ZoneOffset): string {
+  return item(result.data, zoneOffset);
+}

@@ -1,0 +1,45 @@
+/**
+ * The JSON Schemas a tool declares (decision: MCP): its output schema is the API's response schema
+ * for the endpoint it asks, the same component the OpenAPI document gives it (record-schemas.ts,
+ * generated), self-contained; its arguments' schemas are the parameter tables' OpenAPI objects.
+ */
+import type { OpenApiParameter } from "../endpoints/parameters/parameter.js";
+import { RECORD_SCHEMAS } from "./record-schemas.js";
+
+export type JsonSchema = Record<string, unknown>;
+
+/** The names of every definition `schema` references, directly or through others. */
+function referencedDefinitions(schema: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) for (const item of schema) referencedDefinitions(item, found);
+  else if (schema !== null && typeof schema === "object") {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")) {
+        const name = value.slice("#/$defs/".length);
+        if (!found.has(name)) referencedDefinitions(RECORD_SCHEMAS[name], found.add(name));
+      } else referencedDefinitions(value, found);
+    }
+  }
+  return found;
+}
+
+/** A response component with the definitions it needs; a page's `data` at most `maxItems` long. */
+export function outputSchemaOf(component: string, maxItems?: number): JsonSchema {
+  const root = RECORD_SCHEMAS[component];
+  if (!root) throw new Error(`no response schema ${component}`);
+  const properties = { ...(root.properties as Record<string, JsonSchema>) };
+  if (maxItems !== undefined) properties.data = { ...properties.data, maxItems };
+  const $defs = Object.fromEntries([...referencedDefinitions(root)].sort().map((name) => [name, RECORD_SCHEMAS[name]]));
+  return { ...root, properties, $defs };
+}
+
+/** An argument's schema: the parameter's own, described as the API documents it, references resolved. */
+export function argumentSchemaOf({ parameter }: OpenApiParameter): JsonSchema {
+  const schema = parameter.schema as JsonSchema;
+  const ref = typeof schema.$ref === "string" ? schema.$ref : undefined;
+  const resolved = ref?.startsWith("#/components/schemas/")
+    ? RECORD_SCHEMAS[ref.slice("#/components/schemas/".length)]
+    : schema;
+  if (!resolved) throw new Error(`no schema ${ref}`);
+  const examples = parameter.example === undefined ? {} : { examples: [parameter.example] };
+  return { ...resolved, description: parameter.description, ...examples };
+}

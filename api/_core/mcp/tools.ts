@@ -1,0 +1,168 @@
+/**
+ * The tools (decision: MCP), one row each: its name and description for the model, the endpoint
+ * and query it asks (its arguments are that endpoint's parameters: tool-arguments.ts), its output
+ * schema (the API's response schema for that endpoint) and how its records read as text. A tool's
+ * structured answer is the API's JSON for the same question, by construction.
+ */
+import type { Page, Result } from "../../../client/types.js";
+import type { ZoneOffset } from "./local-time.js";
+import {
+  renderAttribute,
+  renderCinema,
+  renderFilm,
+  renderOne,
+  renderPage,
+  renderShowtime,
+  type RenderItem,
+} from "./render-text.js";
+import { listTarget, oneTarget, TOOL_MAX_LIMIT, type ToolTarget } from "./tool-arguments.js";
+import { type JsonSchema, outputSchemaOf } from "./tool-schemas.js";
+
+export interface Tool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly target: ToolTarget;
+  /** The response component of record-schemas.ts its structured content is. */
+  readonly output: string;
+  /** The text for the model of an answer (the API's JSON, parsed). */
+  render(body: unknown, zoneOffset: ZoneOffset): string;
+}
+
+/** Every tool only reads the listings: the same call gives the same answer until the data is rebuilt. */
+const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const MORE = `Up to ${TOOL_MAX_LIMIT} per call (limit, default 10); for more, call again with the same arguments and cursor set to the answer's nextCursor.`;
+const LOCAL =
+  "date is YYYY-MM-DD in each cinema's own calendar; times are shown in the cinema's local time with its zone.";
+
+function listTool<T>(
+  name: string,
+  title: string,
+  description: string,
+  asks: { resource: "films" | "cinemas" | "showtimes" | "attributes"; omit?: string[]; fixed?: string },
+  output: string,
+  item: RenderItem<T>,
+  noun: string,
+): Tool {
+  return {
+    name,
+    title,
+    description: `${description} ${MORE}`,
+    target: listTarget(name, asks.resource, asks.omit, asks.fixed),
+    output,
+    render: (body, zoneOffset) => renderPage(body as Page<T>, item, noun, name, zoneOffset),
+  };
+}
+
+function oneTool<T>(
+  name: string,
+  title: string,
+  description: string,
+  asks: { resource: "films" | "cinemas" | "showtimes"; id: string; idDescription: string; fixed?: string },
+  output: string,
+  item: RenderItem<T>,
+): Tool {
+  return {
+    name,
+    title,
+    description,
+    target: oneTarget(name, asks.resource, asks.id, asks.idDescription, asks.fixed),
+    output,
+    render: (body, zoneOffset) => renderOne(body as Result<T>, item, zoneOffset),
+  };
+}
+
+export const TOOLS: readonly Tool[] = [
+  listTool(
+    "find_films",
+    "Find films",
+    "Films with a showtime matching every filter given, most matching showtimes first: by words of the title (q), " +
+      "showing near a place (near=LATITUDE,LONGITUDE, radiusKm default 25), on a date, at a cinema (cinemaId), in a " +
+      "country, in a time window or with attributes (attributeIds, ids from list_attributes). Each film says how many " +
+      `showtimes match, at how many cinemas, and the first. Without filters: every film, by id. ${LOCAL}`,
+    { resource: "films" },
+    "FilmPage",
+    renderFilm,
+    "film",
+  ),
+  listTool(
+    "find_cinemas",
+    "Find cinemas",
+    "Cinemas by words of their name or locality (q), near a place (nearest first, with the distance), in a country " +
+      "or chain, or showing a film (filmId) on a date, in a time window or with attributes; with such showtime " +
+      `filters each cinema says how many showtimes match and the first. ${LOCAL}`,
+    { resource: "cinemas" },
+    "CinemaPage",
+    renderCinema,
+    "cinema",
+  ),
+  listTool(
+    "find_showtimes",
+    "Find showtimes",
+    "Showtimes in order of start, each with its film and cinema: at a cinema (cinemaId), of a film (filmId), near a " +
+      "place, on a date (dayStartsAt=03:00 counts a 01:00 show to the evening before), in a window (startsAfter, " +
+      "startsBefore: date-times with a zone, such as 2026-11-27T17:00Z) or with all of some attributes. Each shows " +
+      `its start in the cinema's local time, the distance near a place, and the booking URL. ${LOCAL}`,
+    { resource: "showtimes", omit: ["include"], fixed: "include=film,cinema" },
+    "ShowtimePage",
+    renderShowtime,
+    "showtime",
+  ),
+  oneTool(
+    "get_film",
+    "Get a film",
+    "One film by its id (as find_films and find_showtimes give it): title, running time, certification, release date, poster.",
+    { resource: "films", id: "filmId", idDescription: "The film's id, such as film-orbit-of-ash." },
+    "FilmResult",
+    renderFilm,
+  ),
+  oneTool(
+    "get_cinema",
+    "Get a cinema",
+    "One cinema by its id (as find_cinemas and find_showtimes give it): name, address, coordinates, time zone, chain.",
+    { resource: "cinemas", id: "cinemaId", idDescription: "The cinema's id, such as gb-lon-odeon-leicester-sq." },
+    "CinemaResult",
+    renderCinema,
+  ),
+  oneTool(
+    "get_showtime",
+    "Get a showtime",
+    "One showtime by its id (as find_showtimes gives it), with its film and cinema: its start in the cinema's local " +
+      "time, screen, attributes and booking URL.",
+    {
+      resource: "showtimes",
+      id: "showtimeId",
+      idDescription: "The showtime's id, as find_showtimes gives it.",
+      fixed: "include=film,cinema",
+    },
+    "ShowtimeResult",
+    renderShowtime,
+  ),
+  listTool(
+    "list_attributes",
+    "List showtime attributes",
+    "The showtime attributes (formats such as IMAX or 3D, languages, accessibility, events): their ids are what " +
+      "attributeIds takes.",
+    { resource: "attributes" },
+    "AttributePage",
+    renderAttribute,
+    "attribute",
+  ),
+];
+
+export const TOOLS_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((tool) => [tool.name, tool]));
+
+/** The tools as tools/list describes them: schemas, and annotations saying they only read. */
+export function toolDefinitions(): Array<Record<string, unknown>> {
+  return TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.target.inputSchema,
+    outputSchema: outputSchemaOf(tool.output, tool.output.endsWith("Page") ? TOOL_MAX_LIMIT : undefined),
+    annotations: { title: tool.title, ...ANNOTATIONS },
+  }));
+}
+
+export type { JsonSchema };
