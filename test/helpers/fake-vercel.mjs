@@ -48,7 +48,7 @@ if (process.env.FAKE_VERCEL_FAIL === command) {
 const ROUTES = [
   {
     src:
-      "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|" +
+      "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|^\\/mcp[\\/#\\?]?$|" +
       "^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
     middlewarePath: "middleware",
     continue: true,
@@ -58,6 +58,7 @@ const ROUTES = [
   { src: "^/healthz$", dest: "/api/v1", check: true },
   { src: "^/v1$", dest: "/api/v1", check: true },
   { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
+  { src: "^/mcp$", dest: "/api/v1", check: true },
   { src: "^/_c(?:/(.*))$", dest: "/api/v1", check: true },
   { src: "^/api(/.*)?$", status: 404 },
 ];

@@ -8,7 +8,18 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { CoreRequest } from "../exchange.js";
 import type { Outgoing } from "../respond/respond.js";
 import { createMcpServer, type ToolContext } from "./mcp-server.js";
-import { PostTransport, protocolError, refusedHeaders, refusedMessage } from "./post-transport.js";
+import { callTool } from "./call-tool.js";
+import {
+  JSON_HEADERS,
+  PostTransport,
+  protocolError,
+  refusedHeaders,
+  refusedMessage,
+  refusedVersion,
+  serializeAnswer,
+} from "./post-transport.js";
+import { TOOLS_BY_NAME } from "./tools.js";
+import { clipText } from "../respond/text.js";
 import { loadSdk, type Sdk } from "./sdk.js";
 
 /** What the core hands the endpoint: the request as received, and how a tool asks the API. */
@@ -71,6 +82,49 @@ async function answerMessage(sdk: Sdk, exchange: McpExchange, message: JSONRPCMe
   return { outgoing: await transport.deliver(message), tool };
 }
 
+/** A tools/call in the shape every client sends, which the endpoint answers itself (answerToolCall). */
+interface PlainToolCall {
+  id: string | number;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The message as a plain tools/call, or undefined: anything else (or anything odd) goes to the SDK's Server. */
+function plainToolCall(json: unknown): PlainToolCall | undefined {
+  if (!isPlainObject(json) || json.jsonrpc !== "2.0" || json.method !== "tools/call") return undefined;
+  const { id, params } = json;
+  if (!((typeof id === "string" || Number.isInteger(id)) && isPlainObject(params))) return undefined;
+  const { name, arguments: args } = params;
+  if (typeof name !== "string" || !(args === undefined || isPlainObject(args))) return undefined;
+  return { id: id as string | number, name, args: args ?? {} };
+}
+
+/**
+ * A tools/call, the requests that carry the work, answered without the SDK's Server: the same tool
+ * call (call-tool.ts) and the same answer, `{jsonrpc, id, result}` or the SDK's error for an
+ * unknown tool, without the schema checks and promise chains of its protocol layer, which cost
+ * about as much as the call itself (decision: MCP). Every other message goes to the Server.
+ */
+function answerToolCall(sdk: Sdk, exchange: McpExchange, call: PlainToolCall): McpAnswer {
+  const tool = TOOLS_BY_NAME.get(call.name);
+  if (!tool) {
+    const error = new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${clipText(call.name, 64)}`);
+    const body = { jsonrpc: "2.0" as const, id: call.id, error: { code: error.code, message: error.message } };
+    return { outgoing: { status: 200, headers: { ...JSON_HEADERS }, body: Buffer.from(JSON.stringify(body)) } };
+  }
+  let structured: Outgoing | undefined;
+  const result = callTool(tool, call.args, { ...exchange, keepStructured: (answer) => (structured = answer) });
+  try {
+    const body = serializeAnswer({ jsonrpc: "2.0", id: call.id, result } as JSONRPCMessage, structured);
+    return { outgoing: { status: 200, headers: { ...JSON_HEADERS }, body }, tool: tool.name };
+  } finally {
+    structured?.release?.();
+  }
+}
+
 /**
  * Answers an admitted request for /mcp, refusing in the SDK transport's order what it refuses: a
  * method but POST (405), the headers (406, 415), the body past its bound (413), a batch, JSON that
@@ -93,6 +147,11 @@ export async function answerMcpRequest(exchange: McpExchange): Promise<McpAnswer
     };
   const json = parsedJson(body);
   if (json === undefined) return { outgoing: protocolError(400, -32700, "Parse error: Invalid JSON") };
+  const call = plainToolCall(json);
+  if (call) {
+    const refused = refusedVersion(sdk, exchange.headers);
+    return refused ? { outgoing: refused } : answerToolCall(sdk, exchange, call);
+  }
   const message = refusedMessage(sdk, exchange.headers, json);
   if ("status" in message) return { outgoing: message };
   return answerMessage(sdk, exchange, message);

@@ -13,7 +13,7 @@ import type { Sdk } from "./sdk.js";
 
 type Headers = Record<string, string | string[] | undefined>;
 
-const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" };
+export const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" };
 
 /** A JSON-RPC error without an id, as the SDK's transport answers what it refuses before reading a message. */
 export function protocolError(
@@ -45,17 +45,8 @@ export function refusedHeaders(sdk: Sdk, headers: Headers): Outgoing | undefined
 export function refusedMessage(sdk: Sdk, headers: Headers, parsed: unknown): Outgoing | JSONRPCMessage {
   const checked = sdk.JSONRPCMessageSchema.safeParse(parsed);
   if (!checked.success) return protocolError(400, -32700, "Parse error: Invalid JSON-RPC message");
-  const version = headerOf(headers, "mcp-protocol-version");
   const isInitialize = "method" in checked.data && checked.data.method === "initialize";
-  if (!isInitialize && version !== undefined && !sdk.SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    const supported = sdk.SUPPORTED_PROTOCOL_VERSIONS.join(", ");
-    return protocolError(
-      400,
-      -32000,
-      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supported})`,
-    );
-  }
-  return checked.data;
+  return (!isInitialize && refusedVersion(sdk, headers)) || checked.data;
 }
 
 /** One message in, at most one answer out. */
@@ -98,18 +89,33 @@ export class PostTransport implements Transport {
     }
   }
 
-  /** The answer's JSON; a tool's structured content spliced in as the API's bytes, which it is. */
   private serialize(message: JSONRPCMessage): Buffer {
-    const result = "result" in message ? (message.result as Record<string, unknown>) : undefined;
-    if (!this.structured || result?.structuredContent === undefined) return Buffer.from(JSON.stringify(message));
-    const { structuredContent: _parsed, ...rest } = result;
-    if (Object.keys(rest).length === 0) return Buffer.from(JSON.stringify(message));
-    const head = JSON.stringify({ jsonrpc: "2.0", id: (message as { id: unknown }).id, result: rest });
-    // `head` ends with the result's and the message's closing braces: the member goes before them.
-    return Buffer.concat([
-      Buffer.from(`${head.slice(0, -2)},"structuredContent":`),
-      this.structured.body,
-      Buffer.from("}}"),
-    ]);
+    return serializeAnswer(message, this.structured);
   }
+}
+
+/** An answer's JSON; a tool's structured content spliced in as the API's bytes (`structured`), which it is. */
+export function serializeAnswer(message: JSONRPCMessage, structured: Outgoing | undefined): Buffer {
+  const result = "result" in message ? (message.result as Record<string, unknown>) : undefined;
+  if (!structured || result?.structuredContent === undefined) return Buffer.from(JSON.stringify(message));
+  const { structuredContent: _parsed, ...rest } = result;
+  if (Object.keys(rest).length === 0) return Buffer.from(JSON.stringify(message));
+  const head = JSON.stringify({ jsonrpc: "2.0", id: (message as { id: unknown }).id, result: rest });
+  // `head` ends with the result's and the message's closing braces: the member goes before them.
+  return Buffer.concat([Buffer.from(`${head.slice(0, -2)},"structuredContent":`), structured.body, Buffer.from("}}")]);
+}
+
+/**
+ * The revision a message other than initialize names in its header, when the SDK does not know it:
+ * the 400 its transport answers; undefined when it is known or absent.
+ */
+export function refusedVersion(sdk: Sdk, headers: Headers): Outgoing | undefined {
+  const version = headerOf(headers, "mcp-protocol-version");
+  if (version === undefined || sdk.SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  const supported = sdk.SUPPORTED_PROTOCOL_VERSIONS.join(", ");
+  return protocolError(
+    400,
+    -32000,
+    `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supported})`,
+  );
 }
