@@ -148,6 +148,26 @@ const FULL_SHOWTIME_QUERY: ShowtimeFilters & ListParams = {
   limit: 5,
 };
 
+describe("the endpoint tables of the README and the docs page", () => {
+  const PATHS = {
+    showtimes: "/v1/showtimes",
+    cinemas: "/v1/cinemas",
+    films: "/v1/films",
+    attributes: "/v1/attributes",
+  };
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const page = readFileSync(path.join(ROOT, "public/index.html"), "utf8");
+
+  test.each(Object.entries(PATHS))("%s: both name exactly the table's parameters", (resource, route) => {
+    const names = namesOf(LIST_TABLES[resource as keyof typeof PATHS]).sort();
+    const readmeRow = readme.split("\n").find((line) => line.startsWith(`| \`GET ${route}\` |`))!;
+    expect([...readmeRow.split("|")[2]!.matchAll(/`(\w+)`/g)].map((m) => m[1]).sort()).toEqual(names);
+    const pageRow = page.split("\n").find((line) => line.includes(`<code>GET ${route}</code>`))!;
+    const cell = pageRow.split("</td><td>")[1]!;
+    expect([...cell.matchAll(/<code>(\w+)<\/code>/g)].map((m) => m[1]).sort()).toEqual(names);
+  });
+});
+
 describe("the typed client sends what the tables name", () => {
   /** The query of every request the client makes for a call. */
   async function queriesOf(call: (client: ReturnType<typeof createClient>) => Promise<unknown>) {
