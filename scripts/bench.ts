@@ -28,7 +28,8 @@ import {
 import { bundle, withServer } from "./bench/server.js";
 
 const USAGE =
-  "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve] [--reuse-snapshots] [--gateway-only]\n" +
+  "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve]\n" +
+  "                         [--reuse-snapshots] [--gateway-only]\n" +
   "       npm run bench -- --history 200k:30,2M:3 [--seconds 5] [--work bench-results] [--no-serve]";
 
 function readOptions() {
@@ -141,7 +142,8 @@ async function main(): Promise<void> {
     process.stderr.write(`\n== ${showtimes.toLocaleString("en-US")} showtimes\n`);
     const dataDir = await ensureData(options.work, showtimes);
     const snapshotDir = path.join(options.work, `snapshot-${showtimes}`);
-    // --reuse-snapshots: serve a snapshot an earlier run built (its build figures are then those of the folder as it is).
+    // --reuse-snapshots: serve a snapshot an earlier run built (its build figures are then those of
+    // the folder as it is).
     const buildFigures =
       options.reuse && existsSync(path.join(snapshotDir, "manifest.json"))
         ? describeSnapshot(snapshotDir, showtimes)

@@ -90,7 +90,9 @@ function runVercelBuild(work: string): { code: number; message: string } | undef
   if (result.status !== 0)
     return {
       code: 1,
-      message: `${result.stdout}${result.stderr}\nverify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`,
+      message:
+        `${result.stdout}${result.stderr}\n` +
+        `verify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`,
     };
   return undefined;
 }
@@ -248,7 +250,8 @@ async function verifyOutput(project: string, started: number): Promise<number> {
   const manifest = JSON.parse(readFileSync(path.join(output, FUNCTION_DIR, "snapshot/manifest.json"), "utf8"));
   const httpOk = report(await checkServedDeployment(output, manifest.counts));
   process.stdout.write(
-    `\nfunction ${(facts.functionBytes / 1e6).toFixed(1)} MB with ${facts.snapshotFiles} snapshot files; static: ${facts.staticFiles.join(", ")}\n` +
+    `\nfunction ${(facts.functionBytes / 1e6).toFixed(1)} MB with ${facts.snapshotFiles} snapshot files; ` +
+      `static: ${facts.staticFiles.join(", ")}\n` +
       `checks ${seconds(checksStarted)}, total ${seconds(started)}\n`,
   );
   if (!outputOk || !httpOk) {

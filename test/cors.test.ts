@@ -71,7 +71,7 @@ describeMatrix("CORS", (runtime) => {
     expect(response.headers["content-length"]).toBeUndefined();
   });
 
-  test("a preflight for /mcp allows what an MCP client in a browser sends: a POST of JSON (decision: MCP)", async () => {
+  test("a preflight for /mcp allows what a browser MCP client sends: a POST of JSON (decision: MCP)", async () => {
     const response = await listed.request("/mcp", {
       method: "OPTIONS",
       headers: {

@@ -1,8 +1,8 @@
 /**
  * Figures and names the docs state that the code defines, read from the docs and compared with
  * the code: the snapshot format, the build's stages, the snapshot's files, the shared rate
- * limiter's deadlines, the changes feed's limits and the history kept, the MCP endpoint's bounds. A doc that falls behind
- * the code fails here instead of misleading its first reader.
+ * limiter's deadlines, the changes feed's limits and the history kept, the MCP endpoint's bounds.
+ * A doc that falls behind the code fails here instead of misleading its first reader.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

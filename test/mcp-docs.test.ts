@@ -28,11 +28,15 @@ const operations = readFileSync(path.join(ROOT, "docs/operations.md"), "utf8");
 const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
 
 /** The page's tool calls, each with the answer shown after it. */
-const CONVERSATION = [
-  ...page.matchAll(
-    /<code class="tool-call" data-tool="([a-z_]+)">([\s\S]*?)<\/code>[\s\S]*?<code class="tool-answer">([\s\S]*?)<\/code>/g,
-  ),
-].map((m) => [m[1]!, JSON.parse(decode(m[2]!)) as Record<string, unknown>, decode(m[3]!)] as const);
+/** A tool call of the page's conversation, then the answer shown for it. */
+const TOOL_EXCHANGE = new RegExp(
+  String.raw`<code class="tool-call" data-tool="([a-z_]+)">([\s\S]*?)</code>` +
+    String.raw`[\s\S]*?<code class="tool-answer">([\s\S]*?)</code>`,
+  "g",
+);
+const CONVERSATION = [...page.matchAll(TOOL_EXCHANGE)].map(
+  (m) => [m[1]!, JSON.parse(decode(m[2]!)) as Record<string, unknown>, decode(m[3]!)] as const,
+);
 
 /** The part of docs/operations.md about assistants. */
 const opsSection = /## Assistants \(MCP\)\n([\s\S]*?)\n## /.exec(operations)?.[1] ?? "";

@@ -154,7 +154,7 @@ describe("the text: a few lines per record, each value on one line", () => {
 });
 
 describe("the bound on an answer", () => {
-  test(`the text is cut at ${MAX_TEXT_LENGTH} characters; with the structured content an answer stays under 4.5 MB`, () => {
+  test(`the text is cut at ${MAX_TEXT_LENGTH} characters; with its structured content under 4.5 MB`, () => {
     const huge = { ...film, title: "x".repeat(30_000) };
     const body = { data: Array.from({ length: TOOL_MAX_LIMIT }, () => huge), pagination: { nextCursor: null } };
     const context: ToolContext = {

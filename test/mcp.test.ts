@@ -160,7 +160,8 @@ describe("a session", () => {
         attributeIds: "format-imax",
         limit: 20,
       },
-      "/v1/showtimes?near=53.4776,-2.2497&radiusKm=5&filmId=film-orbit-of-ash&startsAfter=2026-11-23T12:00Z&attributeIds=format-imax&include=film,cinema&limit=20",
+      "/v1/showtimes?near=53.4776,-2.2497&radiusKm=5&filmId=film-orbit-of-ash&startsAfter=2026-11-23T12:00Z" +
+        "&attributeIds=format-imax&include=film,cinema&limit=20",
     ],
     ["get_film", { filmId: "film-orbit-of-ash" }, "/v1/films/film-orbit-of-ash"],
     ["get_cinema", { cinemaId: "de-ber-cinemaxx-potsdamer-platz" }, "/v1/cinemas/de-ber-cinemaxx-potsdamer-platz"],
@@ -199,13 +200,15 @@ describe("a session", () => {
 
   test("the text: each start in the cinema's local time with its zone, the distance, the booking URL", async () => {
     const result = await call("find_showtimes", { near: "52.52,13.405", date: "2026-11-27", limit: 1 });
+    const { nextCursor } = result.structuredContent.pagination;
     expect(result.text.split("\n")).toEqual([
       "1 showtime:",
       "- Orbit of Ash · Fri 27 Nov 2026, 13:45 Europe/Berlin",
       "  CinemaxX Berlin Potsdamer Platz, Berlin · 2.451 km away · Kino 1 · format-3d, lang-de",
       "  Book: https://www.cinemaxx.de/kinoprogramm/berlin-potsdamer-platz/booking/9910430",
-      "  showtime st-de-ber-cinemaxx-20261127-1345-s1 · film film-orbit-of-ash · cinema de-ber-cinemaxx-potsdamer-platz",
-      `More: call find_showtimes again with the same arguments and cursor "${result.structuredContent.pagination.nextCursor}".`,
+      "  showtime st-de-ber-cinemaxx-20261127-1345-s1 · film film-orbit-of-ash · " +
+        "cinema de-ber-cinemaxx-potsdamer-platz",
+      `More: call find_showtimes again with the same arguments and cursor "${nextCursor}".`,
     ]);
   });
 
@@ -268,6 +271,10 @@ describe("bad arguments: a tool error with the message the HTTP API gives for th
     expect(result.text).toBe(answer.body.error.message);
   });
 
+  /** find_showtimes's arguments, in its input schema's order. */
+  const SHOWTIME_ARGUMENTS =
+    "cinemaId, filmId, limit, startsAfter, startsBefore, date, dayStartsAt, attributeIds, near, radiusKm, cursor";
+
   /** The tools' own rules: their limit, their argument names, JSON types, a required id. */
   test.each<[string, Record<string, unknown>, string]>([
     ["find_films", { limit: 21 }, "limit: must be a whole number from 1 to 20 written in digits"],
@@ -280,13 +287,9 @@ describe("bad arguments: a tool error with the message the HTTP API gives for th
     [
       "find_showtimes",
       { include: "film" },
-      "include: is not an argument of find_showtimes (allowed: cinemaId, filmId, limit, startsAfter, startsBefore, date, dayStartsAt, attributeIds, near, radiusKm, cursor)",
+      `include: is not an argument of find_showtimes (allowed: ${SHOWTIME_ARGUMENTS})`,
     ],
-    [
-      "find_showtimes",
-      { q: "dune" },
-      "q: is not an argument of find_showtimes (allowed: cinemaId, filmId, limit, startsAfter, startsBefore, date, dayStartsAt, attributeIds, near, radiusKm, cursor)",
-    ],
+    ["find_showtimes", { q: "dune" }, `q: is not an argument of find_showtimes (allowed: ${SHOWTIME_ARGUMENTS})`],
     ["get_film", {}, "filmId: is required"],
     ["get_film", { filmId: "" }, "filmId: must not be empty"],
     ["get_cinema", { cinemaId: "x", limit: 1 }, "limit: is not an argument of get_cinema (allowed: cinemaId)"],

@@ -5,8 +5,9 @@
  * and the gateway secret written by the project's own `npm run gateway-secret`, copied in with its
  * modes as vercel build copies it. The MCP endpoint through the pair in both forwarding modes
  * (decision: MCP): the SDK's client, its POSTs carried past the CDN with their bodies. Two ways a
- * deployment failed where verify:vercel, run by the files' owner, saw nothing: the platform runs the pieces as another user (decision: gateway
- * secret), and a client names the host fetch mode forwards to (decision: gateway origin).
+ * deployment failed where verify:vercel, run by the files' owner, saw nothing: the platform runs
+ * the pieces as another user (decision: gateway secret), and a client names the host fetch mode
+ * forwards to (decision: gateway origin).
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

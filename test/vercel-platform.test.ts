@@ -11,7 +11,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { type Platform, startPlatform } from "../scripts/vercel/platform.js";
 import { send } from "../scripts/vercel/http-checks.js";
 
-/** The function: echoes the Accept-Encoding and the body it was called with; its response headers come from the query. */
+/**
+ * The function: echoes the Accept-Encoding and the body it was called with; its response headers
+ * come from the query.
+ */
 let fn: Server;
 let calls = 0;
 let platform: Platform;

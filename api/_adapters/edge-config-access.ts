@@ -60,7 +60,8 @@ export function remoteAccess(base: AccessIndex, options: RemoteAccessOptions): A
     lastText = text;
     if (next.version < newest.version) {
       older.problem(
-        `access: ${ITEM_SOURCE} is version ${next.version}, older than version ${newest.version} in force; keeping version ${newest.version}`,
+        `access: ${ITEM_SOURCE} is version ${next.version}, older than version ${newest.version} in force; ` +
+          `keeping version ${newest.version}`,
       );
       return;
     }
@@ -73,7 +74,9 @@ export function remoteAccess(base: AccessIndex, options: RemoteAccessOptions): A
       problems.problem(`access: cannot use Edge Config (${error.message}); keeping version ${newest.version} in force`);
       return;
     }
-    const reason = `access: cannot use Edge Config before any read succeeded (${error.message}); a key the deployment's copy admits is answered 503 until one does`;
+    const reason =
+      `access: cannot use Edge Config before any read succeeded (${error.message}); ` +
+      "a key the deployment's copy admits is answered 503 until one does";
     problems.problem(reason);
     unconfirmed = base.unconfirmedBecause(reason);
   }

@@ -25,7 +25,8 @@ export type Forward = (
  * Authorization, Range, Pragma, the _vercel_no_cache cookie.
  */
 const FORWARDED = ["accept-encoding", "if-none-match"] as const;
-/** What the MCP endpoint reads besides (decision: MCP): its body's type, what the client accepts, the protocol revision. */
+/** What the MCP endpoint reads besides (decision: MCP): its body's type, what the client accepts, the
+ * protocol revision. */
 const FORWARDED_MCP = ["content-type", "content-length", "accept", "mcp-protocol-version"] as const;
 
 /** The internal request's headers: the few the function reads, the request id and the secret. */

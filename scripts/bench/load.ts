@@ -45,7 +45,11 @@ function wrk(args: string[]): Promise<string> {
       if (error)
         reject(
           new Error(
-            `wrk failed: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "wrk is not installed (apt-get install wrk)" : stderr || error.message}`,
+            `wrk failed: ${
+              (error as NodeJS.ErrnoException).code === "ENOENT"
+                ? "wrk is not installed (apt-get install wrk)"
+                : stderr || error.message
+            }`,
           ),
         );
       else resolve(stdout);

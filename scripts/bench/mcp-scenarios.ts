@@ -78,7 +78,8 @@ export function mcpScenarios(lists: Snapshot["lists"], days: string[], pick: (n:
   const showtimes = Array.from({ length: UNCACHED_URLS }, (): Question => {
     const cinemaId = lists.cinemas.ids.text(pick(lists.cinemas.length));
     const date = days[pick(days.length)]!;
-    const target = `/v1/showtimes?limit=${limit}&cinemaId=${encodeURIComponent(cinemaId)}&date=${date}&include=film,cinema`;
+    const cinema = encodeURIComponent(cinemaId);
+    const target = `/v1/showtimes?limit=${limit}&cinemaId=${cinema}&date=${date}&include=film,cinema`;
     return { args: { cinemaId, date }, target };
   });
   return [

@@ -62,7 +62,8 @@ export function relativeCpu(figures: readonly ScenarioFigures[], name: string): 
 export function scenarioValue(f: ScenarioFigures): string {
   return (
     `${fixed(f.ours.cpuPerRequestUs, 0)} µs vs ${fixed(f.ceiling.cpuPerRequestUs, 0)} µs = ${fixed(f.cpuRatio, 2)}; ` +
-    `${Math.round(f.ours.requestsPerSecond)} vs ${Math.round(f.ceiling.requestsPerSecond)} req/s; p99 ${fixed(f.ours.p99Ms)} vs ${fixed(f.ceiling.p99Ms)} ms`
+    `${Math.round(f.ours.requestsPerSecond)} vs ${Math.round(f.ceiling.requestsPerSecond)} req/s; ` +
+    `p99 ${fixed(f.ours.p99Ms)} vs ${fixed(f.ceiling.p99Ms)} ms`
   );
 }
 
@@ -145,14 +146,16 @@ function serveRows(size: string, r: SizeReport): string[][] {
     "function bundle",
     `${fixed(s.functionBundleMb)} MB incl. snapshot`,
     sizeTarget
-      ? `≤ ${sizeTarget[0]} MB: ${mark(s.functionBundleMb <= sizeTarget[0]!)}; aim ≤ ${sizeTarget[1]}: ${mark(s.functionBundleMb <= sizeTarget[1]!)}`
+      ? `≤ ${sizeTarget[0]} MB: ${mark(s.functionBundleMb <= sizeTarget[0]!)}; ` +
+        `aim ≤ ${sizeTarget[1]}: ${mark(s.functionBundleMb <= sizeTarget[1]!)}`
       : "≤ 250 MB",
   ]);
   const { precomputedIdentityMb, precomputedGzipMb, composedBoundMb } = s.responses;
   rows.push([
     size,
     "largest response",
-    `stored ${fixed(precomputedIdentityMb, 3)} MB (gzip ${fixed(precomputedGzipMb, 3)}); composed ≤ ${fixed(composedBoundMb, 2)} MB`,
+    `stored ${fixed(precomputedIdentityMb, 3)} MB (gzip ${fixed(precomputedGzipMb, 3)}); ` +
+      `composed ≤ ${fixed(composedBoundMb, 2)} MB`,
     "≤ 4.5 MB",
   ]);
   return rows;

@@ -1,4 +1,7 @@
-/** What the bench measures at a time: a named set of request paths (scenarios.ts makes them; feed-scenario.ts one more). */
+/**
+ * What the bench measures at a time: a named set of request paths (scenarios.ts makes them;
+ * feed-scenario.ts one more).
+ */
 export interface Scenario {
   name: string;
   paths: string[];

@@ -72,11 +72,10 @@ function collectListScenarios(snapshotDir: string): Scenario[] {
     // alone. Its own random sequence, so the other scenarios ask the same URLs as in earlier releases.
     const pickDay = random(2);
     const days = datesBetween(first, last);
-    const byCinemaDate = Array.from(
-      { length: UNCACHED_URLS },
-      () =>
-        `/v1/showtimes?cinemaId=${encodeURIComponent(cinemas[pickDay(cinemas.length)]!)}&date=${days[pickDay(days.length)]}&limit=100`,
-    );
+    const byCinemaDate = Array.from({ length: UNCACHED_URLS }, () => {
+      const cinema = encodeURIComponent(cinemas[pickDay(cinemas.length)]!);
+      return `/v1/showtimes?cinemaId=${cinema}&date=${days[pickDay(days.length)]}&limit=100`;
+    });
     const byFilm = Array.from(
       { length: UNCACHED_URLS },
       () => `/v1/showtimes?filmId=${encodeURIComponent(films[pick(films.length)]!)}&startsAfter=${at()}&limit=100`,
@@ -92,7 +91,8 @@ function collectListScenarios(snapshotDir: string): Scenario[] {
     const nearFilmWindow = Array.from({ length: located.length ? UNCACHED_URLS : 0 }, () => {
       const from = first + pick(last - first + 1);
       const film = encodeURIComponent(films[pick(films.length)]!);
-      const window = `startsAfter=${encodeURIComponent(dateTimeOfMinute(from))}&startsBefore=${encodeURIComponent(dateTimeOfMinute(from + 240))}`;
+      const after = encodeURIComponent(dateTimeOfMinute(from));
+      const window = `startsAfter=${after}&startsBefore=${encodeURIComponent(dateTimeOfMinute(from + 240))}`;
       return `/v1/showtimes?near=${place()}&filmId=${film}&${window}&limit=100`;
     });
     const cinemasNear = Array.from(

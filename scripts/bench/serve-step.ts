@@ -30,7 +30,10 @@ export function writeBenchAccess(dir: string): string {
 /** Headers the HTTP layer writes itself, per connection or per response. */
 const TRANSPORT_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
-/** One raw response as the load generator receives it: no Accept-Encoding, so identity bytes; a POST when given a body. */
+/**
+ * One raw response as the load generator receives it: no Accept-Encoding, so identity bytes; a
+ * POST when given a body.
+ */
 function rawRequest(
   url: string,
   headers: Record<string, string>,
@@ -202,7 +205,8 @@ async function coldStart(
 /** A bare node:http server answering 200 at once: how long Node itself takes to start here. */
 const BARE_SERVER = (port: number) => [
   "-e",
-  `const server = require("node:http").createServer((q, s) => s.end("{}")).listen(${port}, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + server.address().port))`,
+  `const server = require("node:http").createServer((q, s) => s.end("{}")).listen(${port}, "127.0.0.1", ` +
+    `() => console.log("listening on http://127.0.0.1:" + server.address().port))`,
 ];
 
 export interface ColdStart {

@@ -64,7 +64,8 @@ export const FIXED_ORIGIN_CHECK: Check = [
       const withSecret = bystander.received.filter((req) => req.headers[GATEWAY_TOKEN_HEADER] !== undefined);
       assert(
         bystander.connections() === 0,
-        `the listener a client named had ${bystander.connections()} connections, ${withSecret.length} requests with the gateway secret`,
+        `the listener a client named had ${bystander.connections()} connections, ` +
+          `${withSecret.length} requests with the gateway secret`,
       );
       for (const [how, answer] of answers) {
         assert(answer.status === 200, `${how}: expected 200, got ${answer.status}`);

@@ -10,7 +10,10 @@ import path from "node:path";
 export const FUNCTION_SIZE_LIMIT = 250 * 1024 * 1024;
 export const FUNCTION_DIR = "functions/api/v1.func";
 export const MIDDLEWARE_DIR = "functions/middleware.func";
-/** Paths the function must answer: lists, an encoded id, the bare prefix, an unknown path (its 404 is the API's), MCP. */
+/**
+ * Paths the function must answer: lists, an encoded id, the bare prefix, an unknown path (its 404
+ * is the API's), MCP.
+ */
 export const ROUTED_PATHS = [
   "/v1/showtimes",
   "/v1/cinemas/a%2Fb",

@@ -5,7 +5,10 @@
 export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
   "DateTime": {
     "type": "string",
-    "description": "A date-time as the spec defines it: a calendar-valid date (leap days only in leap years), `T`, `hh:mm` with optional `:ss` and optional fractional seconds, then a mandatory zone `Z` or `±hh:mm`. RFC 3339 except that seconds are optional.",
+    "description":
+      "A date-time as the spec defines it: a calendar-valid date (leap days only in leap years), `T`, `hh:mm` with " +
+      "optional `:ss` and optional fractional seconds, then a mandatory zone `Z` or `±hh:mm`. RFC 3339 except that " +
+      "seconds are optional.",
     "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$"
   },
   "Provenance": {
@@ -72,7 +75,10 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       },
       "timeZone": {
         "type": "string",
-        "description": "The cinema's IANA time zone, by its primary name (e.g. `Europe/Berlin`; `Asia/Kolkata`, never the older `Asia/Calcutta`): given by the source, or derived from its coordinates or its country; absent when neither tells."
+        "description":
+          "The cinema's IANA time zone, by its primary name (e.g. `Europe/Berlin`; `Asia/Kolkata`, never the older " +
+          "`Asia/Calcutta`): given by the source, or derived from its coordinates or its country; absent when " +
+          "neither tells."
       }
     },
     "required": [
@@ -212,7 +218,11 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "observedAt"
     ],
     "additionalProperties": false,
-    "description": "How fresh the data in this response is. With provenance records in the response: the earliest `provenance.observedAt` among them and the latest `provenance.sourceUpdatedAt` (absent when none has one); a get-one carries its record's own values. Attributes and empty pages carry the same computed over the whole snapshot. Times are shown as written in the source."
+    "description":
+      "How fresh the data in this response is. With provenance records in the response: the earliest " +
+      "`provenance.observedAt` among them and the latest `provenance.sourceUpdatedAt` (absent when none has one); a " +
+      "get-one carries its record's own values. Attributes and empty pages carry the same computed over the whole " +
+      "snapshot. Times are shown as written in the source."
   },
   "Pagination": {
     "type": "object",
@@ -238,7 +248,9 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "hasMore"
     ],
     "additionalProperties": false,
-    "description": "`nextCursor` is a non-empty, opaque, URL-safe string when `hasMore` is true and `null` when it is false. Pass it back unchanged in `cursor`, with the same filters."
+    "description":
+      "`nextCursor` is a non-empty, opaque, URL-safe string when `hasMore` is true and `null` when it is false. Pass " +
+      "it back unchanged in `cursor`, with the same filters."
   },
   "ServedShowtime": {
     "type": "object",
@@ -305,7 +317,9 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "provenance"
     ],
     "additionalProperties": false,
-    "description": "A showtime as served: listed near a point, with its cinema's `distanceKm` (rounded to 3 decimals); with `film` and/or `cinema` (their full records) when `include` asks for them."
+    "description":
+      "A showtime as served: listed near a point, with its cinema's `distanceKm` (rounded to 3 decimals); with " +
+      "`film` and/or `cinema` (their full records) when `include` asks for them."
   },
   "MatchingShowtimes": {
     "type": "object",
@@ -329,7 +343,9 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "firstStartsAt"
     ],
     "additionalProperties": false,
-    "description": "What a film or cinema listed by showtime filters has of them: how many of its showtimes match every showtime filter, at how many cinemas (films only), and the first of them in list order, its `startsAt` as written."
+    "description":
+      "What a film or cinema listed by showtime filters has of them: how many of its showtimes match every showtime " +
+      "filter, at how many cinemas (films only), and the first of them in list order, its `startsAt` as written."
   },
   "ServedCinema": {
     "type": "object",
@@ -370,7 +386,9 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "provenance"
     ],
     "additionalProperties": false,
-    "description": "A cinema as listed: with `distanceKm` (rounded to 3 decimals) near a point, and `matchingShowtimes` when listed by showtime filters."
+    "description":
+      "A cinema as listed: with `distanceKm` (rounded to 3 decimals) near a point, and `matchingShowtimes` when " +
+      "listed by showtime filters."
   },
   "ServedFilm": {
     "type": "object",

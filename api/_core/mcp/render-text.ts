@@ -40,7 +40,8 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 function matching(m: MatchingShowtimes | undefined, zoneOffset: ZoneOffset, timeZone?: string): string | undefined {
   if (!m) return undefined;
   const where = typeof m.cinemaCount === "number" ? ` at ${plural(m.cinemaCount, "cinema")}` : "";
-  return `  ${plural(m.count, "matching showtime")}${where}, the first ${localTimeOf(m.firstStartsAt, timeZone, zoneOffset)}`;
+  const first = localTimeOf(m.firstStartsAt, timeZone, zoneOffset);
+  return `  ${plural(m.count, "matching showtime")}${where}, the first ${first}`;
 }
 
 export const renderFilm: RenderItem<ServedFilm> = (film, zoneOffset) => {
@@ -72,17 +73,21 @@ export const renderShowtime: RenderItem<ServedShowtime> = (showtime, zoneOffset)
   const { film, cinema } = showtime;
   const when = localTimeOf(showtime.startsAt, cinema?.location.timeZone, zoneOffset);
   const place = cinema ? `${oneLine(cinema.name)}, ${oneLine(cinema.location.locality ?? "")}` : undefined;
+  const screen = showtime.screenName && oneLine(showtime.screenName);
+  const cinemaId = oneLine(showtime.cinemaId);
   const lines = [
     `- ${film ? oneLine(film.title) : `film ${oneLine(showtime.filmId)}`} · ${when}`,
-    `  ${joined([place, distance(showtime), showtime.screenName && oneLine(showtime.screenName), showtime.attributeIds?.join(", ")])}`,
+    `  ${joined([place, distance(showtime), screen, showtime.attributeIds?.join(", ")])}`,
     showtime.bookingUrl ? `  Book: ${showtime.bookingUrl}` : undefined,
-    `  ${joined([`showtime ${oneLine(showtime.id)}`, `film ${oneLine(showtime.filmId)}`, `cinema ${oneLine(showtime.cinemaId)}`])}`,
+    `  ${joined([`showtime ${oneLine(showtime.id)}`, `film ${oneLine(showtime.filmId)}`, `cinema ${cinemaId}`])}`,
   ];
   return lines.filter(Boolean).join("\n");
 };
 
-export const renderAttribute: RenderItem<Attribute> = (attribute) =>
-  `- ${oneLine(attribute.id)}: ${oneLine(attribute.name)} (${attribute.kind})${attribute.description ? ` · ${oneLine(attribute.description)}` : ""}`;
+export const renderAttribute: RenderItem<Attribute> = (attribute) => {
+  const description = attribute.description ? ` · ${oneLine(attribute.description)}` : "";
+  return `- ${oneLine(attribute.id)}: ${oneLine(attribute.name)} (${attribute.kind})${description}`;
+};
 
 /** A page: how many, each record, then the cursor to continue with (or that there is no more). */
 export function renderPage<T>(

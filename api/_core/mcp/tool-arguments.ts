@@ -24,7 +24,10 @@ export interface ToolTarget {
   targetOf(args: Arguments): string;
 }
 
-/** An argument as query text: strings as given, numbers in JavaScript's notation (the parser judges it); null is no value. */
+/**
+ * An argument as query text: strings as given, numbers in JavaScript's notation (the parser judges
+ * it); null is no value.
+ */
 function textOf(name: string, value: unknown, schema: JsonSchema): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") return value;

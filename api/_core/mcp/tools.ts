@@ -32,7 +32,9 @@ export interface Tool {
 /** Every tool only reads the listings: the same call gives the same answer until the data is rebuilt. */
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-const MORE = `Up to ${TOOL_MAX_LIMIT} per call (limit, default 10); for more, call again with the same arguments and cursor set to the answer's nextCursor.`;
+const MORE =
+  `Up to ${TOOL_MAX_LIMIT} per call (limit, default 10); ` +
+  "for more, call again with the same arguments and cursor set to the answer's nextCursor.";
 const LOCAL =
   "date is YYYY-MM-DD in each cinema's own calendar; times are shown in the cinema's local time with its zone.";
 
@@ -77,10 +79,11 @@ export const TOOLS: readonly Tool[] = [
   listTool(
     "find_films",
     "Find films",
-    "Films with a showtime matching every filter given, most matching showtimes first: by words of the title (q), " +
-      "showing near a place (near=LATITUDE,LONGITUDE, radiusKm default 25), on a date, at a cinema (cinemaId), in a " +
-      "country, in a time window or with attributes (attributeIds, ids from list_attributes). Each film says how many " +
-      `showtimes match, at how many cinemas, and the first. Without filters: every film, by id. ${LOCAL}`,
+    "Films with a showtime matching every filter given, most matching showtimes first: by words of the title " +
+      "(q), showing near a place (near=LATITUDE,LONGITUDE, radiusKm default 25), on a date, at a cinema " +
+      "(cinemaId), in a country, in a time window or with attributes (attributeIds, ids from list_attributes). " +
+      "Each film says how many showtimes match, at how many cinemas, and the first. Without filters: every " +
+      `film, by id. ${LOCAL}`,
     { resource: "films" },
     "FilmPage",
     renderFilm,
@@ -112,7 +115,8 @@ export const TOOLS: readonly Tool[] = [
   oneTool(
     "get_film",
     "Get a film",
-    "One film by its id (as find_films and find_showtimes give it): title, running time, certification, release date, poster.",
+    "One film by its id (as find_films and find_showtimes give it): title, running time, certification, " +
+      "release date, poster.",
     { resource: "films", id: "filmId", idDescription: "The film's id, such as film-orbit-of-ash." },
     "FilmResult",
     renderFilm,
