@@ -310,6 +310,29 @@ describe("bad arguments: a tool error with the message the HTTP API gives for th
       await client.close();
     }
   });
+  test.each<[string, unknown, string]>([
+    ["params not an object", "find_films", "params must be an object: {name, arguments}"],
+    ["a name that is not a string", { name: 5 }, "params.name must be the name of a tool (a string)"],
+    ["arguments as a string", { name: "find_films", arguments: "dune" }, "params.arguments must be an object"],
+    ["arguments as an array", { name: "find_films", arguments: [] }, "params.arguments must be an object"],
+  ])("a tools/call with %s: -32602 saying what to fix", async (_what, params, message) => {
+    const answer = await postMcp(base, { jsonrpc: "2.0", id: 9, method: "tools/call", params }, { key: KEYS.valid });
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      error: { code: -32602, message: expect.stringContaining(`Invalid params: ${message}`) },
+    });
+  });
+
+  test("a tools/call without arguments is a call with none", async () => {
+    const bare = await postMcp(base, rpc("tools/call", { name: "list_attributes" }), { key: KEYS.valid });
+    const empty = await postMcp(base, rpc("tools/call", { name: "list_attributes", arguments: {} }), {
+      key: KEYS.valid,
+    });
+    expect(bare.json().result.structuredContent.data.length).toBeGreaterThan(0);
+    expect(bare.json()).toEqual(empty.json());
+  });
 });
 
 describe("the gate: the same as every request, before the SDK reads anything", () => {

@@ -112,6 +112,13 @@ const CASES: Record<string, Case[]> = {
     ["100 characters (the bound)", `/v1/films?q=${"a".repeat(100)}`, 200],
     ["101 characters", `/v1/films?q=${"a".repeat(101)}`, 400, "q"],
     ["100 characters once trimmed", `/v1/films?q=${enc(`  ${"a".repeat(100)}  `)}`, 200],
+    ["100 characters once trimmed of a next line (Unicode whitespace)", `/v1/films?q=${"a".repeat(100)}%C2%85`, 200],
+    [
+      "100 characters after a byte-order mark (not whitespace) are 101",
+      `/v1/films?q=%EF%BB%BF${"a".repeat(100)}`,
+      400,
+      "q",
+    ],
     ["100 emoji and a letter (code points)", `/v1/cinemas?q=${enc(`a${"🎬".repeat(99)}`)}`, 200],
     ["only spaces", `/v1/films?q=${enc("   ")}`, 400, "q"],
     ["only punctuation", `/v1/cinemas?q=${enc("!?-")}`, 400, "q"],

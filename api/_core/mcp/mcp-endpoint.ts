@@ -92,14 +92,36 @@ interface PlainToolCall {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The message as a plain tools/call, or undefined: anything else (or anything odd) goes to the SDK's Server. */
-function plainToolCall(json: unknown): PlainToolCall | undefined {
+/** A tools/call request whose params are not `{name, arguments?}`: the id to answer and what is wrong. */
+interface MalformedToolCall {
+  id: string | number;
+  invalid: string;
+}
+
+/**
+ * The message as a plain tools/call, a malformed one, or undefined: anything else (a notification,
+ * an odd id, another method) goes to the SDK's Server.
+ */
+function plainToolCall(json: unknown): PlainToolCall | MalformedToolCall | undefined {
   if (!isPlainObject(json) || json.jsonrpc !== "2.0" || json.method !== "tools/call") return undefined;
   const { id, params } = json;
-  if (!((typeof id === "string" || Number.isInteger(id)) && isPlainObject(params))) return undefined;
+  if (!(typeof id === "string" || Number.isInteger(id))) return undefined;
+  const rpcId = id as string | number;
+  if (!isPlainObject(params)) return { id: rpcId, invalid: "params must be an object: {name, arguments}" };
   const { name, arguments: args } = params;
-  if (typeof name !== "string" || !(args === undefined || isPlainObject(args))) return undefined;
-  return { id: id as string | number, name, args: args ?? {} };
+  if (typeof name !== "string") return { id: rpcId, invalid: "params.name must be the name of a tool (a string)" };
+  if (!(args === undefined || isPlainObject(args)))
+    return { id: rpcId, invalid: "params.arguments must be an object of the tool's arguments" };
+  return { id: rpcId, name, args: args ?? {} };
+}
+
+/**
+ * A JSON-RPC error for a request: the SDK's Server would answer a malformed tools/call with -32603
+ * (internal error) and the issues of its schema check; JSON-RPC names it -32602, and says what to fix.
+ */
+function rpcError(id: string | number, code: number, message: string): McpAnswer {
+  const body = { jsonrpc: "2.0" as const, id, error: { code, message } };
+  return { outgoing: { status: 200, headers: { ...JSON_HEADERS }, body: Buffer.from(JSON.stringify(body)) } };
 }
 
 /**
@@ -112,8 +134,7 @@ function answerToolCall(sdk: Sdk, exchange: McpExchange, call: PlainToolCall): M
   const tool = TOOLS_BY_NAME.get(call.name);
   if (!tool) {
     const error = new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${clipText(call.name, 64)}`);
-    const body = { jsonrpc: "2.0" as const, id: call.id, error: { code: error.code, message: error.message } };
-    return { outgoing: { status: 200, headers: { ...JSON_HEADERS }, body: Buffer.from(JSON.stringify(body)) } };
+    return rpcError(call.id, error.code, error.message);
   }
   let structured: Outgoing | undefined;
   const result = callTool(tool, call.args, { ...exchange, keepStructured: (answer) => (structured = answer) });
@@ -150,7 +171,9 @@ export async function answerMcpRequest(exchange: McpExchange): Promise<McpAnswer
   const call = plainToolCall(json);
   if (call) {
     const refused = refusedVersion(sdk, exchange.headers);
-    return refused ? { outgoing: refused } : answerToolCall(sdk, exchange, call);
+    if (refused) return { outgoing: refused };
+    if ("invalid" in call) return rpcError(call.id, sdk.ErrorCode.InvalidParams, `Invalid params: ${call.invalid}`);
+    return answerToolCall(sdk, exchange, call);
   }
   const message = refusedMessage(sdk, exchange.headers, json);
   if ("status" in message) return { outgoing: message };

@@ -110,9 +110,15 @@ export function parseInclude(value: string): Embedded[] {
 /** `q` is 1..100 characters once trimmed (decision: name search). */
 export const MAX_QUERY_LENGTH = 100;
 
+/**
+ * Unicode whitespace (the White_Space property) at either end: JavaScript's `trim` keeps U+0085
+ * (next line), which is whitespace, and drops U+FEFF (a byte-order mark), which is not.
+ */
+const EDGE_WHITESPACE = /^\p{White_Space}+|\p{White_Space}+$/gu;
+
 /** `q`: words to find names by, trimmed, 1..100 characters with at least one letter or digit. */
 export function parseNameQuery(value: string): NameQuery {
-  const trimmed = value.trim();
+  const trimmed = value.replace(EDGE_WHITESPACE, "");
   const length = codePointLength(trimmed);
   if (length < 1 || length > MAX_QUERY_LENGTH)
     throw badParameter("q", `must be 1 to ${MAX_QUERY_LENGTH} characters long once trimmed, not ${length}`);
