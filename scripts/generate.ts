@@ -17,8 +17,9 @@ const USAGE = `Usage: npm run generate -- --out DIR --showtimes N [--seed S] [--
        npm run generate -- --churn FROM --out DIR [--seed S] [--force]
 
 Writes DIR/{attributes,cinemas,films,showtimes}: about N/364 cinemas in GB, DE, FR, ES, IT, NL
-and US, a few hundred films, and exactly N showtimes over 14 days from 2026-12-01 as NDJSON
-parts of at most ${(100_000).toLocaleString("en")} lines. The same N and S always give byte-identical files.
+and US, a few hundred films, and exactly N showtimes over 14 days from 2026-12-01 (in a small
+dataset, a cinema whose screens cannot hold its share plays a few on after them) as NDJSON parts
+of at most ${(100_000).toLocaleString("en")} lines. The same N and S always give byte-identical files.
 
   --churn FROM    instead of a new dataset, the generated dataset FROM a day later: its earliest day
                   gone, a new last day, 2% of the showtimes moved, 0.5% cancelled, a few cinemas and

@@ -180,3 +180,31 @@ describe("the bench's MCP scenarios (decision: MCP)", () => {
     }
   });
 });
+
+describe("small datasets", () => {
+  // With few cinemas, a cinema of a few screens of long films cannot hold its share in the usual
+  // days; the rest plays on the last day and after, never at a day without a date.
+  test.each([
+    [2000, 7],
+    [2000, 21],
+  ])("%i showtimes, seed %i: exactly that many, and every one passes the build", async (showtimes, seed) => {
+    const dir = makeTempDir("small");
+    try {
+      const data = path.join(dir, "data");
+      const made = await runTsxScript(GENERATE, [
+        "--out",
+        data,
+        "--showtimes",
+        String(showtimes),
+        "--seed",
+        String(seed),
+      ]);
+      expect(made.code, made.stderr).toBe(0);
+      expect(countShowtimes(data)).toBe(showtimes);
+      const build = await runBuildCli(["--data", data, "--out", path.join(dir, "snapshot")]);
+      expect(build.code, build.stderr).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -14,6 +14,9 @@ const LAST_POSSIBLE_START = 24 * 60 + 15;
 const DATES = Array.from({ length: DAY_COUNT + 1 }, (_, day) => formatDay(day));
 const COMPACT_DATES = DATES.map((date) => date.replace(/-/g, ""));
 const WEEKDAYS = DATES.map((_, day) => getWeekday(day));
+/** A day's date, past the spare day too (a cinema whose screens cannot hold its quota plays on). */
+const dateOf = (day: number) => DATES[day] ?? formatDay(day);
+const compactDateOf = (day: number) => COMPACT_DATES[day] ?? formatDay(day).replace(/-/g, "");
 
 interface Booking {
   screen: Screen;
@@ -39,7 +42,8 @@ export function renderShowtimes(
   let bookings: Booking[] = [];
   for (let day = 0; day < DAY_COUNT; day++) {
     if (PERIOD_STARTS.includes(day)) bookings = bookScreens(random, plan, day, fallback);
-    const counts = spreadOverScreens(random, bookings, perDay[day]! + carried, day === DAY_COUNT - 1);
+    const lastDay = day === DAY_COUNT - 1 ? WEEKDAYS[day]! : undefined;
+    const counts = spreadOverScreens(random, bookings, perDay[day]! + carried, lastDay);
     carried = perDay[day]! + carried - counts.reduce((a, b) => a + b, 0);
     const shows = bookings.flatMap((booking, i) => timeShows(random, plan, booking, counts[i]!, day));
     shows.sort((a, b) => a.minute - b.minute || a.screen.number - b.screen.number);
@@ -56,10 +60,10 @@ function describeShowtime(random: Random, show: Performance, perf: number, stamp
   const mm = String(show.minute % 60).padStart(2, "0");
   // Built field by field because JSON key order follows insertion order and must match spec 2.2.
   const record = {
-    id: `st-${cinema.record.id}-${COMPACT_DATES[date]}-${hh}${mm}-s${show.screen.number}`,
+    id: `st-${cinema.record.id}-${compactDateOf(date)}-${hh}${mm}-s${show.screen.number}`,
     filmId: show.film.record.id,
     cinemaId: cinema.record.id,
-    startsAt: `${DATES[date]}T${hh}:${mm}:00${cinema.offset}`,
+    startsAt: `${dateOf(date)}T${hh}:${mm}:00${cinema.offset}`,
   } as Showtime;
   if (cinema.bookingBase && flip(random, 0.97)) record.bookingUrl = cinema.bookingBase + perf;
   record.attributeIds = chooseAttributes(random, show);
@@ -114,9 +118,11 @@ function bookScreens(random: Random, plan: CinemaPlan, day: number, fallback: re
 
 /**
  * Shares a day's showtimes over the screens, unevenly, never beyond what a screen can fit;
- * the excess moves to the next day, and on the last day the quota wins over the cap.
+ * the excess moves to the next day, and on the last day (its weekday given) the quota wins over
+ * the cap: the rest goes to the first screen, then the next, each while its shows still start
+ * before the spare day ends, and what is left to the first screen.
  */
-function spreadOverScreens(random: Random, bookings: Booking[], total: number, isLastDay: boolean): number[] {
+function spreadOverScreens(random: Random, bookings: Booking[], total: number, lastDay?: number): number[] {
   const counts = apportion(
     total,
     bookings.map(() => 0.7 + 0.6 * random()),
@@ -132,8 +138,34 @@ function spreadOverScreens(random: Random, bookings: Booking[], total: number, i
     counts[i]! += room;
     excess -= room;
   }
-  if (isLastDay) counts[0]! += excess;
+  if (lastDay === undefined) return counts;
+  for (let i = 0; excess > 0 && i < counts.length; i++) {
+    while (excess > 0 && startsBeforeSpareDayEnds(bookings[i]!, counts[i]! + 1, lastDay)) {
+      counts[i]!++;
+      excess--;
+    }
+  }
+  // A cinema whose screens cannot hold its quota even so (a few screens of long films in a small
+  // dataset): the first screen plays on past the spare day, so the count stays exact.
+  counts[0]! += excess;
   return counts;
+}
+
+/** The first minute after the spare day, counted from the last listed day's midnight. */
+const SPARE_DAY_END = 2 * 1440;
+
+/**
+ * Whether `count` shows on one screen on the last day all start before the spare day ends: laid
+ * out as timeShows lays them when they do not fit the usual day (back to back from the first
+ * start); when they do fit, the last starts by the usual last start.
+ */
+function startsBeforeSpareDayEnds(booking: Booking, count: number, weekday: number): boolean {
+  const { films } = booking;
+  const matinees = films.length === 2 ? Math.ceil(count / 3) : 0;
+  const filmAt = (i: number) => (i < matinees ? films[0]! : films[films.length - 1]!);
+  let minute = firstStart(weekday);
+  for (let i = 0; i < count - 1; i++) minute = Math.ceil((minute + filmAt(i).runtime + TURNAROUND) / 5) * 5;
+  return minute < SPARE_DAY_END;
 }
 
 function firstStart(weekday: number): number {
