@@ -75,6 +75,8 @@ describe("a production history", () => {
       "build --yes --standalone --prod",
       "deploy --prebuilt --prod",
     ]);
+    // The CLI's telemetry is off for every call: a release sends Vercel nothing but the deployment.
+    expect(run.calls.map((c) => c.telemetry)).toEqual(["off", "off", "off"]);
     const recorded = stateOf(state()).production;
     expect(run.calls[2]).toMatchObject({ snapshotId: recorded.snapshotId, target: "production", exit: 0 });
     expect(readManifest(path.join(state(), "snapshots", recorded.snapshotId)).snapshotId).toBe(recorded.snapshotId);
@@ -272,7 +274,13 @@ describe.concurrent("a dry run", () => {
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.calls).toMatchObject([
-      { args: ["build", "--yes", "--standalone", "--prod"], projectId: "local", nodeVersion: "24.x", exit: 0 },
+      {
+        args: ["build", "--yes", "--standalone", "--prod"],
+        projectId: "local",
+        nodeVersion: "24.x",
+        telemetry: "off",
+        exit: 0,
+      },
     ]);
     const lines = run.stdout.split("\n");
     const said = (start: string) => lines.filter((line) => line.startsWith(`release: ${start}`));

@@ -14,7 +14,9 @@ import { tightenPulledSecrets } from "./working-folder.js";
 const VERCEL = "vercel";
 
 function vercelEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, NO_UPDATE_NOTIFIER: "1", FORCE_COLOR: "0", ...extra };
+  // Telemetry off, as verify:vercel has it: a release sends Vercel nothing but the deployment, and
+  // a dry run nothing at all (the CLI otherwise posts each command from a detached process).
+  return { ...process.env, VERCEL_TELEMETRY_DISABLED: "1", NO_UPDATE_NOTIFIER: "1", FORCE_COLOR: "0", ...extra };
 }
 
 /** Where a release looks for the project it goes to. */

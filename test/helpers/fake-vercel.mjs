@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * A stand-in for the `vercel` CLI, put first on PATH by the release tests: no network, no account.
- * Every call appends one JSON line to $FAKE_VERCEL_LOG: its arguments, its exit status and, for a
- * deploy, the snapshot id the upload carried. `pull` writes the target's environment file, readable
- * by all as a careless CLI might leave it. `build` records the project it built for and the modes of
+ * Every call appends one JSON line to $FAKE_VERCEL_LOG: its arguments, its exit status, whether
+ * telemetry was turned off and, for a deploy, the snapshot id the upload carried. `pull` writes the
+ * target's environment file, readable by all as a careless CLI might leave it. `build` records the project it built for and the modes of
  * the environment files beside it, runs vercel.json's build command as the real CLI does (so the
  * snapshot step and the gateway secret are the project's own) and then writes a Build Output API
  * folder shaped like the pinned CLI's (checked by scripts/vercel/output.ts).
@@ -31,7 +31,8 @@ const args = process.argv.slice(2);
 const command = args[0];
 const cwd = process.cwd();
 const output = path.join(cwd, ".vercel/output");
-const entry = { args, cwd };
+// Whether the caller turned the CLI's telemetry off (the real CLI posts it to Vercel otherwise).
+const entry = { args, cwd, telemetry: process.env.VERCEL_TELEMETRY_DISABLED === "1" ? "off" : "on" };
 
 function finish(code, extra = {}) {
   if (process.env.FAKE_VERCEL_LOG)

@@ -27,6 +27,8 @@ export interface VercelCall {
   args: string[];
   /** The folder it ran in. */
   cwd: string;
+  /** Whether it ran with VERCEL_TELEMETRY_DISABLED=1. */
+  telemetry: "on" | "off";
   exit: number;
   /** For a build: the project it was for, its Node.js setting, and the pulled environment files' modes (octal). */
   projectId?: string;
