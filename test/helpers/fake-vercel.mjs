@@ -3,10 +3,11 @@
  * A stand-in for the `vercel` CLI, put first on PATH by the release tests: no network, no account.
  * Every call appends one JSON line to $FAKE_VERCEL_LOG: its arguments, its exit status, whether
  * telemetry was turned off and, for a deploy, the snapshot id the upload carried. `pull` writes the
- * target's environment file, readable by all as a careless CLI might leave it. `build` records the project it built for and the modes of
- * the environment files beside it, runs vercel.json's build command as the real CLI does (so the
- * snapshot step and the gateway secret are the project's own) and then writes a Build Output API
- * folder shaped like the pinned CLI's (checked by scripts/vercel/output.ts).
+ * target's environment file, readable by all as a careless CLI might leave it. `build` records the
+ * project it built for and the modes of the environment files beside it, runs vercel.json's build
+ * command as the real CLI does (so the snapshot step and the gateway secret are the project's own)
+ * and then writes a Build Output API folder shaped like the pinned CLI's (checked by
+ * scripts/vercel/output.ts).
  *
  * $FAKE_VERCEL_FAIL=pull|build|deploy makes that command fail (exit 1); $FAKE_VERCEL_OVERSIZE=1
  * makes build add a 251 MB (sparse) file to the function.
