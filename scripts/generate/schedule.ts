@@ -160,12 +160,16 @@ const SPARE_DAY_END = 2 * 1440;
  * start); when they do fit, the last starts by the usual last start.
  */
 function startsBeforeSpareDayEnds(booking: Booking, count: number, weekday: number): boolean {
-  const { films } = booking;
-  const matinees = films.length === 2 ? Math.ceil(count / 3) : 0;
-  const filmAt = (i: number) => (i < matinees ? films[0]! : films[films.length - 1]!);
+  const filmAt = filmOrder(booking.films, count);
   let minute = firstStart(weekday);
   for (let i = 0; i < count - 1; i++) minute = Math.ceil((minute + filmAt(i).runtime + TURNAROUND) / 5) * 5;
   return minute < SPARE_DAY_END;
+}
+
+/** The film of each of a screen's `count` shows: the matinee film for the first third, if any, then the main one. */
+function filmOrder(films: FilmPlan[], count: number): (show: number) => FilmPlan {
+  const matinees = films.length === 2 ? Math.ceil(count / 3) : 0;
+  return (show) => (show < matinees ? films[0]! : films[films.length - 1]!);
 }
 
 function firstStart(weekday: number): number {
@@ -181,8 +185,7 @@ function timeShows(
   dayIndex: number,
 ): Performance[] {
   const { films, screen } = booking;
-  const matinees = films.length === 2 ? Math.ceil(count / 3) : 0;
-  const filmAt = (i: number) => (i < matinees ? films[0]! : films[films.length - 1]!);
+  const filmAt = filmOrder(films, count);
   const weekday = WEEKDAYS[dayIndex]!;
   const earliest = firstStart(weekday);
   let needed = 0;
