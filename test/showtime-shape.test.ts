@@ -21,7 +21,7 @@ import { showtimeSchema } from "../build/validate/schemas.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, compareInstants } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
-import { datasetOf, showtimesArb } from "./helpers/showtime-records.js";
+import { datasetOf, showtimesArb, textArb } from "./helpers/showtime-records.js";
 
 const extension = (name: string, more: Partial<FieldShape> = {}): FieldShape => ({
   name,
@@ -114,6 +114,20 @@ describe("a showtime made from its shape table", () => {
     for (const [fields, shape] of shapes)
       for (const field of fields)
         expect(shape[field.name]!.safeParse(undefined).success, field.name).toBe(field.optional);
+  });
+
+  test.each([
+    [1, 1],
+    [2, 8],
+    [1, 120],
+  ])("random text for a %i..%i field is within its bounds as the validator counts (code points)", (min, max) => {
+    fc.assert(
+      fc.property(textArb(min, max), (text) => {
+        const length = Array.from(text).length;
+        expect(length).toBeGreaterThanOrEqual(min);
+        expect(length).toBeLessThanOrEqual(max);
+      }),
+    );
   });
 
   test("comes back from the snapshot as the validator's canonical JSON, alone and in its list", async () => {
