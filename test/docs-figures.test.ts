@@ -7,8 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { REDIS_TIMEOUT_MS } from "../api/_adapters/redis-rate-limit.js";
-import { UPSTASH_TIMEOUT_MS } from "../api/_adapters/upstash-rate-limit.js";
+import { RATE_LIMIT_STORES } from "../api/_adapters/rate-limit-stores.js";
 import { SNAPSHOT_FORMAT } from "../api/_core/format/layout/manifest.js";
 import { DATA_FILES, MANIFEST_FILE } from "../api/_core/format/primitives/files.js";
 import { DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT } from "../api/_core/endpoints/parameters/changes.js";
@@ -49,12 +48,14 @@ test("the README's drawing of a snapshot names each of its files", () => {
   expect(files.sort()).toEqual([MANIFEST_FILE, ...DATA_FILES].sort());
 });
 
-test("the shared rate limiter's deadlines are the code's", () => {
+test("the shared rate limiter's deadlines are the store table's, store by store", () => {
+  const deadlines = RATE_LIMIT_STORES.map((store) => store.timeoutMs);
   const operations = doc("docs/operations.md");
-  expect(numbers(operations, /(\d+) ms deadline/g)).toEqual([UPSTASH_TIMEOUT_MS, REDIS_TIMEOUT_MS]);
-  expect(numbers(operations, /unavailable \(no answer within (\d+) ms\)/g)).toEqual([UPSTASH_TIMEOUT_MS]);
-  const decision = /\((\d+) ms for\s+Upstash, (\d+) ms for Redis\)/.exec(doc("docs/decisions.md"));
-  expect(decision?.slice(1).map(Number)).toEqual([UPSTASH_TIMEOUT_MS, REDIS_TIMEOUT_MS]);
+  expect(numbers(operations, /(\d+) ms deadline/g)).toEqual(deadlines);
+  expect(numbers(operations, /unavailable \(no answer within (\d+) ms\)/g)).toEqual([deadlines[0]]);
+  const named = RATE_LIMIT_STORES.map((store) => `(\\d+) ms for\\s+${store.name}`).join(",\\s+");
+  const decision = new RegExp(`\\(${named}\\)`).exec(doc("docs/decisions.md"));
+  expect(decision?.slice(1).map(Number)).toEqual(deadlines);
 });
 
 test.each([

@@ -3,10 +3,13 @@
  * limiter, Redis over TCP against a real redis-server on loopback (stopped and started again, or
  * paused with SIGSTOP so that it holds its connections and never answers, for the outage cases),
  * and Upstash over HTTP against its in-memory stand-in (down or silent, then up again). Each
- * instance's deadline is the contract's, passed by hand.
+ * instance's deadline is the contract's, passed by hand. Each store of the store table runs it under
+ * the name its reports give, and a store without a run here fails.
  */
-import { RETRY_AFTER_OUTAGE_MS, upstashRateLimiter } from "../api/_adapters/upstash-rate-limit.js";
-import { redisRateLimiter, type RedisRateLimiter } from "../api/_adapters/redis-rate-limit.js";
+import { expect, test } from "vitest";
+import { RATE_LIMIT_STORES } from "../api/_adapters/rate-limit-stores.js";
+import { RETRY_AFTER_OUTAGE_MS, UPSTASH_STORE, upstashRateLimiter } from "../api/_adapters/upstash-rate-limit.js";
+import { REDIS_STORE, redisRateLimiter, type RedisRateLimiter } from "../api/_adapters/redis-rate-limit.js";
 import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 import { describeRateLimiterContract } from "./helpers/rate-limiter-contract.js";
 import { startRedis } from "./helpers/redis.js";
@@ -15,7 +18,7 @@ import { startUpstashServer } from "./helpers/upstash-server.js";
 
 describeRateLimiterContract("memory", { shared: false }, async () => ({ make: () => memoryRateLimiter() }));
 
-describeRateLimiterContract("Upstash", { shared: true }, async () => {
+describeRateLimiterContract(UPSTASH_STORE.name, { shared: true }, async () => {
   const server = await startUpstashServer();
   const wall = { now: 0 };
   return {
@@ -41,7 +44,7 @@ describeRateLimiterContract("Upstash", { shared: true }, async () => {
 });
 
 describeRateLimiterContract(
-  "Redis",
+  REDIS_STORE.name,
   { shared: true },
   async () => {
     const redis = await startRedis();
@@ -75,3 +78,7 @@ describeRateLimiterContract(
   },
   whenInstalled("redis-server"),
 );
+
+test("every store of the store table runs the contract", () => {
+  expect(RATE_LIMIT_STORES.map((store) => store.name)).toEqual([UPSTASH_STORE.name, REDIS_STORE.name]);
+});

@@ -8,8 +8,7 @@ import { AccessIndex, staticAccess, type AccessSource } from "../_core/gate/acce
 import { parseAccessFile } from "../_core/gate/access-file.js";
 import { parseCorsOrigins, type CorsOrigins } from "../_core/gate/cors.js";
 import type { RateLimiter } from "../_core/gate/rate-limit.js";
-import { rateLimiterFromEnvironment } from "./redis-rate-limit.js";
-import { upstashRateLimiterFromEnvironment } from "./upstash-rate-limit.js";
+import { storeLimiterFromEnvironment } from "./rate-limit-stores.js";
 import { edgeConfigAccess } from "./edge-config-access.js";
 
 /** The deployment's access data as text: ACCESS_JSON (the file's text) or the file ACCESS_FILE names. */
@@ -41,10 +40,10 @@ export function corsFromEnvironment(env: NodeJS.ProcessEnv): CorsOrigins | undef
   return parseCorsOrigins(env.CORS_ORIGINS);
 }
 
-/** A shared limiter when one is configured (Upstash over HTTP, or Redis over TCP); undefined: in memory. */
+/** A shared limiter when one is configured (the store table's first selected row); undefined: in memory. */
 export function limiterFromEnvironment(
   env: NodeJS.ProcessEnv,
   onStateChange?: (message: string) => void,
 ): RateLimiter | undefined {
-  return upstashRateLimiterFromEnvironment(env, onStateChange) ?? rateLimiterFromEnvironment(env, onStateChange);
+  return storeLimiterFromEnvironment(env, onStateChange);
 }

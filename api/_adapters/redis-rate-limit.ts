@@ -24,6 +24,8 @@ export interface RedisLimiterOptions {
 
 /** A TCP command on the same network: a narrower budget than Upstash's HTTP round trip. */
 export const REDIS_TIMEOUT_MS = 50;
+/** Its row's identity in the store table (rate-limit-stores.ts). */
+export const REDIS_STORE = { name: "Redis", timeoutMs: REDIS_TIMEOUT_MS } as const;
 
 export interface RedisRateLimiter extends RateLimiter {
   /** Resolves true once connected; false if the first connection attempt failed, or the connection is down. */
@@ -85,7 +87,7 @@ function redisStore(options: RedisLimiterOptions): CounterStore & Pick<RedisRate
   }
 
   return {
-    name: "Redis",
+    name: REDIS_STORE.name,
     async increment(key, ttlMs) {
       if (!(await isConnected())) throw new Error(lastError);
       return Number(await (await client).rateHit(key, ttlMs));

@@ -23,6 +23,8 @@ export interface UpstashLimiterOptions {
 
 /** An HTTP round trip costs more than a TCP command: a wider budget than Redis's 50 ms. */
 export const UPSTASH_TIMEOUT_MS = 150;
+/** Its row's identity in the store table (rate-limit-stores.ts). */
+export const UPSTASH_STORE = { name: "Upstash", timeoutMs: UPSTASH_TIMEOUT_MS } as const;
 /** During an outage one request a second tries the store; the others count in memory without waiting. */
 export const RETRY_AFTER_OUTAGE_MS = 1_000;
 
@@ -43,7 +45,7 @@ function upstashStore(options: UpstashLimiterOptions): CounterStore {
       }),
   );
   return {
-    name: "Upstash",
+    name: UPSTASH_STORE.name,
     async increment(key, ttlMs, signal) {
       const transaction = (await client).multi();
       transaction.set(key, 0, { nx: true, px: ttlMs });
