@@ -2,7 +2,8 @@
  * What the docs promise of the MCP endpoint (decision: MCP): the docs page's example conversation
  * shows each tool call and the text it answers, on the demo data as data/ holds it, and each call
  * answers exactly that text; the client configurations of the page, the README and
- * docs/operations.md are JSON that names /mcp and sends the key; the curl command there answers.
+ * docs/operations.md are JSON that names /mcp and sends the key; the curl command there answers;
+ * its table of tools names every tool and exactly the arguments each takes.
  */
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -10,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
+import { toolDefinitions } from "../api/_core/mcp/tools.js";
 import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { connectMcp, postMcp } from "./helpers/mcp-session.js";
@@ -121,4 +123,31 @@ test("the operations guide's curl command answers a tool call", async () => {
   const answer = await postMcp(base, curl![1]!, { key: DEMO_KEY });
   expect(answer.status).toBe(200);
   expect(answer.json().result.structuredContent.data.length).toBeGreaterThan(0);
+});
+
+describe("docs/operations.md's table of tools", () => {
+  /** Each row's tools (its first cell) and the arguments its last cell names, by tool. */
+  const documented = new Map<string, string[]>();
+  for (const [, toolsCell, argumentsCell] of opsSection.matchAll(/^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \|.*\| (.*) \|$/gm)) {
+    const tools = [...toolsCell!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
+    const names = [...argumentsCell!.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]!);
+    // A row of get-one tools names one id each, in the tools' order.
+    tools.forEach((tool, i) => documented.set(tool, tools.length > 1 ? [names[i]!] : names));
+  }
+
+  test.each(toolDefinitions().map((tool) => [tool.name as string, tool] as const))(
+    "%s: the arguments it takes, no more, no fewer",
+    (name, tool) => {
+      const schema = tool.inputSchema as { properties?: Record<string, unknown> };
+      expect(documented.get(name)?.sort()).toEqual(Object.keys(schema.properties ?? {}).sort());
+    },
+  );
+
+  test("names no tool the server does not have", () => {
+    expect([...documented.keys()].sort()).toEqual(
+      toolDefinitions()
+        .map((tool) => tool.name as string)
+        .sort(),
+    );
+  });
 });
