@@ -10,23 +10,26 @@ export type ClientErrorCode = ErrorCode | "invalid_response" | "network_error";
 /** Who failed: the API (its error envelope), something answering in its place, or the network. */
 export type ErrorKind = "api" | "invalid_response" | "network";
 
-/** Causes of a network failure worth trying again: the server restarting, a dropped connection, a DNS hiccup. */
-const TRANSIENT_NETWORK_CODES: readonly string[] = [
-  "ECONNREFUSED",
+/**
+ * A connection lost after the request was sent (decision: the typed client's failures): a server
+ * restarting, or a kept-alive connection closed under the request. Worth trying again.
+ */
+const LOST_MID_REQUEST_CODES: readonly string[] = [
   "ECONNRESET",
   "ECONNABORTED",
   "EPIPE",
   "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETDOWN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
   "UND_ERR_SOCKET",
   "UND_ERR_CLOSED",
-  "UND_ERR_CONNECT_TIMEOUT",
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
 ];
+
+/**
+ * The system calls that fail before a request leaves: no server took it, so there is no overload
+ * to wait out (a closed port, a wrong host, a host that never answers): the caller hears at once.
+ */
+const BEFORE_SENDING_SYSCALLS: readonly string[] = ["connect", "getaddrinfo"];
 
 /** Statuses that say "not now" rather than "not this": the API's own, and a gateway's in front of it. */
 const TRANSIENT_STATUSES: readonly number[] = [429, 502, 503, 504];
@@ -69,27 +72,43 @@ export class ApiError extends Error {
    */
   cursor?: string;
 
-  /** True when the same request may succeed later (iterators retry these): 429, 502–504, a dropped connection. */
+  /**
+   * True when the same request may succeed later (iterators retry these): 429, 502–504, a connection
+   * lost after the request was sent; never a failure to connect.
+   */
   get transient(): boolean {
-    if (this.kind === "network") return TRANSIENT_NETWORK_CODES.includes(causeCode(this.cause) ?? "");
+    if (this.kind === "network") return isLostMidRequest(this.cause);
     return TRANSIENT_STATUSES.includes(this.status);
   }
 }
 
-/** The innermost error's code (Node's fetch wraps the socket's error, which may wrap more). */
-function causeCode(error: unknown): string | undefined {
-  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
-    const code = (at as Error & { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return undefined;
+/** fetch's error and the errors under it, outermost first (Node wraps the socket's error, which may wrap more). */
+function causesOf(error: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let at = error; at instanceof Error && chain.length < 5; at = at.cause) chain.push(at);
+  return chain;
+}
+
+/** An error of Node's sockets as far as the client reads it. */
+type SystemError = Error & { code?: unknown; syscall?: unknown };
+
+/** Whether the connection was lost after the request was sent, judged by the innermost error's code and call. */
+function isLostMidRequest(error: unknown): boolean {
+  const causes = causesOf(error) as SystemError[];
+  // Node 22+ refuses a name with several addresses by an AggregateError: its parts hold the calls.
+  const parts = causes.flatMap((at) => (at instanceof AggregateError ? (at.errors as SystemError[]) : [at]));
+  if (parts.some((at) => BEFORE_SENDING_SYSCALLS.includes(String(at.syscall)))) return false;
+  const code = causes.findLast((at) => typeof at.code === "string")?.code;
+  return LOST_MID_REQUEST_CODES.includes(String(code));
 }
 
 /** The innermost message: "connect ECONNREFUSED 127.0.0.1:3000" says more than fetch's "fetch failed". */
 function causeMessage(error: unknown): string {
   let message = error instanceof Error ? error.message : String(error);
-  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
+  for (const at of causesOf(error)) {
     if (at.message) message = at.message;
+    // Node 22's refusal at every address has no message of its own, only its parts'.
+    else if (at instanceof AggregateError) message = at.errors.map((part) => String(part?.message ?? part)).join("; ");
   }
   return message;
 }

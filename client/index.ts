@@ -43,8 +43,9 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
   /**
    * How many times an iterator retries a page that failed transiently (ApiError.transient: 429,
-   * 502–504, a refused or dropped connection), waiting Retry-After when given, else 1 s, 2 s, 4 s…
-   * (at most 30 s); default 5. Then it throws, the ApiError carrying the cursor to resume from.
+   * 502–504, a connection lost after the request was sent), waiting Retry-After when given, else
+   * 1 s, 2 s, 4 s… (at most 30 s); default 5. Then it throws, the ApiError carrying the cursor to
+   * resume from. A failure to connect (a closed port, an unknown host) is thrown at once.
    */
   maxRetries?: number;
   /** How an iterator waits before a retry (tests pass a fake clock); setTimeout by default. */

@@ -4,7 +4,7 @@
  * malformed key. Each is an ApiError (kind, status, code, cause) or, for a setting, a TypeError
  * before any request; iterators retry what may pass and stop at once on what will not.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -46,6 +46,26 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** A server of our own on an ephemeral port, answering as `handle` says. */
+async function listenWith(handle: RequestListener): Promise<{ server: Server; url: string }> {
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** In front of the API: the first request for each URL loses its connection (`drop`), the next is answered. */
+function dropFirstRequestOfEachPage(drop: (req: IncomingMessage) => void) {
+  const seen = new Set<string>();
+  return listenWith(async (req, res) => {
+    if (!seen.has(req.url!)) {
+      seen.add(req.url!);
+      return drop(req);
+    }
+    const answer = await fetch(`${api.url}${req.url}`, { headers: { authorization: req.headers.authorization! } });
+    res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
+  });
+}
+
 const ids = (records: { id: string }[]) => records.map((r) => r.id);
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
@@ -64,7 +84,7 @@ describe("no answer from the server", () => {
       "network",
       0,
       "network_error",
-      true,
+      false,
     ]);
     expect(failure.cause).toBeInstanceOf(TypeError);
     expect(failure.message).toBe(
@@ -75,74 +95,111 @@ describe("no answer from the server", () => {
   });
 
   test("a body cut short is a network ApiError carrying the status that came", async () => {
-    const cutting = createServer((_req, res) => {
+    const cutting = await listenWith((_req, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
       res.write('{"data": [');
       setImmediate(() => res.destroy());
     });
-    await new Promise<void>((resolve) => cutting.listen(0, "127.0.0.1", resolve));
     try {
-      const { port } = cutting.address() as AddressInfo;
-      const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEYS.bulk });
+      const client = createClient({ baseUrl: cutting.url, apiKey: KEYS.bulk });
       const error = (await client.listFilms().catch((e: unknown) => e)) as ApiError;
       expect(error).toBeInstanceOf(ApiError);
       expect([error.kind, error.status, error.code, error.transient]).toEqual(["network", 200, "network_error", true]);
     } finally {
-      await close(cutting);
+      await close(cutting.server);
     }
   });
 
-  test("an iterator waits out a server that is restarting (1 s, 2 s, …) and yields every record", async () => {
+  test("an iterator on a closed port fails after 0 retries, with the message and its cursor", async () => {
+    const first = await createClient({ baseUrl: api.url, apiKey: KEYS.bulk }).listFilms({ limit: 2 });
     const port = await freePort();
     const waits: number[] = [];
-    let restarted: Server | undefined;
     const client = createClient({
       baseUrl: `http://127.0.0.1:${port}`,
       apiKey: KEYS.bulk,
-      sleep: async (ms) => {
-        waits.push(ms);
-        if (waits.length === 2) restarted = (await listen({ port })).server;
-      },
+      sleep: async (ms) => void waits.push(ms),
     });
+    const error = (await collect(client.films({ limit: 2, cursor: first.pagination.nextCursor! })).catch(
+      (e: unknown) => e,
+    )) as ApiError;
+    expect([error.kind, error.transient, error.cursor]).toEqual(["network", false, first.pagination.nextCursor]);
+    expect(error.message).toContain(`connect ECONNREFUSED 127.0.0.1:${port}`);
+    expect(waits).toEqual([]);
+  });
+
+  test.each([
+    ["closed with no answer (fetch: other side closed)", (req: IncomingMessage) => req.socket.destroy()],
+    ["reset (read ECONNRESET)", (req: IncomingMessage) => req.socket.resetAndDestroy()],
+  ])("a connection %s after the request was sent is retried: every record, in order", async (_what, drop) => {
+    const flaky = await dropFirstRequestOfEachPage(drop);
+    const waits: number[] = [];
+    const client = createClient({ baseUrl: flaky.url, apiKey: KEYS.bulk, sleep: async (ms) => void waits.push(ms) });
     try {
       const films = await collect(client.films({ limit: 2 }));
       expect(ids(films)).toEqual(ids(expectedList(dataset, "films")));
-      expect(waits).toEqual([1000, 2000]);
+      const pages = Math.ceil(films.length / 2);
+      expect(waits, "one wait of 1 s before each page's second request").toEqual(Array(pages).fill(1000));
     } finally {
-      if (restarted) await close(restarted);
+      await close(flaky.server);
     }
   });
 
-  test("after maxRetries the network ApiError carries the cursor of the page it could not fetch", async () => {
+  test("after maxRetries a connection lost every time gives the network ApiError with the page's cursor", async () => {
     const first = await createClient({ baseUrl: api.url, apiKey: KEYS.bulk }).listFilms({ limit: 2 });
-    const gone = await freePort();
+    const dropping = await listenWith((req) => req.socket.destroy());
     const waits: number[] = [];
     const retrying = createClient({
-      baseUrl: `http://127.0.0.1:${gone}`,
+      baseUrl: dropping.url,
       apiKey: KEYS.bulk,
       maxRetries: 3,
       sleep: async (ms) => void waits.push(ms),
     });
-    const error = (await collect(retrying.films({ limit: 2, cursor: first.pagination.nextCursor! })).catch(
-      (e: unknown) => e,
-    )) as ApiError;
-    expect([error.kind, error.cursor]).toEqual(["network", first.pagination.nextCursor]);
-    expect(waits).toEqual([1000, 2000, 4000]);
+    try {
+      const error = (await collect(retrying.films({ limit: 2, cursor: first.pagination.nextCursor! })).catch(
+        (e: unknown) => e,
+      )) as ApiError;
+      expect([error.kind, error.transient, error.cursor]).toEqual(["network", true, first.pagination.nextCursor]);
+      expect(waits).toEqual([1000, 2000, 4000]);
+    } finally {
+      await close(dropping.server);
+    }
   });
 
   const failingFetch = (cause?: Error) => async () => {
     throw new TypeError("fetch failed", cause ? { cause } : undefined);
   };
-  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+  /** A socket's error as Node gives it: a code, and the system call that failed (connect, read, write). */
+  const systemError = (message: string, code: string, syscall?: string) =>
+    Object.assign(new Error(message), { code, syscall });
+  /** Node 22's refusal when a name resolves to several addresses and each refuses: no message of its own. */
+  const refusedEverywhere = Object.assign(
+    new AggregateError([
+      systemError("connect ECONNREFUSED ::1:3000", "ECONNREFUSED", "connect"),
+      systemError("connect ECONNREFUSED 127.0.0.1:3000", "ECONNREFUSED", "connect"),
+    ]),
+    { code: "ECONNREFUSED" },
+  );
 
+  // Before the request left (connect, DNS, TLS) waiting fixes nothing a caller should wait for; a
+  // connection lost after it was sent is what a restart or an idle connection closed under it looks like.
   test.each([
-    ["connection refused", withCode("connect ECONNREFUSED 10.0.0.1:443", "ECONNREFUSED"), true],
-    ["connection reset", withCode("read ECONNRESET", "ECONNRESET"), true],
-    ["a DNS hiccup", withCode("getaddrinfo EAI_AGAIN api.example.com", "EAI_AGAIN"), true],
-    ["no such host", withCode("getaddrinfo ENOTFOUND api.example.con", "ENOTFOUND"), false],
-    ["an expired certificate", withCode("certificate has expired", "CERT_HAS_EXPIRED"), false],
-    ["a browser's bare failure (CORS, offline)", undefined, false],
-  ])("%s: transient %s, and an iterator retries only what is", async (_what, cause, transient) => {
+    ["connection refused", false, systemError("connect ECONNREFUSED 10.0.0.1:443", "ECONNREFUSED", "connect")],
+    ["refused at every address (Node 22+)", false, refusedEverywhere],
+    ["connect timed out", false, systemError("connect ETIMEDOUT 10.0.0.1:443", "ETIMEDOUT", "connect")],
+    ["fetch's connect timeout", false, systemError("Connect Timeout Error", "UND_ERR_CONNECT_TIMEOUT")],
+    ["no route to host", false, systemError("connect EHOSTUNREACH 10.0.0.1:443", "EHOSTUNREACH", "connect")],
+    ["network unreachable", false, systemError("connect ENETUNREACH 10.0.0.1:443", "ENETUNREACH", "connect")],
+    ["no such host", false, systemError("getaddrinfo ENOTFOUND api.example.con", "ENOTFOUND", "getaddrinfo")],
+    ["a DNS failure", false, systemError("getaddrinfo EAI_AGAIN api.example.com", "EAI_AGAIN", "getaddrinfo")],
+    ["reset while connecting", false, systemError("connect ECONNRESET 10.0.0.1:443", "ECONNRESET", "connect")],
+    ["an expired certificate", false, systemError("certificate has expired", "CERT_HAS_EXPIRED")],
+    ["a browser's bare failure (CORS, offline)", false, undefined],
+    ["reset after sending", true, systemError("read ECONNRESET", "ECONNRESET", "read")],
+    ["closed after sending", true, systemError("other side closed", "UND_ERR_SOCKET")],
+    ["a broken pipe while sending", true, systemError("write EPIPE", "EPIPE", "write")],
+    ["timed out waiting for the answer", true, systemError("read ETIMEDOUT", "ETIMEDOUT", "read")],
+    ["fetch's headers timeout", true, systemError("Headers Timeout Error", "UND_ERR_HEADERS_TIMEOUT")],
+  ])("%s: transient %s, and an iterator retries only what is", async (_what, transient, cause) => {
     const waits: number[] = [];
     const client = createClient({
       baseUrl: "https://api.example.com",
@@ -154,6 +211,19 @@ describe("no answer from the server", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect([error.kind, error.transient, error.cause instanceof TypeError]).toEqual(["network", transient, true]);
     expect(waits).toHaveLength(transient ? 5 : 0);
+  });
+
+  test("a refusal at every address names them (Node 22's error has no message of its own)", async () => {
+    const client = createClient({
+      baseUrl: "http://localhost:3000",
+      apiKey: "k",
+      fetch: failingFetch(refusedEverywhere),
+    });
+    const error = (await client.listFilms().catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toBe(
+      "GET http://localhost:3000/v1/films: no answer (connect ECONNREFUSED ::1:3000; connect ECONNREFUSED " +
+        "127.0.0.1:3000); is the server running and baseUrl right?",
+    );
   });
 });
 
