@@ -4,7 +4,7 @@
  * of summer time) and written as the source wrote it, and `npm start` serving it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, symlinkSync } from "node:fs";
+import { readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -53,7 +53,7 @@ describe("shifting the demo", () => {
     ]);
   });
 
-  test("provenance moves by the same days; ids, films' release dates and the rest stay", () => {
+  test("provenance moves by the same days; ids without the date, films' release dates and the rest stay", () => {
     const shifted = shiftDemo(records, "2026-12-01");
     expect(shifted.showtimes[0]!.provenance).toEqual({
       ...PROVENANCE,
@@ -63,6 +63,41 @@ describe("shifting the demo", () => {
     expect(shifted.films[0]!.releaseDate).toBe("2026-11-13");
     expect(shifted.showtimes.map((s) => s.id)).toEqual(["a", "b", "c"]);
     expect(shifted.cinemas.map((c) => c.location)).toEqual(records.cinemas.map((c) => c.location));
+  });
+
+  test("an id that embeds its start's date follows the moved date, the same for the same day", () => {
+    const dated = {
+      ...records,
+      showtimes: [
+        showtime("st-berlin-20261123-2015-s1", "berlin", "2026-11-23T20:15:00+01:00"),
+        showtime("st-london-20261124-1950-s2", "london", "2026-11-24T19:50:00Z"),
+        // 00:30 in Berlin on the 24th, written in Z on the 23rd: the id names the cinema's date.
+        showtime("st-berlin-20261124-0030-s1", "berlin", "2026-11-23T23:30:00Z"),
+        showtime("c", "nowhere", "2026-11-25T21:00:00-05:00"),
+        // A date in the id that is not its start's is some other number: it stays.
+        showtime("st-london-20250101-s1", "london", "2026-11-24T19:50:00Z"),
+      ],
+    };
+    const shifted = shiftDemo(dated, "2027-07-14");
+    expect(shifted.showtimes.map((s) => s.id)).toEqual([
+      "st-berlin-20270714-2015-s1",
+      "st-london-20270715-1950-s2",
+      "st-berlin-20270715-0030-s1",
+      "c",
+      "st-london-20250101-s1",
+    ]);
+    expect(shiftDemo(dated, "2027-07-14")).toEqual(shifted);
+  });
+
+  test("ids that one move would make the same are refused, naming the id", () => {
+    const clash = {
+      ...records,
+      showtimes: [
+        showtime("st-london-20261124-s1", "london", "2026-11-23T19:50:00Z"),
+        showtime("st-london-20261123-s1", "london", "2026-11-23T20:50:00Z"),
+      ],
+    };
+    expect(() => shiftDemo(clash, "2026-11-24")).toThrow(/st-london-20261124-s1/);
   });
 
   test("a demo already on today is unchanged", () => {
@@ -83,6 +118,32 @@ describe("npm run demo-data", () => {
     const day = readRecords(path.join(out, "showtimes/2026-11-23.ndjson"));
     expect((day[0]!.startsAt as string).slice(0, 10)).toBe("2027-03-28");
     expect(readRecords(path.join(out, "cinemas/gb.json")).length).toBeGreaterThan(0);
+  });
+
+  test("every moved showtime's id names its start's date and time at its cinema, and ids stay unique", async () => {
+    const result = await runTsxScript(path.join(ROOT, "scripts/demo-data.ts"), ["--out", out, "--today", "2027-07-14"]);
+    expect(result.code, result.stderr).toBe(0);
+    const zones: Record<string, string> = { GB: "Europe/London", DE: "Europe/Berlin" };
+    const cinemas = ["gb", "de"].flatMap((c) => readRecords(path.join(out, `cinemas/${c}.json`)));
+    const zoneOf = new Map(cinemas.map((c) => [c.id, zones[(c.location as { countryCode: string }).countryCode]!]));
+    const showtimes = readdirSync(path.join(out, "showtimes")).flatMap((f) =>
+      readRecords(path.join(out, "showtimes", f)),
+    );
+    const wallClock = (startsAt: string, timeZone: string) => {
+      const format = new Intl.DateTimeFormat("en-CA", {
+        timeZone,
+        dateStyle: "short",
+        timeStyle: "short",
+        hourCycle: "h23",
+      });
+      return format
+        .format(new Date(startsAt))
+        .replace(/[-:,\s]/g, "")
+        .replace(/^(\d{8})/, "$1-");
+    };
+    for (const s of showtimes) expect(s.id).toContain(`-${wallClock(s.startsAt as string, zoneOf.get(s.cinemaId)!)}-`);
+    expect(showtimes.length).toBeGreaterThan(200);
+    expect(new Set(showtimes.map((s) => s.id)).size).toBe(showtimes.length);
   });
 
   test.each([["2027-02-30"], ["tomorrow"]])("--today %s is a usage error", async (today) => {

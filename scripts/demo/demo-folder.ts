@@ -14,7 +14,8 @@ interface SourceFile {
 
 function readSource(dataDir: string, relative: string): SourceFile {
   const text = readFileSync(path.join(dataDir, relative), "utf8");
-  const ndjson = relative.endsWith(".ndjson");
+  // One record per line, as the build reads them: .ndjson, or .jsonl, its other common name.
+  const ndjson = relative.endsWith(".ndjson") || relative.endsWith(".jsonl");
   const records = ndjson
     ? text
         .split("\n")
@@ -26,7 +27,7 @@ function readSource(dataDir: string, relative: string): SourceFile {
 
 /** Copies `dataDir`'s source files to `outDir`, the demo's first day moved to `today`. */
 export function writeCurrentDemo(dataDir: string, outDir: string, today: string): void {
-  const relatives = fg.sync("{cinemas,films,showtimes,attributes}/**/*.{json,ndjson}", { cwd: dataDir }).sort();
+  const relatives = fg.sync("{cinemas,films,showtimes,attributes}/**/*.{json,ndjson,jsonl}", { cwd: dataDir }).sort();
   const files = relatives.map((relative) => readSource(dataDir, relative));
   const of = (resource: string) => files.filter((f) => f.relative.startsWith(`${resource}/`));
   const all = (resource: string) => of(resource).flatMap((f) => f.records);

@@ -3,7 +3,8 @@
  * whole days so that the first day it lists is `today`, at the same wall-clock time at its cinema
  * (so an evening show stays an evening show across a change of summer time) and written as the
  * source wrote it (in Z, or with the cinema's offset on the new day); provenance times move by the
- * same days. Ids, films and everything else stay as they are.
+ * same days. A showtime id that names its start's date (data/'s `st-…-20261123-1315-s2`) names the
+ * moved date; films and everything else stay as they are.
  */
 import { daysFromCivil, epochSecondsOfKey, instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import { zoneOfCoordinates, zoneOfCountry } from "../../build/localize/zone-lookup.js";
@@ -77,25 +78,58 @@ function shiftProvenance(record: Json, days: number): Json {
   return { ...record, provenance: moved };
 }
 
+const dayNumber = (date: string) =>
+  daysFromCivil(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
+
+/** The date of a start on its cinema's wall clock (as written without a zone), YYYY-MM-DD. */
+function wallDateOf(text: string, zone: string | undefined): string {
+  if (!zone) return text.slice(0, 10);
+  const instant = epochSecondsOfKey(instantKeyOf(text));
+  return new Date((instant + offsetAt(zone, instant)) * 1000).toISOString().slice(0, 10);
+}
+
+/**
+ * The id with its start's date, where it names it as YYYYMMDD between non-digits, moved by `days`:
+ * the same moved date gives the same id, and ids that differed only in it still differ.
+ */
+function moveIdDate(id: string, wallDate: string, days: number): string {
+  const compact = wallDate.replaceAll("-", "");
+  const moved = new Date((dayNumber(wallDate) + days) * DAY * 1000).toISOString().slice(0, 10).replaceAll("-", "");
+  return id.replace(new RegExp(`(?<![0-9])${compact}(?![0-9])`, "g"), moved);
+}
+
+/** Throws when moving ids' dates made two different ids one (an id naming another date than its start's). */
+function checkIdsStayDistinct(before: readonly Json[], after: readonly Json[]): void {
+  const sources = new Map<string, string>();
+  after.forEach((showtime, i) => {
+    const [id, was] = [showtime.id as string, before[i]!.id as string];
+    const other = sources.get(id);
+    if (other !== undefined && other !== was)
+      throw new Error(`moving the demo's dates gives showtimes ${other} and ${was} one id, ${id}`);
+    sources.set(id, was);
+  });
+}
+
 /** The first day the demo lists: the earliest showtime's date as its text writes it. */
 export function firstDayOf(showtimes: readonly Json[]): string {
   return showtimes.map((s) => (s.startsAt as string).slice(0, 10)).sort()[0]!;
 }
-
-const dayNumber = (date: string) =>
-  daysFromCivil(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
 
 /** The demo's records with its first day moved to `today` (YYYY-MM-DD). */
 export function shiftDemo(records: DemoRecords, today: string): DemoRecords {
   if (records.showtimes.length === 0) return records;
   const days = dayNumber(today) - dayNumber(firstDayOf(records.showtimes));
   const zones = new Map(records.cinemas.map((c) => [c.id as string, zoneOf(c)]));
+  const showtimes = records.showtimes.map((s) => {
+    const zone = zones.get(s.cinemaId as string);
+    const startsAt = s.startsAt as string;
+    const id = typeof s.id === "string" ? moveIdDate(s.id, wallDateOf(startsAt, zone), days) : s.id;
+    return { ...shiftProvenance(s, days), id, startsAt: shiftStart(startsAt, zone, days) };
+  });
+  checkIdsStayDistinct(records.showtimes, showtimes);
   return {
     cinemas: records.cinemas.map((c) => shiftProvenance(c, days)),
     films: records.films.map((f) => shiftProvenance(f, days)),
-    showtimes: records.showtimes.map((s) => ({
-      ...shiftProvenance(s, days),
-      startsAt: shiftStart(s.startsAt as string, zones.get(s.cinemaId as string), days),
-    })),
+    showtimes,
   };
 }
