@@ -149,7 +149,7 @@ const lowercaseKeys = (headers: Record<string, string> = {}) =>
   Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 const quiet: CoreOptions["onError"] = () => {};
 
-const coreRuntime: Runtime = {
+export const coreRuntime: Runtime = {
   name: "core",
   async open(config) {
     const handle = createHandler({

@@ -11,25 +11,28 @@ import type { RecordList } from "../format/read/record-list.js";
 import type { SnapshotLists } from "../format/read/snapshot.js";
 import type { Outgoing } from "../respond/respond.js";
 import type { ParameterTable } from "./parameters/parameter.js";
+import { decodePathIds, requireRecords, type RouteEndpoint } from "./path-ids.js";
 import {
-  decodeId,
   isStoredPageRequest,
   LIST_TABLES,
   type ListRequest,
   type ListScope,
   parseListRequestWith,
 } from "./parse-request.js";
-import type { Endpoint, Serving } from "./serving.js";
+import type { Serving } from "./serving.js";
 
-/** How a list endpoint answers: what it lists, by which table, and for a record's own list its path's ids. */
+/**
+ * How a list endpoint answers: what it lists, by which table, and for a record's own list the
+ * records it is cut from. Its scope is its route's: the path's ids (routes.ts), bound into its
+ * cursors and its pages' entity tags, each a 404 when it names no record; a scoped list has no
+ * stored pages.
+ */
 export interface ListSpec {
   /** The kind of record listed: its sort key, its stored pages (a record's own list has none). */
   resource: ListResource;
   /** Its parameter table; the resource's own by default. */
   table?: ParameterTable;
-  /** A record's own list: the endpoint's name and its path ids' parameter names, in path order (bound into cursors). */
-  scope?: { endpoint: string; ids: readonly string[] };
-  /** The records a page is cut from (a sub-resource's selection); the resource's list or selection by default. */
+  /** The records a page is cut from (a sub-resource's selection, by the path's ids in path order). */
   records?: (lists: SnapshotLists, request: ListRequest, ids: readonly string[]) => RecordList;
 }
 
@@ -47,23 +50,27 @@ function composeList(serving: Serving, list: ListRequest, records?: (lists: Snap
   );
 }
 
-/** The endpoint of a list: `resource`'s own, or one `spec` describes. */
-export function listEndpoint(spec: ListResource | ListSpec): Endpoint {
-  const { resource, scope, records, ...rest }: ListSpec = typeof spec === "string" ? { resource: spec } : spec;
+/** The endpoint of a list on its route: `resource`'s own, or one `spec` describes. */
+export function listEndpoint(spec: ListResource | ListSpec): RouteEndpoint {
+  const { resource, records, ...rest }: ListSpec = typeof spec === "string" ? { resource: spec } : spec;
   const table = rest.table ?? LIST_TABLES[resource];
-  return {
-    answer(rawIds, rawQuery, serving) {
-      const ids = (scope?.ids ?? []).map((name, i) => decodeId(name, rawIds[i]!));
-      const listScope: ListScope | undefined = scope && {
-        endpoint: scope.endpoint,
-        ids: scope.ids.map((name, i) => [name, ids[i]!] as const),
-      };
-      const list = parseListRequestWith(table, resource, rawQuery, listScope);
-      if (!scope && isStoredPageRequest(list, serving.snapshot.manifest.defaultLimit)) {
-        const stored = serving.stored({ kind: "page", resource, after: list.after ?? null });
-        if (stored) return stored;
-      }
-      return composeList(serving, list, records && ((lists) => records(lists, list, ids)));
-    },
+  return (route) => {
+    const scoped = route.ids.length > 0;
+    return {
+      answer(rawIds, rawQuery, serving) {
+        const ids = decodePathIds(route.ids, rawIds);
+        const scope: ListScope | undefined = scoped
+          ? { endpoint: route.name, ids: route.ids.map((id, i) => [id.parameter, ids[i]!] as const) }
+          : undefined;
+        const list = parseListRequestWith(table, resource, rawQuery, scope);
+        // Parameters first (a 400 before a 404), as on a get-one.
+        if (scoped) requireRecords(serving.snapshot.lists, route.ids, ids);
+        else if (isStoredPageRequest(list, serving.snapshot.manifest.defaultLimit)) {
+          const stored = serving.stored({ kind: "page", resource, after: list.after ?? null });
+          if (stored) return stored;
+        }
+        return composeList(serving, list, records && ((lists) => records(lists, list, ids)));
+      },
+    };
   };
 }
