@@ -153,6 +153,12 @@ describe("the deployed pair answers as the one-process core", () => {
       204,
     ],
     ["the internal prefix, with a key", { path: "/_c/0/v1/films", headers: [key("valid")] }, 404],
+    // A fragment is no part of a request (decision: fragments): both drop it, as a URL parser does.
+    ["a fragment after the query", { path: "/v1/films?limit=2#x", headers: [key("valid")] }, 200],
+    ["a fragment after a path", { path: "/v1/films#x", headers: [key("valid")] }, 200],
+    ["a fragment holding a bad query", { path: "/v1/films#?limit=101", headers: [key("valid")] }, 200],
+    ["an empty fragment after an id", { path: "/v1/films/film#", headers: [key("valid")] }, 200],
+    ["an encoded # in an id: part of it", { path: "/v1/films/film%23x", headers: [key("valid")] }, 404],
   ])("%s: the same status, body and headers", async (_what, sent, status) => {
     const [viaCore, viaGateway] = await both(sent);
     expect(viaCore.status).toBe(status);

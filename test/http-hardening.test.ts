@@ -159,6 +159,33 @@ describe("absolute-form targets route by their path (RFC 9112 §3.2.2)", () => {
   });
 });
 
+describe("a fragment in the target is dropped, as a URL parser drops it on Vercel (decision: fragments)", () => {
+  const ask = (target: string) => raw(`GET ${target} HTTP/1.1\r\nHost: x\r\n${KEY_LINE}Connection: close\r\n\r\n`);
+  const cases: Array<[string, string, number]> = [
+    ["/v1/films?limit=2#x", "/v1/films?limit=2", 200],
+    ["/v1/films?limit=2#", "/v1/films?limit=2", 200],
+    ["/v1/films#?limit=101", "/v1/films", 200],
+    ["/v1/films/film#", "/v1/films/film", 200],
+    ["/v1/films/film#x", "/v1/films/film", 200],
+    ["/v1/films/film%23x#x", "/v1/films/film%23x", 404],
+    ["/healthz#x", "/healthz", 200],
+    ["/openapi.json#x", "/openapi.json", 200],
+    ["http://listings.example/v1/films?limit=1#x", "/v1/films?limit=1", 200],
+  ];
+  test.each(cases)("GET %s answers as GET %s: %d", async (target, without, status) => {
+    const [response, expected] = [await ask(target), await ask(without)];
+    expect(response.status).toBe(status);
+    expect(response.body.toString().replaceAll(response.headers["x-request-id"]!, "<id>")).toBe(
+      expected.body.toString().replaceAll(expected.headers["x-request-id"]!, "<id>"),
+    );
+  });
+
+  test("an encoded # is part of an id: the 404 names it whole", async () => {
+    const error = expectEnvelope((await ask("/v1/films/film%23x")).body);
+    expect(error.message).toContain('"film#x"');
+  });
+});
+
 describe("two Authorization headers are a 401, whatever the first one holds", () => {
   const cases: Array<[string, string[]]> = [
     ["a valid key twice", [KEYS.valid, KEYS.valid]],

@@ -172,6 +172,33 @@ describe("fetch mode", () => {
   });
 });
 
+describe("a fragment in the target (decision: fragments)", () => {
+  test("answers as the target without it, as on the local server; an encoded # stays in the id", async () => {
+    const platform = await deploy({ mode: "rewrite" });
+    const key = DEMO_KEYS.valid;
+    const film = encodeURIComponent((await send(platform.url, "/v1/films?limit=1", { key })).json().data[0].id);
+    const cases: Array<[string, string, number]> = [
+      ["/v1/films?limit=2#x", "/v1/films?limit=2", 200],
+      ["/v1/films#?limit=101", "/v1/films", 200],
+      [`/v1/films/${film}#`, `/v1/films/${film}`, 200],
+      [`/v1/films/${film}#x`, `/v1/films/${film}`, 200],
+      ["/healthz#x", "/healthz", 200],
+      ["/v1/films/no%23such#x", "/v1/films/no%23such", 404],
+    ];
+    const withoutId = (answer: { body: Buffer; headers: Record<string, string | undefined> }) =>
+      answer.body.toString().replaceAll(answer.headers["x-request-id"] ?? "<none>", "<id>");
+    for (const [target, without, status] of cases) {
+      const [answer, expected] = [
+        await send(platform.url, target, { key }),
+        await send(platform.url, without, { key }),
+      ];
+      expect([target, answer.status, withoutId(answer)]).toEqual([target, status, withoutId(expected)]);
+    }
+    const missing = (await send(platform.url, "/v1/films/no%23such", { key })).json();
+    expect(missing.error.message).toContain('"no#such"');
+  });
+});
+
 describe.each(["rewrite", "fetch"] as const)("MCP through the gateway, %s mode", (mode) => {
   test.each(MCP_CHECKS.map(([name]) => [name]))("%s", async (name) => {
     const platform = await deploy({ mode, origin: mode === "fetch" });

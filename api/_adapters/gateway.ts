@@ -28,6 +28,7 @@ import {
 import { type RequestLog, requestLogger, type Served } from "../_core/log/log.js";
 import { chooseCoding } from "../_core/respond/negotiate.js";
 import { isMcpTarget } from "../_core/endpoints/mcp-path.js";
+import { withoutFragment } from "../_core/endpoints/request-target.js";
 import { type Forward, forwardedHeaders, forwardRaw } from "./forward.js";
 
 export type { Forward } from "./forward.js";
@@ -55,10 +56,13 @@ export interface GatewayOptions extends GateOptions {
 
 export type Gateway = (request: Request) => Response | Promise<Response>;
 
-/** The target as sent (path and query, still percent-encoded). */
+/**
+ * The target as sent (path and query, still percent-encoded), without a fragment: a web Request's
+ * URL keeps one a client sent, and the core drops it too (decision: fragments).
+ */
 function targetOf(url: string): string {
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-  return pathStart === -1 ? "/" : url.slice(pathStart);
+  return pathStart === -1 ? "/" : withoutFragment(url.slice(pathStart));
 }
 
 /**

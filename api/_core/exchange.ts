@@ -1,9 +1,13 @@
 /** What the core takes and gives: a plain request in, status, headers and bytes out (no runtime's types). */
 import { originForm } from "./endpoints/parse-request.js";
+import { withoutFragment } from "./endpoints/request-target.js";
 
 export interface CoreRequest {
   method: string;
-  /** Path and query as sent, still percent-encoded (absolute-form is accepted: see originForm). */
+  /**
+   * Path and query as sent, still percent-encoded (absolute-form is accepted: see originForm); a
+   * fragment, if sent, is dropped on the way in (inOriginForm).
+   */
   url: string;
   headers: Record<string, string | string[] | undefined>;
   /**
@@ -42,8 +46,11 @@ export function authorizationOf(request: CoreRequest): string | readonly string[
   return Array.isArray(value) && value.length === 1 ? value[0] : value;
 }
 
-/** The request with its target in origin-form (the same object when it already is). */
+/**
+ * The request with its target in origin-form and without a fragment, before any step reads it or a
+ * cache is keyed by it (the same object when it already is).
+ */
 export function inOriginForm(request: CoreRequest): CoreRequest {
-  const url = originForm(request.url);
+  const url = originForm(withoutFragment(request.url));
   return url === request.url ? request : { ...request, url };
 }

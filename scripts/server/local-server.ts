@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileAccess } from "../../api/_core/gate/access.js";
 import { createHandler, type CoreOptions, type RequestLog } from "../../api/_core/handle-request.js";
 import { toNodeListener } from "../../api/_adapters/node-listener.js";
+import { withoutFragment } from "../../api/_core/endpoints/request-target.js";
 import type { RateLimiter } from "../../api/_core/gate/rate-limit.js";
 import { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
 import { answerProtocolErrors, refusedForMissingHost, SERVER_OPTIONS } from "./protocol-errors.js";
@@ -49,9 +50,9 @@ const PUBLIC_FILES: Record<string, PublicFile> = {
   "/redoc.standalone.js.LICENSE.txt": { file: "redoc.standalone.js.LICENSE.txt", type: "text/plain; charset=utf-8" },
 };
 
-/** The public file a request asks for, if it is a GET or HEAD of one. */
+/** The public file a request asks for, if it is a GET or HEAD of one (a fragment dropped, as the core drops it). */
 function publicFileOf(req: IncomingMessage): PublicFile | undefined {
-  const entry = PUBLIC_FILES[(req.url ?? "/").split("?")[0]!];
+  const entry = PUBLIC_FILES[withoutFragment(req.url ?? "/").split("?")[0]!];
   return entry && (req.method === "GET" || req.method === "HEAD") ? entry : undefined;
 }
 

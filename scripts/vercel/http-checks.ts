@@ -372,6 +372,34 @@ export const HTTP_CHECKS: Check[] = [
     },
   ],
   [
+    "a fragment in the target is dropped, as the local server drops it; an encoded # is part of an id",
+    async (ctx) => {
+      const key = ctx.keys.valid;
+      const film = encodeURIComponent((await send(ctx.baseUrl, "/v1/films?limit=1", { key })).json().data[0].id);
+      const pairs: Array<[string, string]> = [
+        ["/v1/films?limit=2#x", "/v1/films?limit=2"],
+        [`/v1/films/${film}#`, `/v1/films/${film}`],
+      ];
+      for (const [target, without] of pairs) {
+        const [answer, expected] = [
+          await send(ctx.baseUrl, target, { key }),
+          await send(ctx.baseUrl, without, { key }),
+        ];
+        const same = answer.status === 200 && answer.body.equals(expected.body);
+        assert(same, `${target}: ${answer.status}, not the answer to ${without}`);
+      }
+      const body = expectError(
+        ctx,
+        await send(ctx.baseUrl, "/v1/films/no%23such", { key }),
+        404,
+        "not_found",
+        "getFilm",
+      );
+      assert(body.error.message.includes('"no#such"'), `the 404 names another id: ${body.error.message}`);
+      return "2 targets, and no%23such a 404 for no#such";
+    },
+  ],
+  [
     "405 for POST, with Allow",
     async (ctx) => {
       const answer = await send(ctx.baseUrl, "/v1/showtimes", { method: "POST", key: ctx.keys.valid });
