@@ -1,7 +1,9 @@
 /**
  * The TypeScript a reader copies from the docs compiles as written: the client snippet of the docs
- * page (public/index.html) and of the README, type-checked by the TypeScript compiler against
- * client/index.ts with the repository's own compiler options, as if saved at the repository's root.
+ * page (public/index.html) and of the README, type-checked by the TypeScript compiler with the
+ * repository's own compiler options, as if saved at the repository's root, their import of the
+ * package `@cinema-listings/client` resolved to its source, client/index.ts (the package itself,
+ * built and installed, is test/client-package.test.ts's).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -9,6 +11,8 @@ import ts from "typescript";
 import { beforeAll, expect, test } from "vitest";
 import { ROOT } from "./helpers/build-helpers.js";
 
+/** The name an app imports the client by (client/package.json). */
+const PACKAGE = "@cinema-listings/client";
 const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" };
 
 /** The code block after one of the page's headings, as the browser shows it (tags gone, entities decoded). */
@@ -46,7 +50,7 @@ function typeErrors(sources: Record<string, string>): Record<string, string[]> {
   host.fileExists = (name) => files.has(path.resolve(name)) || fileExists(name);
   const program = ts.createProgram({
     rootNames: [...files.keys()],
-    options: { ...config.options, noEmit: true },
+    options: { ...config.options, noEmit: true, paths: { [PACKAGE]: [path.join(ROOT, "client/index.ts")] } },
     host,
   });
   const errors: Record<string, string[]> = {};
@@ -57,7 +61,7 @@ function typeErrors(sources: Record<string, string>): Record<string, string[]> {
   return errors;
 }
 
-const WRONG = `import { createClient } from "./client/index.js";\ncreateClient({ baseUrl: 3000, apiKey: "k" });\n`;
+const WRONG = `import { createClient } from "${PACKAGE}";\ncreateClient({ baseUrl: 3000, apiKey: "k" });\n`;
 let errors: Record<string, string[]>;
 const readme = readmeSnippets();
 
@@ -76,12 +80,13 @@ test("the docs page's mirror example type-checks as written", () => {
 });
 
 test("the docs page's client snippet type-checks as written", () => {
-  expect(pageSnippet()).toContain('from "./client/index.js"');
+  expect(pageSnippet()).toContain(`from "${PACKAGE}"`);
   expect(errors["docs-page-snippet.ts"]).toEqual([]);
 });
 
 test("the README's client snippets type-check as written", () => {
   expect(readme.length).toBeGreaterThan(0);
+  for (const snippet of readme) expect(snippet).toContain(`from "${PACKAGE}"`);
   expect(readme.map((_, i) => errors[`readme-snippet-${i}.ts`])).toEqual(readme.map(() => []));
 });
 
