@@ -1,98 +1,91 @@
-/** `npm run build -- --data DIR --out DIR`: validate the sources and compile the snapshot. */
-import { parseArgs } from "node:util";
+/** `npm run build -- --data DIR --out DIR`: validate the sources and compile the snapshot (`--help`: every flag). */
 import { refreshPublicDocs } from "./openapi/openapi.js";
+import {
+  type BuildCliOptions,
+  helpText,
+  previousSnapshotOf,
+  readBuildOptions,
+  USAGE,
+  UsageError,
+} from "./cli-options.js";
 import { createDiskWriter } from "./write/output-writer.js";
-import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
 import { formatBuildReport } from "./report/build-report.js";
-import { formatReport, formatWarnings } from "./report/problems.js";
-import { createProgress } from "./report/progress.js";
-import { DEFAULT_KEEP, runBuild } from "./run-build.js";
-
-const USAGE =
-  "usage: npm run build -- --data DIR --out DIR [--previous DIR] [--drop-before DATE-TIME] " +
-  "[--keep-generations N] [--keep-days N] [--gzip-level 1..9] [--gzip-workers 0..8] [--quiet]";
+import { formatReport, formatWarnings, type Problem } from "./report/problems.js";
+import { createProgress, type Progress } from "./report/progress.js";
+import { checkData, runBuild } from "./run-build.js";
 
 function fail(message: string): never {
   process.stderr.write(`build: ${message}\n${USAGE}\n`);
   process.exit(2);
 }
 
-function readOptions() {
-  let values;
+function readOptions(): BuildCliOptions {
+  let options: BuildCliOptions | "help";
   try {
-    ({ values } = parseArgs({
-      options: {
-        data: { type: "string", default: "data" },
-        out: { type: "string", default: "snapshot" },
-        "gzip-level": { type: "string", default: "6" },
-        "gzip-workers": { type: "string" },
-        "drop-before": { type: "string" },
-        previous: { type: "string" },
-        "keep-generations": { type: "string", default: String(DEFAULT_KEEP.generations) },
-        "keep-days": { type: "string", default: String(DEFAULT_KEEP.days) },
-        quiet: { type: "boolean", default: false },
-        help: { type: "boolean", default: false },
-      },
-      strict: true,
-    }));
+    options = readBuildOptions(process.argv.slice(2));
   } catch (error) {
-    fail((error as Error).message);
+    if (error instanceof UsageError) fail(error.message);
+    throw error;
   }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+  if (options === "help") {
+    process.stdout.write(helpText());
     process.exit(0);
   }
-  const gzipLevel = Number(values["gzip-level"]);
-  if (!/^[1-9]$/.test(values["gzip-level"]!)) fail("--gzip-level must be a whole number from 1 to 9");
-  if (values.data === "" || values.out === "") fail("--data and --out must not be empty");
-  const workers = values["gzip-workers"];
-  if (workers !== undefined && !/^[0-8]$/.test(workers)) fail("--gzip-workers must be a whole number from 0 to 8");
-  const dropBefore = values["drop-before"];
-  let dropBeforeKey: string | undefined;
-  if (dropBefore !== undefined) {
-    const check = checkDateTime(dropBefore);
-    if (!check.ok)
-      fail(`--drop-before must be a date-time with a zone, such as 2026-11-24T06:00:00Z (${check.reason})`);
-    dropBeforeKey = check.instantKey;
-  }
-  const keep = { generations: Number(values["keep-generations"]), days: Number(values["keep-days"]) };
-  if (!/^[0-9]{1,5}$/.test(values["keep-generations"]!) || keep.generations < 1)
-    fail("--keep-generations must be a whole number from 1 to 99999");
-  if (!/^[0-9]{1,4}$/.test(values["keep-days"]!)) fail("--keep-days must be a whole number from 0 to 9999");
-  if (values.previous === "") fail("--previous must not be empty");
-  return {
-    previous: values.previous,
-    keep,
-    dropBefore: dropBefore === undefined ? undefined : { text: dropBefore, key: dropBeforeKey! },
-    dataDir: values.data!,
-    outDir: values.out!,
-    gzipLevel,
-    gzipWorkers: workers === undefined ? undefined : Number(workers),
-    quiet: values.quiet!,
-  };
+  return options;
 }
 
-async function main(): Promise<void> {
-  const options = readOptions();
+/** Invalid data: every problem, exit 1, nothing written. */
+function stopOnProblems(problems: Problem[]): never {
+  process.stderr.write(`${formatReport(problems)}\n`);
+  process.exit(1);
+}
+
+function printWarnings(warnings: Problem[]): void {
+  if (warnings.length > 0) process.stderr.write(`${formatWarnings(warnings)}\n`);
+}
+
+const progressHooks = (progress: Progress) => ({
+  onStage: (name: string) => progress.stage(name),
+  onProgress: (stage: string, done: number, total?: number, estimated?: boolean) =>
+    progress.tick(stage, done, total, estimated),
+});
+
+/** `--check`: the stages that find problems, their report, nothing written (not even a swap put back). */
+async function check(options: BuildCliOptions, progress: Progress): Promise<void> {
+  const result = await checkData({
+    dataDir: options.dataDir,
+    dropBefore: options.dropBefore,
+    previous: previousSnapshotOf(options),
+    ...progressHooks(progress),
+  });
+  progress.finish();
+  if (!result.ok) stopOnProblems(result.problems);
+  const { counts } = result;
+  process.stdout.write(
+    `checked ${options.dataDir}: ${counts.cinemas} cinemas, ${counts.films} films, ${counts.showtimes} showtimes, ` +
+      `${counts.attributes} attributes; nothing was written\n`,
+  );
+  process.stdout.write(formatBuildReport(result.report));
+  printWarnings(result.report.warnings);
+}
+
+async function build(options: BuildCliOptions, progress: Progress): Promise<void> {
   const started = Date.now();
+  // Made first: it puts back a snapshot a killed build left aside, which may be the previous one.
   const writer = createDiskWriter(options.outDir);
-  const progress = createProgress(process.stderr, options.quiet);
   const result = await runBuild({
     dataDir: options.dataDir,
     dropBefore: options.dropBefore,
-    previous: options.previous,
+    previous: previousSnapshotOf(options),
+    newHistory: options.newHistory,
     keep: options.keep,
     output: writer,
     gzipLevel: options.gzipLevel,
     gzipWorkers: options.gzipWorkers,
-    onStage: (name) => progress.stage(name),
-    onProgress: (stage, done, total, estimated) => progress.tick(stage, done, total, estimated),
+    ...progressHooks(progress),
   });
   progress.finish();
-  if (!result.ok) {
-    process.stderr.write(`${formatReport(result.problems)}\n`);
-    process.exit(1);
-  }
+  if (!result.ok) stopOnProblems(result.problems);
   // The OpenAPI document is generated at build time, so a deploy ships a current one.
   refreshPublicDocs((message) => process.stderr.write(message));
   const { counts } = result.manifest;
@@ -103,7 +96,13 @@ async function main(): Promise<void> {
       `${counts.attributes} attributes; ${files} files, ${(bytes / 1e6).toFixed(1)} MB in ${seconds} s\n`,
   );
   process.stdout.write(formatBuildReport(result.report));
-  if (result.report.warnings.length > 0) process.stderr.write(`${formatWarnings(result.report.warnings)}\n`);
+  printWarnings(result.report.warnings);
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const progress = createProgress(process.stderr, options.quiet);
+  await (options.check ? check(options, progress) : build(options, progress));
 }
 
 main().catch((error: unknown) => {

@@ -5,11 +5,12 @@
  */
 import type { BlockLayout } from "./encode/encode-showtimes.js";
 import type { SnapshotContent } from "../api/_core/format/layout/content.js";
-import type { Manifest } from "../api/_core/format/layout/manifest.js";
+import { LIST_RESOURCES, type Manifest } from "../api/_core/format/layout/manifest.js";
 import { epochSecondsOfKey, instantKeyOf } from "../api/_core/format/primitives/date-time.js";
+import { restoreInterruptedSwap } from "../api/_core/format/read/interrupted-swap.js";
 import { Interner } from "./validate/entries.js";
 import { type DropBefore, type DroppedShowtimes, dropBeforeOf, dropPastShowtimes } from "./localize/drop-before.js";
-import { type HistoryReport, recordHistory } from "./history/carry-history.js";
+import { type HistoryReport, previousManifest, recordHistory } from "./history/carry-history.js";
 import { indexRecords } from "./link/index-records.js";
 import { linkRecords } from "./link/link-records.js";
 import { loadSources } from "./load/load-sources.js";
@@ -23,19 +24,14 @@ import { writeSnapshot } from "./write/write-snapshot.js";
 export const STAGES = ["load", "validate", "link", "drop", "localize", "index", "render", "history", "write"] as const;
 export type StageName = (typeof STAGES)[number];
 
-export interface BuildOptions {
+/** What checking the data needs: the stages up to localize, which write nothing (`--check`). */
+export interface CheckOptions {
   dataDir: string;
   /** Leave out showtimes that start before this instant (decision: upcoming showtimes). */
   dropBefore?: DropBefore;
-  output: OutputWriter;
   /** The snapshot in service, whose changes history the new one carries forward (decision: changes feed). */
   previous?: string;
-  /** What the history keeps: at least this many generations and days (defaults: 30 and 7). */
-  keep?: { generations: number; days: number };
-  gzipLevel?: number;
-  gzipWorkers?: number;
   validateWorkers?: number;
-  layout?: BlockLayout;
   onStage?: (name: StageName) => void;
   /** Told how many worker threads validation used (0: the main thread). */
   onValidationWorkers?: (count: number) => void;
@@ -43,12 +39,29 @@ export interface BuildOptions {
   onProgress?: (stage: StageName, done: number, total?: number, estimated?: boolean) => void;
 }
 
-/** What a successful build tells the operator beside its manifest. */
-export interface BuildReport {
+export interface BuildOptions extends CheckOptions {
+  output: OutputWriter;
+  /** Begin a new changes history (--new-history), whatever `previous` holds. */
+  newHistory?: boolean;
+  /** What the history keeps: at least this many generations and days (defaults: 30 and 7). */
+  keep?: { generations: number; days: number };
+  gzipLevel?: number;
+  gzipWorkers?: number;
+  layout?: BlockLayout;
+}
+
+/** What checking the data tells the operator: all a build does but the history. */
+export interface CheckReport {
   zoneCounts: ZoneCounts;
   dropped?: DroppedShowtimes;
   /** Problems that do not stop the build (problems.ts WARNING_CODES). */
   warnings: Problem[];
+  /** What the data folder holds that the build does not read (load/source-files.ts). */
+  unread: string[];
+}
+
+/** What a successful build tells the operator beside its manifest. */
+export interface BuildReport extends CheckReport {
   history: HistoryReport;
 }
 
@@ -56,6 +69,9 @@ export interface BuildReport {
 export const DEFAULT_KEEP = { generations: 30, days: 7 };
 
 export type BuildResult = { ok: true; manifest: Manifest; report: BuildReport } | { ok: false; problems: Problem[] };
+export type CheckResult =
+  | { ok: true; counts: Manifest["counts"]; report: CheckReport }
+  | { ok: false; problems: Problem[] };
 
 /**
  * The latest observation in the data: a build's time for the history's days rule when it is not
@@ -69,38 +85,64 @@ function latestObservation(content: SnapshotContent): string {
   return latest === "0" ? "0100000000000" : latest;
 }
 
-export async function runBuild(options: BuildOptions): Promise<BuildResult> {
-  const problems: Problem[] = [];
-  const interner = new Interner();
-  const stage = <T>(name: StageName, run: () => T): T => {
+type Stage = <T>(name: StageName, run: () => T) => T;
+
+function stagesOf(options: CheckOptions): Stage {
+  return (name, run) => {
     options.onStage?.(name);
     return run();
   };
+}
+
+/** Load to localize: the records a snapshot is made of, or every problem that stops it. */
+async function prepareRecords(options: CheckOptions, stage: Stage) {
+  const problems: Problem[] = [];
+  const sources = await stage("load", () => loadSources(options.dataDir, problems));
+  const valid = await stage("validate", () =>
+    validateRecords(
+      sources,
+      {
+        workers: options.validateWorkers,
+        onProgress: (n, total) => options.onProgress?.("validate", n, total, true),
+        onWorkers: options.onValidationWorkers,
+      },
+      problems,
+      new Interner(),
+    ),
+  );
+  const linked = stage("link", () => linkRecords(valid, problems));
+  // Output is made only from data without a single problem: nothing half-valid is ever served.
+  if (problems.length > 0) return { ok: false as const, problems };
+  const scheduled = stage("drop", () => dropPastShowtimes(linked, dropBeforeOf(options.dropBefore, options.previous)));
+  const warnings: Problem[] = [];
+  const localized = stage("localize", () => localizeRecords(scheduled, warnings));
+  return { ok: true as const, localized, warnings, unread: sources.unread };
+}
+
+/**
+ * The data checked as a build checks it, and its report but the history, with nothing written
+ * (`--check`). A previous snapshot that a build could not read fails it as it would the build.
+ */
+export async function checkData(options: CheckOptions): Promise<CheckResult> {
+  const prepared = await prepareRecords(options, stagesOf(options));
+  if (!prepared.ok) return prepared;
+  previousManifest(options.previous);
+  const { records, zoneCounts, dropped } = prepared.localized;
+  const counts = Object.fromEntries(LIST_RESOURCES.map((r) => [r, records[r].length])) as Manifest["counts"];
+  return { ok: true, counts, report: { zoneCounts, dropped, warnings: prepared.warnings, unread: prepared.unread } };
+}
+
+export async function runBuild(options: BuildOptions): Promise<BuildResult> {
+  const stage = stagesOf(options);
+  // A --previous that a build killed mid-swap left aside is put back before anyone reads it.
+  if (options.previous !== undefined) restoreInterruptedSwap(options.previous);
   try {
-    const sources = await stage("load", () => loadSources(options.dataDir, problems));
-    const valid = await stage("validate", () =>
-      validateRecords(
-        sources,
-        {
-          workers: options.validateWorkers,
-          onProgress: (n, total) => options.onProgress?.("validate", n, total, true),
-          onWorkers: options.onValidationWorkers,
-        },
-        problems,
-        interner,
-      ),
-    );
-    const linked = stage("link", () => linkRecords(valid, problems));
-    // Output is made only from data without a single problem: nothing half-valid is ever served.
-    if (problems.length > 0) {
+    const prepared = await prepareRecords(options, stage);
+    if (!prepared.ok) {
       await options.output.abort();
-      return { ok: false, problems };
+      return prepared;
     }
-    const scheduled = stage("drop", () =>
-      dropPastShowtimes(linked, dropBeforeOf(options.dropBefore, options.previous)),
-    );
-    const warnings: Problem[] = [];
-    const localized = stage("localize", () => localizeRecords(scheduled, warnings));
+    const { localized, warnings } = prepared;
     const content = stage("index", () => indexRecords(localized));
     const rendered = await stage("render", () =>
       renderSnapshot(content, options.output, {
@@ -114,6 +156,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const historied = await stage("history", () =>
       recordHistory(options.output, rendered.files, rendered.counts, {
         previous: options.previous,
+        newHistory: options.newHistory,
         keep: options.keep ?? DEFAULT_KEEP,
         builtAt: epochSecondsOfKey(effectiveKey ?? latestObservation(content)),
         dropBeforeKey: localized.dropped?.before.key,
@@ -129,6 +172,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       zoneCounts: localized.zoneCounts,
       dropped: localized.dropped,
       warnings,
+      unread: prepared.unread,
       history: historied.report,
     };
     return { ok: true, manifest, report };

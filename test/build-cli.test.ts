@@ -4,9 +4,10 @@
  * an untouched previous snapshot after a failure, and byte-identical output whatever the
  * file layout, time zone or locale.
  */
-import { cpSync, existsSync, readdirSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BUILD_FLAGS, readBuildOptions, UsageError } from "../build/cli-options.js";
 import {
   fixtureRecords,
   GOLDEN_FIXTURE,
@@ -123,6 +124,8 @@ describe("an invalid dataset", () => {
     ]),
     "data/showtimes/b.json": '{"not": "an array"}\n',
     "data/showtimes/c.json": '[\n  {"id": "x"},\n  {"id": "y",]\n',
+    // A file the build does not read, where it looks for sources: never dropped without a word.
+    "data/showtimes/extra.csv": "id,startsAt\nst-9,2026-03-06T20:00Z\n",
   };
 
   // [where (file:line or file[index]), field path, rule/value fragment, code]
@@ -148,11 +151,13 @@ describe("an invalid dataset", () => {
     ["data/showtimes/a.ndjson:6", "startsAt", "2023 is not a leap year", "invalid_value"],
     ["data/showtimes/b.json", "", "must hold a JSON array of records", "not_an_array"],
     ["data/showtimes/c.json:3", "", "is not valid JSON", "invalid_json"],
+    ["data/showtimes/extra.csv", "", "is not a source file (.json, .ndjson or .jsonl)", "unsupported_file"],
   ];
 
   let dir: string;
   let previous: Record<string, string>;
   let result: CliResult;
+  let checked: CliResult;
   let reported: Array<{ head: string; where: string }>;
 
   beforeAll(async () => {
@@ -163,6 +168,7 @@ describe("an invalid dataset", () => {
     previous = hashTree(path.join(dir, "out"));
     expect(previous).toEqual(plain.tree);
     result = await runBuildCli(["--data", "data", "--out", "out"], { cwd: dir });
+    checked = await runBuildCli(["--data", "data", "--out", "out", "--check"], { cwd: dir });
     const lines = result.stderr.split("\n");
     reported = lines.flatMap((line, i) =>
       line.startsWith("✖ ") ? [{ head: line, where: lines[i + 1]?.replace(/^ {2}→ /, "") ?? "" }] : [],
@@ -185,16 +191,24 @@ describe("an invalid dataset", () => {
   test("reports every problem once, nothing more, and a summary counting each code", () => {
     expect(reported).toHaveLength(EXPECTED.length);
     expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(
-      "11 problems (dangling_reference 3, duplicate_id 2, invalid_json 2, invalid_value 2, not_an_array 1, " +
-        "unknown_field 1); nothing was written.",
+      "12 problems (dangling_reference 3, duplicate_id 2, invalid_json 2, invalid_value 2, not_an_array 1, " +
+        "unknown_field 1, unsupported_file 1); nothing was written.",
     );
+  });
+
+  test("--check reports the same problems, with the same exit code", () => {
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toBe("");
+    // The same report after the progress lines (whose rates and times differ from run to run).
+    const report = (stderr: string) => stderr.slice(stderr.indexOf("✖ "));
+    expect(report(checked.stderr)).toBe(report(result.stderr));
   });
 
   test("prints no stack trace", () => {
     expect(result.stderr).not.toContain(STACK_LINE);
   });
 
-  test("leaves the previous snapshot byte-identical and no staging folders behind", () => {
+  test("leaves the previous snapshot byte-identical and no staging folders behind (the build and --check)", () => {
     expect(hashTree(path.join(dir, "out"))).toEqual(previous);
     expect(readdirSync(dir).sort()).toEqual(["data", "out"]);
   });
@@ -213,6 +227,7 @@ describe("usage errors", () => {
     [["--data"], "--data", "a flag without its value"],
     [["--gzip-level", "0"], "--gzip-level", "a gzip level outside 1..9"],
     [["--data="], "--data", "an empty folder name"],
+    [["--new-history", "--previous", "x"], "--new-history", "a new history and a previous one at once"],
   ])("%j exits 2 with a one-line message naming %s (%s)", async (args, flag) => {
     const result = await runBuildCli(["--out", path.join(work, "never"), ...args]);
     expect(result.code).toBe(2);
@@ -273,10 +288,73 @@ describe("determinism", () => {
     const out = path.join(parent, "out");
     expect((await runBuildCli(["--data", small, "--out", out, "--quiet"])).code).toBe(0);
     const firstTree = hashTree(out);
-    const second = await runBuildCli(["--data", GOLDEN_FIXTURE, "--out", out, "--quiet"]);
+    // A new history: carried from the first build, the history (and so the tree) would differ from plain's.
+    const second = await runBuildCli(["--data", GOLDEN_FIXTURE, "--out", out, "--quiet", "--new-history"]);
     expect(second.code).toBe(0);
     expect(firstTree).not.toEqual(plain.tree);
     expect(hashTree(out)).toEqual(plain.tree);
     expect(readdirSync(parent).sort()).toEqual(["out", "small-data"]);
+  });
+});
+
+describe("files in the data folder the build does not read", () => {
+  test("a .jsonl file is read as NDJSON; a folder or file beside the resource folders is named, not read", async () => {
+    const data = path.join(work, "unread");
+    cpSync(GOLDEN_FIXTURE, data, { recursive: true });
+    const [first, second] = fixtureRecords("showtimes");
+    writeFiles(data, {
+      "showtimes/more.jsonl": toNdjson([
+        { ...first, id: "st-jsonl-1" },
+        { ...second, id: "st-jsonl-2" },
+      ]),
+      "screenings/2026-03-08.ndjson": toNdjson([{ ...first, id: "st-screening-1" }]),
+      "notes.txt": "who sent what\n",
+      "showtimes/.DS_Store": "",
+    });
+    const result = await runBuildCli(["--data", data, "--out", path.join(work, "unread-out"), "--quiet"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("3 cinemas, 3 films, 42 showtimes, 8 attributes");
+    expect(result.stdout).toContain("not read by the build: notes.txt, screenings/, showtimes/.DS_Store\n");
+  });
+});
+
+describe("--check", () => {
+  test("valid data: the build's report and exit 0, and nothing written (no output, no staging folder)", async () => {
+    const parent = path.join(work, "check");
+    mkdirSync(parent);
+    const result = await runBuildCli(["--data", GOLDEN_FIXTURE, "--out", path.join(parent, "out"), "--check"]);
+    expect(result.code, result.stderr).toBe(0);
+    const [head, ...report] = result.stdout.split("\n");
+    expect(head).toBe(`checked ${GOLDEN_FIXTURE}: 3 cinemas, 3 films, 40 showtimes, 8 attributes; nothing was written`);
+    // The build's report but its history, which compares the snapshot written with the previous one.
+    const built = plain.result.stdout.split("\n").slice(1);
+    expect(report).toEqual(built.filter((line) => !line.startsWith("history: ")));
+    expect(readdirSync(parent)).toEqual([]);
+  });
+});
+
+describe("--help", () => {
+  test("describes every flag the parser accepts, with its default", async () => {
+    const result = await runBuildCli(["--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^usage: npm run build -- /);
+    const blocks = result.stdout.split(/\n(?= {2}--)/).slice(1);
+    const described = new Map(blocks.map((block) => [/^ {2}--([a-z-]+)/.exec(block)![1]!, block]));
+    expect([...described.keys()].sort()).toEqual(Object.keys(BUILD_FLAGS).sort());
+    for (const [name, option] of Object.entries(BUILD_FLAGS) as Array<[string, { default?: string }]>) {
+      const block = described.get(name)!;
+      // More than the flag's name and value: what it does.
+      expect(block.replace(/^ {2}--\S+( [A-Z.0-9-]+)?/, "").trim().length, name).toBeGreaterThan(20);
+      if (option.default !== undefined) expect(block, name).toContain(`(default ${option.default})`);
+    }
+  });
+
+  test("the parser accepts each flag described, and refuses any other", () => {
+    const sample: Record<string, string> = { "drop-before": "2026-11-24T06:00:00Z", "gzip-workers": "2" };
+    for (const [name, flag] of Object.entries(BUILD_FLAGS) as Array<[string, { type: string; default?: string }]>) {
+      const args = flag.type === "string" ? [`--${name}`, sample[name] ?? flag.default ?? "x"] : [`--${name}`];
+      expect(() => readBuildOptions(args), name).not.toThrow();
+    }
+    expect(() => readBuildOptions(["--rebuild"])).toThrow(UsageError);
   });
 });

@@ -182,6 +182,38 @@ describe("tokens", () => {
     expect(body.error).toMatchObject(expired);
   });
 
+  /** Builds `dataset` with the CLI into `out` as an operator rebuilds in place: no --previous. */
+  async function rebuildInPlace(dataset: Dataset, out: string, ...flags: string[]) {
+    const data = makeTempDir("in-place-data");
+    writeDataset(data, dataset);
+    const result = await runBuildCli(["--data", data, "--out", out, "--quiet", ...flags]);
+    removeDir(data);
+    expect(result.code, result.stderr).toBe(0);
+    return result;
+  }
+
+  test("a rebuild in place (--out holds the snapshot in service, no --previous) carries its history", async () => {
+    const dir = path.join(root, "in-place");
+    await build(base, dir);
+    const token = (await drain(serve(dir), "limit=5000")).token;
+    const rebuilt = await rebuildInPlace({ ...base, showtimes: base.showtimes.slice(3) }, dir);
+    expect(rebuilt.stdout).toContain("history: generation 1 (0 records changed, 3 deletions)");
+    const { changes } = await drain(serve(dir), `since=${token}`);
+    const gone = base.showtimes.slice(0, 3).map((s) => `delete ${s.id}`);
+    expect(changes.map((c) => `${c.op} ${c.id}`).sort()).toEqual(gone.sort());
+  });
+
+  test("--new-history begins a history afresh in place: the old tokens are 410s", async () => {
+    const dir = path.join(root, "in-place-new");
+    await build(base, dir);
+    const token = (await drain(serve(dir), "limit=5000")).token;
+    const rebuilt = await rebuildInPlace({ ...base, showtimes: base.showtimes.slice(3) }, dir, "--new-history");
+    expect(rebuilt.stdout).toContain("history: begun afresh at generation 0 (--new-history)");
+    const { status, body } = await serve(dir)(`/v1/changes?since=${token}`);
+    expect(status).toBe(410);
+    expect(body.error).toMatchObject(expired);
+  });
+
   test("a token from a later snapshot than the one serving (a rollback) is a 410", async () => {
     const [older, newer] = [path.join(root, "older"), path.join(root, "newer")];
     await build(base, older);

@@ -166,6 +166,7 @@ describe("the catalog", () => {
       "record_too_large",
       "no_sources",
       "offset_mismatch",
+      "unsupported_file",
     ]);
   });
 

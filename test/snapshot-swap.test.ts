@@ -1,8 +1,11 @@
 /**
  * A rebuild swaps the snapshot folder under a running server. Until the source takes the new
  * manifest, every read must come from the snapshot it opened: never an index of one snapshot
- * with the data of the next (which would serve corrupt bytes).
+ * with the data of the next (which would serve corrupt bytes). A build killed between the two
+ * renames of its swap leaves the old snapshot aside, and whoever opens the folder next (a server,
+ * a build) puts it back (decision: a build's swap).
  */
+import { cpSync, existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -11,7 +14,15 @@ import { bodyKeyOf } from "../api/_core/format/layout/body-index.js";
 import type { Snapshot } from "../api/_core/format/read/snapshot.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
-import { makeTempDir, removeDir, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
+import {
+  makeTempDir,
+  removeDir,
+  ROOT,
+  runTsxScript,
+  toNdjson,
+  validRecords,
+  writeFiles,
+} from "./helpers/build-helpers.js";
 
 let work: string;
 beforeAll(() => {
@@ -19,8 +30,8 @@ beforeAll(() => {
 });
 afterAll(() => removeDir(work));
 
-/** A dataset whose film is titled `title`, built into `out` (swapping out what was there). */
-async function buildWithTitle(out: string, title: string): Promise<void> {
+/** A data folder whose film is titled `title`. */
+function dataWithTitle(title: string): string {
   const { cinemas, films, attributes, showtimes } = validRecords();
   const dataDir = path.join(work, `data-${title}`);
   writeFiles(dataDir, {
@@ -32,7 +43,12 @@ async function buildWithTitle(out: string, title: string): Promise<void> {
     "attributes/a.ndjson": toNdjson([attributes, { ...attributes, id: "lang-en", kind: "language", name: "English" }]),
     "showtimes/s.ndjson": toNdjson([showtimes]),
   });
-  const result = await runBuild({ dataDir, output: createDiskWriter(out) });
+  return dataDir;
+}
+
+/** A dataset whose film is titled `title`, built into `out` (swapping out what was there). */
+async function buildWithTitle(out: string, title: string): Promise<void> {
+  const result = await runBuild({ dataDir: dataWithTitle(title), output: createDiskWriter(out) });
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
 }
 
@@ -64,4 +80,38 @@ test("once recheckMs has passed, the source opens the new snapshot", async () =>
   expect(second).not.toBe(first);
   expect(titleIn(second)).toBe("Second");
   expect(second.manifest.snapshotId).not.toBe(first.manifest.snapshotId);
+});
+
+test("a build killed between its two renames: the server's open and the next build find the old snapshot", async () => {
+  const out = path.join(work, "killed");
+  await buildWithTitle(out, "Old");
+  const oldId = new SnapshotSource(out).current().manifest.snapshotId;
+  const killed = await runTsxScript(path.join(ROOT, "test/helpers/build-killed-at-swap.ts"), [
+    dataWithTitle("New"),
+    out,
+  ]);
+  expect(killed.code, killed.stderr).toBeNull();
+  // What the kill left: no snapshot at --out, the old one aside, the new one staged.
+  expect(existsSync(out)).toBe(false);
+  const left = readdirSync(work).filter((name) => name.startsWith("killed."));
+  const aside = left.find((name) => name.startsWith("killed.previous-"))!;
+  expect(left.map((name) => name.replace(/-\d+-[0-9a-z]+$/, "")).sort()).toEqual(["killed.previous", "killed.staging"]);
+  // The same state at a second folder, for the next build (the server puts the first one back).
+  const second = path.join(work, "killed-second");
+  cpSync(path.join(work, aside), path.join(work, aside.replace("killed", "killed-second")), { recursive: true });
+
+  const served = new SnapshotSource(out).current();
+  expect([titleIn(served), served.manifest.snapshotId]).toEqual(["Old", oldId]);
+
+  const next = await runBuild({
+    dataDir: dataWithTitle("Next"),
+    output: createDiskWriter(path.join(work, "next")),
+    previous: second,
+  });
+  expect(next.ok && next.report.history).toMatchObject({ generation: 1 });
+  expect(readdirSync(second)).toContain("manifest.json");
+
+  // A build into the folder clears what the killed one left beside it.
+  await buildWithTitle(out, "Later");
+  expect(readdirSync(work).filter((name) => name.startsWith("killed."))).toEqual([]);
 });

@@ -26,6 +26,8 @@ import { IdTable, idHashes } from "./id-table.js";
 export interface HistoryOptions {
   /** The snapshot in service, whose history is carried forward; undefined: a new history. */
   previous?: string;
+  /** A new history asked for (--new-history): said so in the report. */
+  newHistory?: boolean;
   keep: { generations: number; days: number };
   /** This build's time for the days rule (epoch seconds): deterministic, never the wall clock. */
   builtAt: number;
@@ -65,12 +67,18 @@ function startsBefore(lists: SnapshotLists, was: number, dropBeforeKey: string):
   return lists.dictionaries.instantKeyOf(lists.showtimes.startsAtOf("byCinema", was)) < dropBeforeKey;
 }
 
-/** The previous snapshot's history, or why a new one begins. */
-function openPrevious(dir: string | undefined): { snapshot?: Snapshot; restarted?: string } {
+/**
+ * The previous snapshot's manifest, or why a new history begins; throws when there is a previous
+ * snapshot that cannot be read (a build with --check asks this alone).
+ */
+export function previousManifest(
+  dir: string | undefined,
+  newHistory = false,
+): { manifest?: Manifest; restarted?: string } {
+  if (newHistory) return { restarted: "--new-history" };
   if (dir === undefined) return { restarted: "no --previous snapshot" };
-  let manifest: Manifest;
   try {
-    manifest = readManifest(dir);
+    return { manifest: readManifest(dir) };
   } catch (error) {
     const reason = (error as Error).message;
     // An older format carries no history this build can read: it begins afresh, and says so.
@@ -78,7 +86,12 @@ function openPrevious(dir: string | undefined): { snapshot?: Snapshot; restarted
       return { restarted: `the previous snapshot ${reason.replace(/^manifest\.json: /, "")}` };
     throw new Error(`--previous ${dir}: ${reason}`);
   }
-  return { snapshot: new Snapshot(manifest, dir, HISTORY_READ) };
+}
+
+/** The previous snapshot's history, or why a new one begins. */
+function openPrevious(dir: string | undefined, newHistory?: boolean): { snapshot?: Snapshot; restarted?: string } {
+  const { manifest, restarted } = previousManifest(dir, newHistory);
+  return manifest ? { snapshot: new Snapshot(manifest, dir!, HISTORY_READ) } : { restarted };
 }
 
 /** The oldest generation tokens may name: the last `generations` and every one built within `days` of the newest. */
@@ -93,7 +106,7 @@ export async function carryHistory(
   lists: SnapshotLists,
   options: HistoryOptions,
 ): Promise<{ content: HistoryContent; report: HistoryReport }> {
-  const { snapshot: previous, restarted } = openPrevious(options.previous);
+  const { snapshot: previous, restarted } = openPrevious(options.previous, options.newHistory);
   try {
     if (!previous) return begin(lists, options, restarted!);
     const scans = await scanBoth(previous, options.previous!, lists, options.scanWorker ?? false);

@@ -1,35 +1,28 @@
 /** Stage 1: find the source files, in a fixed order; their records are read by validation. */
-import path from "node:path";
-import fg from "fast-glob";
 import type { Problem } from "../report/problems.js";
 import type { SourceFile } from "./read-source-file.js";
-import { RESOURCES, type Resource } from "../validate/schemas.js";
+import { listDataFolder } from "./source-files.js";
+import { RESOURCES } from "../validate/schemas.js";
 
 export interface LoadedSources {
   dataDir: string;
   /** Every source file, in the fixed order reports and output follow. */
   files: SourceFile[];
-}
-
-/** Lists a resource's source files in a fixed order, so reports and output never depend on the disk. */
-async function listSourceFiles(dataDir: string, resource: Resource): Promise<string[]> {
-  const dir = path.join(dataDir, resource);
-  const files = await fg(["**/*.json", "**/*.ndjson"], { cwd: dir, onlyFiles: true, followSymbolicLinks: false });
-  return files.sort().map((file) => path.join(dir, file));
+  /** What the data folder holds that the build does not read, relative to it (source-files.ts). */
+  unread: string[];
 }
 
 export async function loadSources(dataDir: string, problems: Problem[]): Promise<LoadedSources> {
-  const files: SourceFile[] = [];
-  for (const resource of RESOURCES) {
-    for (const file of await listSourceFiles(dataDir, resource)) files.push({ resource, file });
-  }
+  const { sources, unread } = await listDataFolder(dataDir, problems);
+  const files: SourceFile[] = RESOURCES.flatMap((resource) => sources[resource].map((file) => ({ resource, file })));
   if (files.length === 0) {
+    const expected = RESOURCES.map((r) => `${r}/**/*.json`).join(", ");
     problems.push({
       code: "no_sources",
       file: dataDir,
       path: "",
-      message: `has no source files: expected ${RESOURCES.map((r) => `${r}/**/*.json`).join(", ")} (or .ndjson)`,
+      message: `has no source files: expected ${expected} (or .ndjson, .jsonl)`,
     });
   }
-  return { dataDir, files };
+  return { dataDir, files, unread };
 }

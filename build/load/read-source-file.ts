@@ -1,6 +1,6 @@
 /**
- * One source file's records: a JSON array (`*.json`) or one record per line (`*.ndjson`). Kept
- * apart from the file listing (fast-glob) so validation workers can bundle it alone.
+ * One source file's records: a JSON array (`*.json`) or one record per line (`*.ndjson`, `*.jsonl`).
+ * Kept apart from the file listing (fast-glob) so validation workers can bundle it alone.
  */
 import { readFileSync } from "node:fs";
 import type { Problem } from "../report/problems.js";
@@ -83,6 +83,6 @@ export function* recordsOfFile({ resource, file }: SourceFile, problems: Problem
     problems.push({ code: "unreadable_file", file, path: "", message: `could not be read (${reason})` });
     return;
   }
-  const parse = file.endsWith(".ndjson") ? parseNdjson : parseJsonArray;
+  const parse = file.endsWith(".ndjson") || file.endsWith(".jsonl") ? parseNdjson : parseJsonArray;
   yield* parse(resource, file, text, problems);
 }

@@ -17,6 +17,7 @@ export const PROBLEM_CODES = {
   record_too_large: "a record is too large to keep every page under the response size limit",
   no_sources: "the data folder has no source files",
   offset_mismatch: "a warning: a showtime's written UTC offset is not its cinema's time zone's at that instant",
+  unsupported_file: "a file under a resource folder that is not a source file (.json, .ndjson or .jsonl)",
 } as const;
 
 /** Codes that are warnings: reported, never stopping the build. */

@@ -1,6 +1,8 @@
 /**
- * Writes the snapshot into a staging folder beside the target, then swaps it in, so a failed or
- * interrupted build leaves the previous snapshot exactly as it was.
+ * Writes the snapshot into a staging folder beside the target, then swaps it in: the old snapshot
+ * renamed aside, the new one renamed in. A failed build leaves the previous snapshot exactly as it
+ * was; one killed between the two renames leaves it aside, and the next build (or a server opening
+ * the folder) puts it back first (decision: a build's swap).
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -8,6 +10,8 @@ import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, writ
 import { rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { resolveInside } from "../../api/_core/format/primitives/files.js";
+import { swapFolderOf } from "../../api/_core/format/layout/swap-folders.js";
+import { restoreInterruptedSwap, swapLeftovers } from "../../api/_core/format/read/interrupted-swap.js";
 
 /** Where the snapshot's files go; the disk writer stages them and swaps them in on commit. */
 export interface OutputWriter {
@@ -59,10 +63,24 @@ function writeAll(fd: number, chunk: Buffer): void {
   for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done, chunk.length - done);
 }
 
-/** Creates a writer whose files become `outDir` only on commit. */
-export function createDiskWriter(outDir: string): DiskWriter {
+export interface WriterHooks {
+  /** Called between the swap's two renames: the test that kills a build at that instant. */
+  betweenRenames?: () => void;
+}
+
+/** Removes what builds that were killed left beside the target: staged snapshots and old ones set aside. */
+async function removeLeftovers(target: string): Promise<void> {
+  for (const folder of swapLeftovers(target)) await removeTree(folder.path);
+}
+
+/**
+ * Creates a writer whose files become `outDir` only on commit. A snapshot a killed build left aside
+ * is put back first, so the build (and --out as the previous snapshot) finds it.
+ */
+export function createDiskWriter(outDir: string, hooks: WriterHooks = {}): DiskWriter {
   const target = path.resolve(outDir);
-  const staging = `${target}.staging-${process.pid}-${Date.now().toString(36)}`;
+  restoreInterruptedSwap(target);
+  const staging = swapFolderOf(target, "staging", process.pid, Date.now());
   const madeDirs = new Set<string>();
   // XOR of per-file digests: the same files give the same identity whatever order they were written in.
   const identity = Buffer.alloc(32);
@@ -136,11 +154,13 @@ export function createDiskWriter(outDir: string): DiskWriter {
     },
     async commit() {
       mkdirSync(staging, { recursive: true });
-      const previous = `${target}.previous-${process.pid}-${Date.now().toString(36)}`;
+      const previous = swapFolderOf(target, "previous", process.pid, Date.now());
       const hadPrevious = existsSync(target);
       if (hadPrevious) await rename(target, previous);
+      hooks.betweenRenames?.();
       await rename(staging, target);
       if (hadPrevious) await removeTree(previous);
+      await removeLeftovers(target);
     },
     async abort() {
       await removeTree(staging);

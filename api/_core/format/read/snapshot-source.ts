@@ -6,6 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { SnapshotError } from "../primitives/errors.js";
+import { restoreInterruptedSwap } from "./interrupted-swap.js";
 import { MANIFEST_FILE, resolveInside } from "../primitives/files.js";
 import { DEFAULT_BUDGETS, readManifest, Snapshot, type CacheBudgets } from "./snapshot.js";
 
@@ -19,6 +20,21 @@ export interface SourceOptions {
 function stampOf(path: string): { stamp: string; mtimeMs: number } {
   const stat = statSync(path);
   return { stamp: `${stat.ino}:${stat.mtimeMs}:${stat.size}`, mtimeMs: stat.mtimeMs };
+}
+
+/**
+ * The manifest's stamp; with none, after putting back the snapshot a build killed mid-swap left
+ * aside (decision: a build's swap), if there is one. An empty stamp: no manifest.
+ */
+function stampOrRestore(dir: string, path: string): { stamp: string; mtimeMs: number } {
+  for (const attempt of [1, 2]) {
+    try {
+      return stampOf(path);
+    } catch {
+      if (attempt === 2 || !restoreInterruptedSwap(dir)) break;
+    }
+  }
+  return { stamp: "", mtimeMs: 0 };
 }
 
 export class SnapshotSource {
@@ -41,13 +57,8 @@ export class SnapshotSource {
     const recheckMs = this.options.recheckMs ?? 0;
     if (this.snapshot && now - this.checkedAt < recheckMs) return this.snapshot;
     const path = resolveInside(this.dir, MANIFEST_FILE);
-    let stamp = "";
-    let mtimeMs = 0;
-    try {
-      ({ stamp, mtimeMs } = stampOf(path));
-    } catch {
-      // No manifest: reported below as the snapshot missing.
-    }
+    // No manifest: reported below as the snapshot missing.
+    const { stamp, mtimeMs } = stampOrRestore(this.dir, path);
     // While there is no snapshot, a manifest that appears (a first build) is taken at once; one
     // that fails to open is tried again only when it changes or recheckMs has passed.
     if (this.failure && stamp === this.stamp && now - this.checkedAt < recheckMs) throw this.failure;
