@@ -14,6 +14,7 @@ import { PostTransport } from "../api/_core/mcp/post-transport.js";
 import { localTimeOf, type ZoneOffset } from "../api/_core/mcp/local-time.js";
 import { renderCinema, renderFilm, renderPage, renderShowtime } from "../api/_core/mcp/render-text.js";
 import { TOOL_MAX_LIMIT } from "../api/_core/mcp/tool-arguments.js";
+import type { JsonSchema } from "../api/_core/mcp/tool-schemas.js";
 import { toolDefinitions, TOOLS_BY_NAME } from "../api/_core/mcp/tools.js";
 import { RECORD_SCHEMAS_FILE, renderRecordSchemasModule } from "../build/openapi/mcp-schemas.js";
 import { EXAMPLES } from "../build/openapi/examples.js";
@@ -51,6 +52,32 @@ describe("the response schemas the tools declare", () => {
   test("a member the API never sends is refused", () => {
     expect(isValid("get_film", { data: EXAMPLES.Film, freshness: EXAMPLES.Freshness })).toBe(true);
     expect(isValid("get_film", { data: EXAMPLES.Film, freshness: EXAMPLES.Freshness, x: 1 })).toBe(false);
+  });
+});
+
+describe("the argument schemas the tools declare", () => {
+  const validator = new AjvJsonSchemaValidator();
+  const argumentsOf = (tool: string) =>
+    (toolDefinitions().find((d) => d.name === tool)!.inputSchema as { properties: Record<string, JsonSchema> })
+      .properties;
+
+  const fits = (schema: JsonSchema, value: unknown) => validator.getValidator(schema as never)(value).valid;
+
+  test.each(toolDefinitions().map((d) => [d.name as string]))(
+    "%s: every argument's example fits its schema",
+    (tool) => {
+      for (const [name, schema] of Object.entries(argumentsOf(tool)))
+        for (const example of (schema.examples as unknown[] | undefined) ?? [])
+          expect(fits(schema, example), `${name}: ${JSON.stringify(example)}`).toBe(true);
+    },
+  );
+
+  test("a list the document sends comma-separated (attributeIds) is an argument of text, as its query value", () => {
+    expect(argumentsOf("find_showtimes").attributeIds).toMatchObject({
+      type: "string",
+      minLength: 1,
+      examples: ["format-imax,lang-en"],
+    });
   });
 });
 

@@ -60,6 +60,16 @@ export const PAGINATION_EXAMPLE = {
   hasMore: true,
 };
 
+/**
+ * A path parameter's example: the id of the record the reference shows, a record of the demo data
+ * in data/ (a test asks the demo for each), so a request sample or a fuzzer reaches a record, not a 404.
+ */
+export const PATH_EXAMPLES: Record<string, string> = {
+  showtimeId: SHOWTIME_EXAMPLE.id,
+  cinemaId: CINEMA_EXAMPLE.id,
+  filmId: FILM_EXAMPLE.id,
+};
+
 const page = (record: unknown) => ({ data: [record], pagination: PAGINATION_EXAMPLE, freshness: FRESHNESS_EXAMPLE });
 
 /** Example per component id. */

@@ -21,7 +21,7 @@ export interface ErrorStatus {
   description: string;
   /** Headers always sent with this status (X-Request-Id always is). */
   required: HeaderName[];
-  /** Headers sent when the failure came after the key checks. */
+  /** Headers sent when the request got past the key checks (the organization and its quota known). */
   optional?: HeaderName[];
   /** The example's message: what the core really says. */
   message: string;
@@ -32,11 +32,16 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
   "400": {
     name: "BadRequest",
     code: "bad_request",
-    required: ["Cache-Control", ...RATE],
+    required: ["Cache-Control"],
+    // The server's HTTP parser refuses a malformed request before any key is read: no organization, no quota.
+    optional: RATE,
     message: "limit: must be a whole number from 1 to 100 written in digits",
     description:
       "A query or path parameter is invalid: unknown, repeated, empty, out of range, or a cursor that was " +
-      "altered or issued for other filters. `details.parameter` names it.",
+      "altered or issued for other filters. `details.parameter` names it. Such a 400 comes after the key " +
+      "checks and carries `RateLimit-Policy` and `RateLimit`. A request the server cannot read as HTTP " +
+      "(a malformed request line or header, an HTTP/1.1 request without `Host`) is a 400 answered before " +
+      "any key is read, so it has no organization and carries neither.",
   },
   "401": {
     name: "Unauthorized",
@@ -117,7 +122,18 @@ export interface Operation {
   getOne?: boolean;
   /** The changes feed also answers 410. */
   feed?: boolean;
+  /** Operations a 200 leads to (OpenAPI links), so a client or fuzzer follows real ids. */
+  links?: readonly Link[];
 }
+
+/** A get-one operation whose path parameter is a value of the 200 body, at a JSON pointer. */
+export interface Link {
+  operationId: string;
+  parameter: string;
+  pointer: string;
+}
+
+const link = (operationId: string, parameter: string, pointer: string): Link => ({ operationId, parameter, pointer });
 
 /**
  * The OpenAPI components of a parameter table's rows, as the reference lists them: what narrows or
@@ -133,6 +149,11 @@ export const OPERATIONS: Operation[] = [
   {
     path: "/v1/showtimes",
     operationId: "listShowtimes",
+    links: [
+      link("getShowtime", "showtimeId", "/data/0/id"),
+      link("getFilm", "filmId", "/data/0/filmId"),
+      link("getCinema", "cinemaId", "/data/0/cinemaId"),
+    ],
     tag: "Showtimes",
     summary: "List showtimes",
     result: "ShowtimePage",
@@ -145,6 +166,7 @@ export const OPERATIONS: Operation[] = [
   {
     path: "/v1/showtimes/{showtimeId}",
     operationId: "getShowtime",
+    links: [link("getFilm", "filmId", "/data/filmId"), link("getCinema", "cinemaId", "/data/cinemaId")],
     tag: "Showtimes",
     summary: "Get a showtime",
     result: "ShowtimeResult",
@@ -155,6 +177,7 @@ export const OPERATIONS: Operation[] = [
   {
     path: "/v1/cinemas",
     operationId: "listCinemas",
+    links: [link("getCinema", "cinemaId", "/data/0/id")],
     tag: "Cinemas",
     summary: "List cinemas",
     result: "CinemaPage",
@@ -180,6 +203,7 @@ export const OPERATIONS: Operation[] = [
   {
     path: "/v1/films",
     operationId: "listFilms",
+    links: [link("getFilm", "filmId", "/data/0/id")],
     tag: "Films",
     summary: "List films",
     result: "FilmPage",

@@ -4,7 +4,8 @@
  */
 import { CHANGES_PARAMETERS } from "../../api/_core/endpoints/parameters/changes.js";
 import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/parse-request.js";
-import { ERROR_STATUSES, OPERATIONS, type HeaderName } from "./operations.js";
+import { PATH_EXAMPLES } from "./examples.js";
+import { ERROR_STATUSES, OPERATIONS, type HeaderName, type Link } from "./operations.js";
 import { codeSamples } from "./samples.js";
 
 type Json = Record<string, unknown>;
@@ -12,29 +13,23 @@ type Json = Record<string, unknown>;
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const ID = { type: "string", minLength: 1, maxLength: 160 };
 
+/** A get-one endpoint's path parameter, with a demo record's id as its example. */
+function pathParameter(name: string, record: string): Json {
+  return {
+    name,
+    in: "path",
+    required: true,
+    description: `The ${record}'s id, percent-encoded (ids may hold \`/\`, \`%\`, spaces or any Unicode).`,
+    schema: ID,
+    example: PATH_EXAMPLES[name],
+  };
+}
+
 /** Path parameters of the get-one endpoints. */
 const PATH_PARAMETERS: Record<string, Json> = {
-  showtimeId: {
-    name: "showtimeId",
-    in: "path",
-    required: true,
-    description: "The showtime's id, percent-encoded (ids may hold `/`, `%`, spaces or any Unicode).",
-    schema: ID,
-  },
-  cinemaId: {
-    name: "cinemaId",
-    in: "path",
-    required: true,
-    description: "The cinema's id, percent-encoded (ids may hold `/`, `%`, spaces or any Unicode).",
-    schema: ID,
-  },
-  filmId: {
-    name: "filmId",
-    in: "path",
-    required: true,
-    description: "The film's id, percent-encoded (ids may hold `/`, `%`, spaces or any Unicode).",
-    schema: ID,
-  },
+  showtimeId: pathParameter("showtimeId", "showtime"),
+  cinemaId: pathParameter("cinemaId", "cinema"),
+  filmId: pathParameter("filmId", "film"),
 };
 
 /**
@@ -121,6 +116,34 @@ export function renderResponses(): Record<string, Json> {
   return responses;
 }
 
+/** A JSON pointer as a reader writes the path: `/data/0/filmId` is `data[0].filmId`. */
+function pathOf(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((token) => (/^[0-9]+$/.test(token) ? `[${token}]` : `.${token}`))
+    .join("")
+    .slice(1);
+}
+
+/**
+ * A 200's OpenAPI links, named by the operation each leads to: its path parameter is the value at a
+ * JSON pointer of the body (a runtime expression, OpenAPI 3.1 §4.8.20.4).
+ */
+function renderLinks(links: readonly Link[]): Json {
+  const rendered: Json = {};
+  for (const { operationId, parameter, pointer } of links) {
+    const target = OPERATIONS.find((op) => op.operationId === operationId);
+    if (!target?.parameters.includes(parameter)) throw new Error(`no operation ${operationId} takes ${parameter}`);
+    rendered[operationId] = {
+      operationId,
+      parameters: { [parameter]: `$response.body#${pointer}` },
+      description: `${target.summary}: the one whose id is \`${pathOf(pointer)}\` of this body.`,
+    };
+  }
+  return rendered;
+}
+
 /** The `paths` object: one GET operation per endpoint. */
 export function renderPaths(): Json {
   const paths: Json = {};
@@ -130,6 +153,7 @@ export function renderPaths(): Json {
         description: "OK.",
         headers: headersOf(["ETag", "Cache-Control", ...RATE]),
         content: { "application/json": { schema: ref("schemas", op.result) } },
+        ...(op.links ? { links: renderLinks(op.links) } : {}),
       },
       "304": ref("responses", "NotModified"),
     };

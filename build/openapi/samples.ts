@@ -1,19 +1,12 @@
 /**
  * The request sample of each operation (Redoc shows an operation's `x-codeSamples`), generated
  * from the operation table: a curl command in the getting-started section's form, with the
- * example record's id in the path and a small page for a list. It uses the page's two shell
+ * path parameter's example in the path and a small page for a list. It uses the page's two shell
  * variables, KEY (the API key) and API (the deployment's address with /v1), which the document's
  * overview explains.
  */
-import { CINEMA_EXAMPLE, FILM_EXAMPLE, SHOWTIME_EXAMPLE } from "./examples.js";
+import { PATH_EXAMPLES } from "./examples.js";
 import type { Operation } from "./operations.js";
-
-/** A path parameter's value in a sample: the id of the record the reference shows as its example. */
-const PATH_EXAMPLES: Record<string, string> = {
-  showtimeId: SHOWTIME_EXAMPLE.id,
-  cinemaId: CINEMA_EXAMPLE.id,
-  filmId: FILM_EXAMPLE.id,
-};
 
 /** The sample's page size: small enough to read in a terminal. */
 const SAMPLE_LIMIT = 2;

@@ -3,6 +3,7 @@
  * data, and their JSON Schema form for the OpenAPI document (zod's own z.toJSONSchema).
  */
 import { z } from "zod";
+import { DATE_TIME_PATTERN } from "../../api/_core/format/primitives/date-time-patterns.js";
 import { ERROR_CODES } from "../../api/_core/respond/errors.js";
 import { MAX_CHANGES_LIMIT } from "../../api/_core/endpoints/parameters/changes.js";
 import { MAX_LIMIT } from "../../api/_core/endpoints/parse-request.js";
@@ -19,12 +20,9 @@ import {
   text,
 } from "../validate/schemas.js";
 
-/**
- * The spec's date-time (part 2) as a pattern: RFC 3339 with optional seconds. It is not JSON
- * Schema's `date-time` format, which requires seconds, so standard validators would refuse
- * `2026-11-24T18:00Z`; calendar validity (leap days) is stated in the description instead.
- */
-export const DATE_TIME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$";
+/** The spec's date-time as a pattern (date-time-patterns.ts), which the DateTime component carries. */
+export { DATE_TIME_PATTERN };
+
 const DATE_TIME_DESCRIPTION =
   "A date-time as the spec defines it: a calendar-valid date (leap days only in leap years), `T`, " +
   "`hh:mm` with optional `:ss` and optional fractional seconds, then a mandatory zone `Z` or `±hh:mm`. " +
@@ -210,7 +208,8 @@ function refine(schema: z.ZodType, json: JsonSchema): void {
     if (EXAMPLES[named.id] !== undefined) json.examples = [EXAMPLES[named.id]];
   }
   if (schema === dateTime) {
-    // See DATE_TIME_PATTERN: a standard `date-time` format would refuse valid data.
+    // JSON Schema's `date-time` requires seconds, so standard validators would refuse `2026-11-24T18:00Z`: the
+    // spec's form is a pattern instead, RFC 3339 with optional seconds, the calendar included.
     delete json.format;
     json.pattern = DATE_TIME_PATTERN;
   }

@@ -9,7 +9,10 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "A date-time as the spec defines it: a calendar-valid date (leap days only in leap years), `T`, `hh:mm` with " +
       "optional `:ss` and optional fractional seconds, then a mandatory zone `Z` or `±hh:mm`. RFC 3339 except that " +
       "seconds are optional.",
-    "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$"
+    "pattern":
+      "^(?:[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)" +
+      "|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]" +
+      "):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"
   },
   "Provenance": {
     "type": "object",

@@ -32,14 +32,24 @@ export function outputSchemaOf(component: string, maxItems?: number): JsonSchema
   return { ...root, properties, $defs };
 }
 
-/** An argument's schema: the parameter's own, described as the API documents it, references resolved. */
+/** Whether a parameter is a list sent as one comma-separated value (OpenAPI `style: form`, not exploded). */
+function isCommaList(parameter: Record<string, unknown>): boolean {
+  return parameter.style === "form" && parameter.explode === false;
+}
+
+/**
+ * An argument's schema: the parameter's own, described as the API documents it, references resolved.
+ * A comma-separated list is its query value's text, as every argument is (decision: MCP).
+ */
 export function argumentSchemaOf({ parameter }: OpenApiParameter): JsonSchema {
-  const schema = parameter.schema as JsonSchema;
+  const list = isCommaList(parameter);
+  const schema = list ? { type: "string", minLength: 1 } : (parameter.schema as JsonSchema);
   const ref = typeof schema.$ref === "string" ? schema.$ref : undefined;
   const resolved = ref?.startsWith("#/components/schemas/")
     ? RECORD_SCHEMAS[ref.slice("#/components/schemas/".length)]
     : schema;
   if (!resolved) throw new Error(`no schema ${ref}`);
-  const examples = parameter.example === undefined ? {} : { examples: [parameter.example] };
+  const example = list && Array.isArray(parameter.example) ? parameter.example.join(",") : parameter.example;
+  const examples = example === undefined ? {} : { examples: [example] };
   return { ...resolved, description: parameter.description, ...examples };
 }

@@ -50,7 +50,8 @@ export const CINEMA_PARAMETERS: readonly Row[] = [
   nameQueryParameter(
     "cinemasQ",
     "Only cinemas whose name or locality matches: each word of `q` starts a word of either, ignoring case and " +
-      "accents, in any script. 1 to 100 characters. Cinemas whose whole name matches come first, then names " +
+      "accents, in any script. 1 to 100 characters once whitespace at either end is trimmed, with at least one " +
+      "letter or digit. Cinemas whose whole name matches come first, then names " +
       "starting with `q`, then the rest, each in the list's own order.",
     (name) => ({ name }),
   ),

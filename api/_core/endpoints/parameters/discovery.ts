@@ -12,6 +12,7 @@ import { SHOWTIME_PARAMETERS } from "./showtimes.js";
 import { badParameter } from "../../respond/errors.js";
 import { codePointLength } from "../../respond/text.js";
 import { isFilter } from "./parameter.js";
+import { COUNTRY_CODE_PATTERN } from "./value-patterns.js";
 
 /** A showtime filter's row of /v1/showtimes. */
 export function showtimeFilter(key: string): FilterRow<ShowtimeSelection> {
@@ -86,7 +87,7 @@ export function countryCodeParameter<S>(
           name: "countryCode",
           in: "query",
           description,
-          schema: { type: "string", pattern: "^[A-Z]{2}$" },
+          schema: { type: "string", pattern: COUNTRY_CODE_PATTERN },
           example: "DE",
         },
       },

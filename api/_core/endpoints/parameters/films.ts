@@ -52,7 +52,8 @@ export const FILM_PARAMETERS: readonly Row[] = [
   nameQueryParameter(
     "filmsQ",
     "Only films whose title matches: each word of `q` starts a word of the title, ignoring case and accents " +
-      "(`koln` finds Köln, `strasse` Straße), in any script. 1 to 100 characters. Whole-title matches come " +
+      "(`koln` finds Köln, `strasse` Straße), in any script. 1 to 100 characters once whitespace at either end " +
+      "is trimmed, with at least one letter or digit. Whole-title matches come " +
       "first, then titles starting with `q`, then the rest, each in the list's own order.",
     (name) => ({ name }),
   ),

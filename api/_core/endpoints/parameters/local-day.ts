@@ -7,9 +7,11 @@
 import { badParameter } from "../../respond/errors.js";
 import type { ShowtimeSelection } from "../../format/query/showtime-selection.js";
 import { checkDate } from "../../format/primitives/date-time.js";
+import { DATE_PATTERN } from "../../format/primitives/date-time-patterns.js";
 import type { FilterRow } from "./parameter.js";
+import { DAY_STARTS_AT_PATTERN } from "./value-patterns.js";
 
-const DAY_STARTS_AT = /^0[0-5]:[0-5][0-9]$/;
+const DAY_STARTS_AT = new RegExp(DAY_STARTS_AT_PATTERN);
 
 export const dateParameter: FilterRow<ShowtimeSelection> = {
   key: "date",
@@ -36,7 +38,8 @@ export const dateParameter: FilterRow<ShowtimeSelection> = {
           "Only showtimes that start on this calendar date at their cinema: in the cinema's `location.timeZone`, or, " +
           "for a cinema without one, in the offset its `startsAt` is written with. With `dayStartsAt` the day starts " +
           "later (the cinema day). Combines with every filter; with `startsAfter`/`startsBefore` it narrows further.",
-        schema: { type: "string", format: "date" },
+        // The pattern states the calendar too, for tools that take `format` as a mere annotation.
+        schema: { type: "string", format: "date", pattern: DATE_PATTERN },
         example: "2026-11-27",
       },
     },
@@ -72,8 +75,8 @@ export const dayStartsAtParameter: FilterRow<ShowtimeSelection> = {
         description:
           "When the `date` begins at the cinema, `HH:MM` from `00:00` to `05:59` (default `00:00`): with " +
           "`03:00`, a show " +
-          "at 01:00 belongs to the evening before, as cinemas list it. Only with `date`.",
-        schema: { type: "string", pattern: "^0[0-5]:[0-5][0-9]$", default: "00:00" },
+          "at 01:00 belongs to the evening before, as cinemas list it. Only with `date`: without `date` it is a 400.",
+        schema: { type: "string", pattern: DAY_STARTS_AT_PATTERN, default: "00:00" },
         example: "03:00",
       },
     },

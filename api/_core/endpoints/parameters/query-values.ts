@@ -8,6 +8,7 @@ import { wordsOf } from "../../format/layout/name-words.js";
 import type { NameQuery } from "../../format/query/name-search.js";
 import { badParameter } from "../../respond/errors.js";
 import { codePointLength } from "../../respond/text.js";
+import { COUNTRY_CODE_PATTERN, NEAR_PATTERN, RADIUS_PATTERN } from "./value-patterns.js";
 
 export const MAX_ATTRIBUTE_FILTER = 32;
 export const MAX_RADIUS_KM = 500;
@@ -15,10 +16,13 @@ export const DEFAULT_RADIUS_KM = 25;
 /** Ids are 1..160 code points (spec §2). */
 export const MAX_ID_LENGTH = 160;
 
-/** Plain decimal notation, at most 7 decimals: `52.52`, `-0.1278`; not `+1`, `1e2`, `.5`, `5.`. */
-const COORDINATE = /^-?\d{1,3}(?:\.\d{1,7})?$/;
-/** A plain decimal radius: digits, optionally a fraction; its value is checked apart. */
-const RADIUS = /^\d{1,3}(?:\.\d{1,7})?$/;
+/**
+ * Plain decimal notation, at most 7 decimals, within range: `52.52,-0.1278`; not `+1`, `1e2`, `.5`,
+ * `5.`. The forms are the OpenAPI document's patterns, written once (value-patterns.ts).
+ */
+const NEAR = new RegExp(NEAR_PATTERN);
+const RADIUS = new RegExp(RADIUS_PATTERN);
+const COUNTRY_CODE = new RegExp(COUNTRY_CODE_PATTERN);
 
 export interface NearPoint {
   latitude: number;
@@ -62,34 +66,31 @@ export function parseAttributeIds(raw: string): string[] {
 
 /** `near=LAT,LON`: decimal degrees, latitude −90..90, longitude −180..180. */
 export function parseNear(value: string): NearPoint {
-  const parts = value.split(",");
-  const valid = parts.length === 2 && parts.every((part) => COORDINATE.test(part));
-  const [latitude, longitude] = parts.map(Number) as [number, number];
-  if (!valid || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
+  if (!NEAR.test(value)) {
     throw badParameter(
       "near",
       "must be LATITUDE,LONGITUDE in decimal degrees (latitude -90..90, longitude -180..180, at most 7 " +
         "decimals), such as 52.5200,13.4050",
     );
   }
+  const [latitude, longitude] = value.split(",").map(Number) as [number, number];
   return { latitude, longitude };
 }
 
 /** `radiusKm`: a number > 0 and ≤ 500 in plain decimal notation. */
 export function parseRadiusKm(value: string): number {
-  const radius = Number(value);
-  if (!RADIUS.test(value) || !(radius > 0) || radius > MAX_RADIUS_KM) {
+  if (!RADIUS.test(value)) {
     throw badParameter(
       "radiusKm",
       `must be a number greater than 0 and at most ${MAX_RADIUS_KM} in plain decimal notation (at most 7 decimals)`,
     );
   }
-  return radius;
+  return Number(value);
 }
 
 /** `countryCode`: two upper-case letters (ISO 3166-1 alpha-2, as cinemas' location.countryCode). */
 export function parseCountryCode(value: string): string {
-  if (!/^[A-Z]{2}$/.test(value)) throw badParameter("countryCode", "must be two upper-case letters, such as DE");
+  if (!COUNTRY_CODE.test(value)) throw badParameter("countryCode", "must be two upper-case letters, such as DE");
   return value;
 }
 

@@ -188,8 +188,18 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
             "comma-separated. Ids are percent-decoded after splitting on literal commas (an id holding a comma " +
             "is sent as `%2C`). A repeated id or an empty item is a 400; an unknown id matches nothing (200, " +
             "empty page).",
-          schema: { type: "string", minLength: 1 },
-          example: "format-imax,lang-en",
+          // An array sent as form, not exploded: its items joined by literal commas, each percent-encoded,
+          // which is how the API splits it (OpenAPI 3.1 §4.8.12.4), so the bounds below are the parser's.
+          schema: {
+            type: "array",
+            items: ID_SCHEMA,
+            minItems: 1,
+            maxItems: MAX_ATTRIBUTE_FILTER,
+            uniqueItems: true,
+          },
+          style: "form",
+          explode: false,
+          example: ["format-imax", "lang-en"],
         },
       },
     ],
