@@ -78,11 +78,13 @@ export function stagesOf(stderr: string): Record<string, number> {
   return Object.fromEntries([...stageLine.matchAll(/(\w+) ([\d.]+) s/g)].map((m) => [m[1]!, Number(m[2])]));
 }
 
-/** Builds a dataset with the real CLI in a child process, sampling its peak memory. */
+/**
+ * Builds a dataset with the real CLI in a child process, sampling its peak memory. A new history:
+ * a snapshot an earlier run left in `outDir` would otherwise be carried, and the history stage timed.
+ */
 export async function measureBuild(dataDir: string, outDir: string, showtimes: number): Promise<BuildFigures> {
-  const result = await runMeasured("node", [...TSX, "build/index.ts", "--data", dataDir, "--out", outDir], {
-    echo: true,
-  });
+  const args = [...TSX, "build/index.ts", "--data", dataDir, "--out", outDir, "--new-history"];
+  const result = await runMeasured("node", args, { echo: true });
   if (result.code !== 0) throw new Error(`build failed (${result.code}): ${result.stderr.slice(-2000)}`);
   const counts = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8")).counts as Record<string, number>;
   const records = Object.values(counts).reduce((a, b) => a + b, 0);
