@@ -2,10 +2,13 @@
  * The build's report lists every problem of every record in one run (decision: validation of
  * source data): a record that fails a field rule is still checked for duplicate ids and dangling
  * references, a reference to a record that failed is not called dangling, date-time problems show
- * the value received, and an unknown field close to a known one suggests it.
+ * the value received, and an unknown field close to a known one suggests it. Which files of the
+ * data folder are sources, problems or named as not read (decision: what the build reads).
  */
+import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { listDataFolder } from "../build/load/source-files.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import type { Problem } from "../build/report/problems.js";
 import { runBuild } from "../build/run-build.js";
@@ -137,5 +140,36 @@ test("a nested unknown field suggests from its own object; a name close to nothi
   ).toEqual([
     ["location.postCode", "is not a field of this record: did you mean postcode?"],
     ["extra", "is not a field of this record (check the spelling)"],
+  ]);
+});
+
+test("the data folder's listing: sources by extension, other files a problem, the rest named once", async () => {
+  const dataDir = path.join(work, "listing");
+  writeFiles(dataDir, {
+    "showtimes/a.ndjson": "",
+    "showtimes/b/c.jsonl": "",
+    "showtimes/d.json": "",
+    "showtimes/e.csv": "",
+    "showtimes/.git/objects/ab/cd": "",
+    "showtimes/.git/HEAD": "",
+    "cinemas/.DS_Store": "",
+    films: "a file where a folder belongs",
+    "screenings/2026.ndjson": "",
+    "demo-access.json": "{}",
+  });
+  // A resource folder may be a link to a folder kept elsewhere.
+  symlinkSync(path.join(dataDir, "screenings"), path.join(dataDir, "attributes"));
+  const problems: Problem[] = [];
+  const { sources, unread } = await listDataFolder(dataDir, problems);
+  expect(sources.attributes.map((file) => path.relative(dataDir, file))).toEqual(["attributes/2026.ndjson"]);
+  expect(sources.films).toEqual([]);
+  expect(sources.showtimes.map((file) => path.relative(dataDir, file))).toEqual([
+    "showtimes/a.ndjson",
+    "showtimes/b/c.jsonl",
+    "showtimes/d.json",
+  ]);
+  expect(unread).toEqual(["cinemas/.DS_Store", "demo-access.json", "films", "screenings/", "showtimes/.git/"]);
+  expect(problems.map((p) => [p.code, path.relative(dataDir, p.file)])).toEqual([
+    ["unsupported_file", "showtimes/e.csv"],
   ]);
 });

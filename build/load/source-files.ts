@@ -5,7 +5,7 @@
  * lies beside the resource folders, and hidden files, are not read and are named in the report
  * (decision: what the build reads).
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { Problem } from "../report/problems.js";
@@ -20,18 +20,28 @@ export interface DataFolderListing {
   unread: string[];
 }
 
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Top-level entries other than the resource folders: not read, named once each (a folder with "/"). */
 function unreadBeside(dataDir: string): string[] {
-  let entries;
+  let names: string[];
   try {
-    entries = readdirSync(dataDir, { withFileTypes: true });
+    names = readdirSync(dataDir);
   } catch {
     // No data folder: the load stage reports it as having no source files.
     return [];
   }
-  return entries
-    .filter((entry) => !(entry.isDirectory() && (RESOURCES as readonly string[]).includes(entry.name)))
-    .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
+  // A link to a folder counts as the folder it leads to (the listing below follows it too).
+  const folder = (name: string) => isFolder(path.join(dataDir, name));
+  return names
+    .filter((name) => !((RESOURCES as readonly string[]).includes(name) && folder(name)))
+    .map((name) => (folder(name) ? `${name}/` : name));
 }
 
 /** A hidden file's outermost hidden folder or itself, relative to the data folder: named once, not file by file. */
@@ -47,8 +57,10 @@ export async function listDataFolder(dataDir: string, problems: Problem[]): Prom
   const unread = new Set(unreadBeside(dataDir));
   for (const resource of RESOURCES) {
     const dir = path.join(dataDir, resource);
-    const files = await fg("**/*", { cwd: dir, onlyFiles: true, dot: true, followSymbolicLinks: false });
     sources[resource] = [];
+    // A file by a resource's name is named as not read (unreadBeside), not searched.
+    if (!isFolder(dir)) continue;
+    const files = await fg("**/*", { cwd: dir, onlyFiles: true, dot: true, followSymbolicLinks: false });
     for (const relative of files.sort()) {
       const file = path.join(dir, relative);
       if (relative.split("/").some((part) => part.startsWith("."))) unread.add(hiddenEntry(resource, relative));
