@@ -19,6 +19,7 @@ import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { NEWCOMER } from "./helpers/newcomer-parameter.js";
+import { encodeValue, sampleOf, sampleQuery, withRequired } from "./helpers/parameter-samples.js";
 
 interface Pinned {
   url: string;
@@ -107,46 +108,18 @@ describe("adding a parameter", () => {
 });
 
 /**
- * Two values of each filter, and the query each is added to: a filter row must bind (decision:
- * pagination), so a cursor issued with it is refused without it or with its other value. A filter
- * added to a table without samples here fails the first test.
+ * A filter row must bind (decision: pagination): a cursor issued with its sample values
+ * (helpers/parameter-samples.ts, each name of the row with what it requires) is refused without
+ * them or with their other values.
  */
-const FILTER_SAMPLES: Record<string, Record<string, { one: string; other: string; base?: string }>> = {
-  showtimes: {
-    cinemaId: { one: "cinemaId=c-1", other: "cinemaId=c-2" },
-    filmId: { one: "filmId=f-1", other: "filmId=f-2" },
-    startsAfter: { one: "startsAfter=2026-11-24T18:00Z", other: "startsAfter=2026-11-24T19:00Z" },
-    startsBefore: { one: "startsBefore=2026-11-24T18:00Z", other: "startsBefore=2026-11-24T19:00Z" },
-    date: { one: "date=2026-11-27", other: "date=2026-11-28" },
-    dayStartsAt: { base: "date=2026-11-27", one: "dayStartsAt=03:00", other: "dayStartsAt=04:00" },
-    attributeIds: { one: "attributeIds=format-imax", other: "attributeIds=format-imax,lang-en" },
-    near: { one: "near=52.52,13.405", other: "near=52.52,13.405&radiusKm=5" },
-  },
-  cinemas: {
-    near: { one: "near=52.52,13.405", other: "near=48.1,11.5" },
-    countryCode: { one: "countryCode=DE", other: "countryCode=GB" },
-    chainId: { one: "chainId=odeon", other: "chainId=cineworld" },
-    filmId: { one: "filmId=f-1", other: "filmId=f-2" },
-    startsAfter: { one: "startsAfter=2026-11-24T18:00Z", other: "startsAfter=2026-11-24T19:00Z" },
-    startsBefore: { one: "startsBefore=2026-11-24T18:00Z", other: "startsBefore=2026-11-24T19:00Z" },
-    date: { one: "date=2026-11-27", other: "date=2026-11-28" },
-    dayStartsAt: { base: "date=2026-11-27", one: "dayStartsAt=03:00", other: "dayStartsAt=04:00" },
-    attributeIds: { one: "attributeIds=format-imax", other: "attributeIds=lang-en" },
-    q: { one: "q=odeon", other: "q=odeon%20leicester" },
-  },
-  films: {
-    cinemaId: { one: "cinemaId=c-1", other: "cinemaId=c-2" },
-    startsAfter: { one: "startsAfter=2026-11-24T18:00Z", other: "startsAfter=2026-11-24T19:00Z" },
-    startsBefore: { one: "startsBefore=2026-11-24T18:00Z", other: "startsBefore=2026-11-24T19:00Z" },
-    date: { one: "date=2026-11-27", other: "date=2026-11-28" },
-    dayStartsAt: { base: "date=2026-11-27", one: "dayStartsAt=03:00", other: "dayStartsAt=04:00" },
-    attributeIds: { one: "attributeIds=format-imax", other: "attributeIds=lang-en" },
-    near: { one: "near=52.52,13.405", other: "near=52.52,13.405&radiusKm=5" },
-    countryCode: { one: "countryCode=DE", other: "countryCode=GB" },
-    q: { one: "q=orbit", other: "q=orbit%20of" },
-  },
-  attributes: {},
-};
+function filterSample(row: { names: readonly string[] }) {
+  const required = withRequired(row.names).filter((name) => !row.names.includes(name));
+  return {
+    base: required.length ? sampleQuery(required) : undefined,
+    one: row.names.map((name) => `${name}=${encodeValue(sampleOf(name).one)}`).join("&"),
+    other: row.names.map((name) => `${name}=${encodeValue(sampleOf(name).other)}`).join("&"),
+  };
+}
 
 /** How many parts the sort key of a page with this query has (record-list.ts Seek). */
 function keyLengths(resource: ListResource, query: string): number {
@@ -160,15 +133,11 @@ function keyLengths(resource: ListResource, query: string): number {
 
 describe("every filter binds cursors", () => {
   const rows = Object.entries(LIST_TABLES).flatMap(([resource, table]) =>
-    table.filter(isFilter).map((row) => [`${resource} ${row.key}`, resource as ListResource, row.key] as const),
+    table.filter(isFilter).map((row) => [`${resource} ${row.key}`, resource as ListResource, row] as const),
   );
 
-  test("each filter of each list has samples here", () => {
-    for (const [name, resource, key] of rows) expect(FILTER_SAMPLES[resource]![key], name).toBeDefined();
-  });
-
-  test.each(rows)("%s: a cursor issued with it is refused without it and with another value", (_, resource, key) => {
-    const sample = FILTER_SAMPLES[resource]![key]!;
+  test.each(rows)("%s: a cursor issued with it is refused without it and with another value", (_, resource, row) => {
+    const sample = filterSample(row);
     const query = (extra?: string) => [sample.base, extra].filter(Boolean).join("&");
     const issued = parseListRequest(resource, query(sample.one));
     // A cursor of a page with the filter, whatever record it names.

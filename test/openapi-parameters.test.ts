@@ -18,6 +18,7 @@ import { DATE_PATTERN, DATE_TIME_PATTERN } from "../api/_core/format/primitives/
 import { ApiError } from "../api/_core/respond/errors.js";
 import { createOpenApiDocument } from "../build/openapi/openapi.js";
 import { createResponseValidator } from "../build/openapi/validate.js";
+import { sampleQuery, withRequired } from "./helpers/parameter-samples.js";
 
 type Json = Record<string, any>;
 
@@ -32,7 +33,10 @@ for (const table of [...Object.values(LIST_TABLES), ...Object.values(ONE_TABLES)
       if (!QUERY.has(component)) QUERY.set(component, { name: parameter.name as string, table });
 
 /** Parameters taken only beside another (a 400 alone, decision: query parameters): the other, valid. */
-const COMPANIONS: Record<string, string> = { radiusKm: "near=0,0", dayStartsAt: "date=2026-11-24" };
+const companionOf = (name: string) => {
+  const required = withRequired([name]).slice(1);
+  return required.length ? sampleQuery(required) : undefined;
+};
 
 const documented = (component: string): Json => doc.components.parameters[component];
 
@@ -58,7 +62,7 @@ function apiTakes(component: string, value: unknown): boolean {
     // An empty segment names no record: the path routes nowhere (a 404), which a refusal it is too.
     if (parameter.in === "path") return sent !== "" && decodeId(parameter.name, sent) !== undefined;
     const { name, table } = QUERY.get(component)!;
-    parseTableQuery(table, [COMPANIONS[name], `${name}=${sent}`].filter(Boolean).join("&"));
+    parseTableQuery(table, [companionOf(name), `${name}=${sent}`].filter(Boolean).join("&"));
     return true;
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 400 || error.details?.parameter !== parameter.name)

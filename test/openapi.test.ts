@@ -28,6 +28,7 @@ import { createResponseValidator } from "../build/openapi/validate.js";
 import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset, TRICKY_CINEMA_IDS, TRICKY_FILM_IDS } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
+import { sampleOf } from "./helpers/parameter-samples.js";
 
 const doc = createOpenApiDocument() as Record<string, any>;
 const validator = createResponseValidator(doc);
@@ -208,21 +209,6 @@ describe("the document matches the core's parameters", () => {
   const request = (url: string) =>
     coreClient(new SnapshotSource(fixture.snapshotDir), fixture.accessFile)(url, KEYS.bulk);
 
-  const SAMPLES: Record<string, string> = {
-    cursor: "",
-    limit: "7",
-    cinemaId: "cin-0",
-    filmId: "film-0",
-    startsAfter: "2026-11-24T18:00Z",
-    startsBefore: "2026-11-30T18:00Z",
-    attributeIds: "lang-en",
-    near: "51.5,-0.125",
-    radiusKm: "25",
-    countryCode: "GB",
-    include: "film,cinema",
-    date: "2026-11-27",
-    dayStartsAt: "03:00",
-  };
   const listOperations = OPERATIONS.filter((op) => !op.getOne);
 
   test.each(listOperations.map((op) => [op.operationId, op.path]))(
@@ -234,11 +220,8 @@ describe("the document matches the core's parameters", () => {
         .map((p) => p.name as string);
       // A sync token is the snapshot's own: the one a full copy ends with.
       const since = async () => JSON.parse((await request(`${opPath}?limit=5000`)).body.toString()).syncToken;
-      const values: Record<string, string> = {
-        ...SAMPLES,
-        ...(names.includes("since") ? { since: await since() } : {}),
-      };
-      const query = names.map((name) => `${name}=${enc(values[name]!)}`).join("&");
+      const value = async (name: string) => (name === "since" ? since() : sampleOf(name).one);
+      const query = (await Promise.all(names.map(async (name) => `${name}=${enc(await value(name))}`))).join("&");
       const response = await request(`${opPath}?${query}`);
       expect(response.status, response.body.toString()).toBe(200);
     },

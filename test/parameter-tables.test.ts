@@ -31,51 +31,54 @@ import { createClient } from "../client/index.js";
 import type { ChangesParams, CinemaFilters, FilmFilters, ListParams, ShowtimeFilters } from "../client/types.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { NEWCOMER } from "./helpers/newcomer-parameter.js";
+import { encodeValue, namesWithoutSamples, sampleOf, withRequired } from "./helpers/parameter-samples.js";
 
-/** The client's query fields, listed so that a field the client gains or loses fails tsc until it is listed here. */
-const CLIENT_FIELDS = {
+/** Showtime filters of a showing: what the showtime, cinema and film lists share. */
+const SHOWING = {
+  startsAfter: "2026-11-24T00:00Z",
+  startsBefore: "2026-11-30T00:00Z",
+  date: "2026-11-25",
+  dayStartsAt: "03:00",
+  attributeIds: ["lang-en"],
+};
+
+/**
+ * A value of every field of each list call's query, typed `Required`, so a field the client gains
+ * or loses fails tsc until it is here; the tests below check these fields are the tables' rows and
+ * go out under the tables' names.
+ */
+const CLIENT_QUERIES = {
   showtimes: {
-    cinemaId: true,
-    filmId: true,
-    startsAfter: true,
-    startsBefore: true,
-    date: true,
-    dayStartsAt: true,
-    attributeIds: true,
-    near: true,
-    include: true,
-    limit: true,
-    cursor: true,
-  } satisfies Record<keyof (ShowtimeFilters & ListParams), true>,
+    ...SHOWING,
+    cinemaId: "gb-lon-odeon-leicester-sq",
+    filmId: "film-orbit-of-ash",
+    date: "2026-11-25",
+    near: { latitude: 51.5101, longitude: -0.134, radiusKm: 5 },
+    include: ["film", "cinema"],
+    limit: 5,
+    cursor: "c",
+  } satisfies Required<ShowtimeFilters & ListParams>,
   cinemas: {
-    near: true,
-    countryCode: true,
-    chainId: true,
-    filmId: true,
-    startsAfter: true,
-    startsBefore: true,
-    date: true,
-    dayStartsAt: true,
-    attributeIds: true,
-    q: true,
-    limit: true,
-    cursor: true,
-  } satisfies Record<keyof (CinemaFilters & ListParams), true>,
+    ...SHOWING,
+    near: { latitude: 1, longitude: 2, radiusKm: 3 },
+    countryCode: "DE",
+    chainId: "odeon",
+    filmId: "film-orbit-of-ash",
+    q: "odeon",
+    limit: 2,
+    cursor: "c",
+  } satisfies Required<CinemaFilters & ListParams>,
   films: {
-    cinemaId: true,
-    startsAfter: true,
-    startsBefore: true,
-    date: true,
-    dayStartsAt: true,
-    attributeIds: true,
-    near: true,
-    countryCode: true,
-    q: true,
-    limit: true,
-    cursor: true,
-  } satisfies Record<keyof (FilmFilters & ListParams), true>,
-  attributes: { limit: true, cursor: true } satisfies Record<keyof ListParams, true>,
-  changes: { since: true, limit: true, cursor: true } satisfies Record<keyof ChangesParams, true>,
+    ...SHOWING,
+    cinemaId: "gb-lon-odeon-leicester-sq",
+    near: { latitude: 1, longitude: 2, radiusKm: 3 },
+    countryCode: "DE",
+    q: "orbit",
+    limit: 2,
+    cursor: "c",
+  } satisfies Required<FilmFilters & ListParams>,
+  attributes: { limit: 2, cursor: "c" } satisfies Required<ListParams>,
+  changes: { since: "t", limit: 2, cursor: "c" } satisfies Required<ChangesParams>,
 };
 
 /** Every endpoint's table: the lists', and the changes feed's. */
@@ -92,6 +95,10 @@ const OPERATION_PATHS = {
 const resources = Object.keys(TABLES) as Array<keyof typeof TABLES>;
 
 describe("every row of every table", () => {
+  test("has sample values in test/helpers/parameter-samples.ts, which every test sending it draws from", () => {
+    expect(namesWithoutSamples()).toEqual([]);
+  });
+
   test.each(resources)("%s: each row has a key and names of its own (a copied row must be renamed)", (resource) => {
     const table = TABLES[resource];
     const keys = table.map((row) => row.key);
@@ -130,23 +137,9 @@ describe("every row of every table", () => {
   });
 
   test.each(resources)("%s: the client's query fields are the table's", (resource) => {
-    expect(Object.keys(CLIENT_FIELDS[resource]).sort()).toEqual(TABLES[resource].map((row) => row.client).sort());
+    expect(Object.keys(CLIENT_QUERIES[resource]).sort()).toEqual(TABLES[resource].map((row) => row.client).sort());
   });
 });
-
-/** A value of every client field that a fresh demo snapshot accepts. */
-const FULL_SHOWTIME_QUERY: ShowtimeFilters & ListParams = {
-  cinemaId: "gb-lon-odeon-leicester-sq",
-  filmId: "film-orbit-of-ash",
-  startsAfter: "2026-11-24T00:00Z",
-  startsBefore: "2026-11-30T00:00Z",
-  date: "2026-11-25",
-  dayStartsAt: "03:00",
-  attributeIds: ["lang-en"],
-  near: { latitude: 51.5101, longitude: -0.134, radiusKm: 5 },
-  include: ["film", "cinema"],
-  limit: 5,
-};
 
 describe("the endpoint tables of the README and the docs page", () => {
   const PATHS = {
@@ -170,7 +163,8 @@ describe("the endpoint tables of the README and the docs page", () => {
 
 describe("the typed client sends what the tables name", () => {
   /** The query of every request the client makes for a call. */
-  async function queriesOf(call: (client: ReturnType<typeof createClient>) => Promise<unknown>) {
+  type Client = ReturnType<typeof createClient>;
+  async function queriesOf(call: (client: Client) => Promise<unknown>) {
     const seen: URL[] = [];
     const client = createClient({
       baseUrl: "http://api.test",
@@ -186,62 +180,19 @@ describe("the typed client sends what the tables name", () => {
     return seen.map((u) => u.searchParams);
   }
 
-  test("every showtime filter goes out under its table's names, and nothing else", async () => {
-    const [query] = await queriesOf((c) => c.listShowtimes({ ...FULL_SHOWTIME_QUERY, cursor: "c" }));
-    expect([...query!.keys()].sort()).toEqual(namesOf(LIST_TABLES.showtimes).sort());
-  });
+  const CALLS = {
+    showtimes: (c: Client) => c.listShowtimes(CLIENT_QUERIES.showtimes),
+    cinemas: (c: Client) => c.listCinemas(CLIENT_QUERIES.cinemas),
+    films: (c: Client) => c.listFilms(CLIENT_QUERIES.films),
+    attributes: (c: Client) => c.listAttributes(CLIENT_QUERIES.attributes),
+    changes: (c: Client) => c.listChanges(CLIENT_QUERIES.changes),
+  } satisfies Record<keyof typeof TABLES, unknown>;
 
-  test("every parameter of the changes feed goes out under its table's names", async () => {
-    const [query] = await queriesOf((c) => c.listChanges({ since: "t", limit: 2, cursor: "c" }));
-    expect([...query!.keys()].sort()).toEqual(namesOf(CHANGES_PARAMETERS).sort());
-  });
-
-  const SHOWING = {
-    startsAfter: "2026-11-24T00:00Z",
-    startsBefore: "2026-11-30T00:00Z",
-    date: "2026-11-25",
-    dayStartsAt: "03:00",
-    attributeIds: ["lang-en"],
-  };
-
-  test("every cinema filter goes out under its table's names", async () => {
-    const [query] = await queriesOf((c) =>
-      c.listCinemas({
-        ...SHOWING,
-        near: { latitude: 1, longitude: 2, radiusKm: 3 },
-        countryCode: "DE",
-        chainId: "odeon",
-        filmId: "film-orbit-of-ash",
-        q: "odeon",
-        limit: 2,
-        cursor: "c",
-      }),
-    );
-    expect([...query!.keys()].sort()).toEqual(namesOf(LIST_TABLES.cinemas).sort());
-  });
-
-  test("every film filter goes out under its table's names", async () => {
-    const [query] = await queriesOf((c) =>
-      c.listFilms({
-        ...SHOWING,
-        cinemaId: "gb-lon-odeon-leicester-sq",
-        near: { latitude: 1, longitude: 2, radiusKm: 3 },
-        countryCode: "DE",
-        q: "orbit",
-        limit: 2,
-        cursor: "c",
-      }),
-    );
-    expect([...query!.keys()].sort()).toEqual(namesOf(LIST_TABLES.films).sort());
+  test.each(resources)("%s: every field goes out under its table's names, and nothing else", async (resource) => {
+    const [query] = await queriesOf(CALLS[resource]);
+    expect([...query!.keys()].sort()).toEqual(namesOf(TABLES[resource]).sort());
   });
 });
-
-/** Parameters taken only with another (a 400 alone). */
-const REQUIRES: Record<string, string> = { radiusKm: "near", dayStartsAt: "date" };
-const withRequired = (names: string[]) => [
-  ...names,
-  ...names.flatMap((n) => (REQUIRES[n] && !names.includes(REQUIRES[n]) ? [REQUIRES[n]] : [])),
-];
 
 describe("stored pages are chosen by allow-list", () => {
   test(
@@ -249,24 +200,11 @@ describe("stored pages are chosen by allow-list", () => {
       "paging alone at the default limit",
     () => {
       const showtimeNames = namesOf(LIST_TABLES.showtimes).filter((n) => n !== "cursor");
-      const values: Record<string, string> = {
-        cinemaId: "c",
-        filmId: "f",
-        limit: "25",
-        startsAfter: "2026-11-24T00:00Z",
-        startsBefore: "2026-11-25T00:00Z",
-        attributeIds: "a",
-        near: "1,2",
-        radiusKm: "3",
-        include: "film",
-        date: "2026-11-25",
-        dayStartsAt: "03:00",
-        newcomer: "x",
-      };
+      const value = (name: string) => (name === "newcomer" ? "x" : encodeValue(sampleOf(name).one));
       fc.assert(
         fc.property(fc.subarray([...showtimeNames, "newcomer"]), fc.constantFrom("25", "24"), (drawn, limit) => {
           const names = withRequired(drawn);
-          const query = names.map((n) => `${n}=${n === "limit" ? limit : values[n]}`).join("&");
+          const query = names.map((n) => `${n}=${n === "limit" ? limit : value(n)}`).join("&");
           const table = [...LIST_TABLES.showtimes, NEWCOMER];
           const request = parseListRequestWith(table, "showtimes", query);
           const pagingAlone = names.every((n) => n === "limit");
@@ -323,7 +261,8 @@ describe("a served page is the page its query composes (never a stored one it do
       await fc.assert(
         fc.asyncProperty(fc.subarray(names), fc.record(PARAMETER_VALUES), async (chosen, value) => {
           const given = withRequired(chosen);
-          let query = given.map((n) => `${n}=${value[n]}`).join("&");
+          // The demo's own ids and dates where this test has them, else the parameter's sample.
+          let query = given.map((n) => `${n}=${value[n] ?? encodeValue(sampleOf(n).one)}`).join("&");
           for (let page = 0; page < 2; page++) {
             const response = await handle({
               method: "GET",
