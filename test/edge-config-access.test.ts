@@ -4,7 +4,7 @@
  * local Edge Config stub: `npm run keys -- … --push` writes a change, and the gateway refuses or
  * admits accordingly once MAX_AGE_MS has passed, without a redeploy.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -261,12 +261,21 @@ describe("keys --push to Edge Config, refused or admitted by the gateway without
     expect(noToken.stderr).toMatch(/^keys: --push needs VERCEL_API_TOKEN/);
   });
 
-  test("a push Edge Config refuses: the file is written, exit 1 says so", async () => {
+  test("Edge Config unreadable: nothing changed; its write refused: the file written; exit 1 says which", async () => {
+    const before = readFileSync(accessFile, "utf8");
     stub.setDown(true);
     try {
-      const answer = await runKeys(["--push", "revoke", "k1"]);
-      expect(answer.code).toBe(1);
-      expect(answer.stderr).toBe(
+      const unread = await runKeys(["--push", "org", "rate-limit", "acme", "--requests", "5", "--window", "60"]);
+      expect(unread).toMatchObject({ code: 1, stdout: "" });
+      expect(unread.stderr).toBe(
+        `keys: ${accessFile} was not changed: ` +
+          "cannot read Edge Config's item (Edge Config did not answer the read: HTTP 503 unavailable)\n",
+      );
+      expect(readFileSync(accessFile, "utf8")).toBe(before);
+      stub.setDown(true, "writes");
+      const unwritten = await runKeys(["--push", "org", "rate-limit", "acme", "--requests", "5", "--window", "60"]);
+      expect(unwritten.code).toBe(1);
+      expect(unwritten.stderr).toBe(
         `keys: ${accessFile} was written, but not pushed: ` +
           "Edge Config refused the change: HTTP 503 unavailable; run the push again\n",
       );

@@ -78,6 +78,11 @@ describe("keys arguments", () => {
       expected: { command: { requests: 1, windowSeconds: 31_536_000 } },
       reason: "both bounds",
     },
+    {
+      args: ["--access", "x.json", "pull"],
+      expected: { accessFile: "x.json", command: { name: "pull" }, push: false },
+      reason: "pull takes nothing but the file",
+    },
   ])("accepts $args ($reason)", ({ args, expected }) => {
     expect(parseKeysArgs(args)).toMatchObject(expected);
   });
@@ -109,6 +114,17 @@ describe("keys arguments", () => {
     },
     { args: ["revoke"], message: "revoke needs KEY_ID", reason: "which key?" },
     { args: ["list", "extra"], message: 'list takes no argument "extra"', reason: "stray argument" },
+    { args: ["--access", "x.json", "pull", "ecfg_1"], message: 'pull takes no argument "ecfg_1"', reason: "stray" },
+    {
+      args: ["--access", "x.json", "pull", "--org", "acme"],
+      message: "pull does not take --org",
+      reason: "whole file",
+    },
+    {
+      args: ["--access", "x.json", "--push", "pull"],
+      message: "pull does not take --push",
+      reason: "a merge is looked at before it goes out",
+    },
     {
       args: ["org", "set", "acme", "--plan", "paid", "--status", "active"],
       message: "org set needs --until",
@@ -152,7 +168,7 @@ describe("keys arguments", () => {
 describe("keys commands", () => {
   const apply = (access: AccessFile | undefined, args: string[]) => {
     const invocation = parseKeysArgs(["--access", "access.json", ...args]);
-    if (invocation === "help") throw new Error("unexpected help");
+    if (invocation === "help" || invocation.command.name === "pull") throw new Error("not a file command");
     return applyCommand(access, invocation.command, NOW, "access.json");
   };
 

@@ -1,6 +1,7 @@
 /**
  * What the operations guide tells an operator holds in the repository: the access files its
- * examples write are ignored by git (the guide says to keep them out of it), and `npm run keys`
+ * examples write, and what keys records beside them, are ignored by git (the guide says to keep
+ * them out of it), and `npm run keys`
  * states the same time to take effect after a push as the guide and the decisions, the one the
  * Edge Config reader implements (decision: revocation in seconds).
  */
@@ -9,6 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { MAX_AGE_MS } from "../api/_adapters/edge-config-access.js";
+import { syncRecordFileOf } from "../scripts/keys/sync-record.js";
 import { ROOT } from "./helpers/build-helpers.js";
 import { runKeysCli } from "./helpers/keys-cli.js";
 
@@ -38,6 +40,12 @@ test("the access files of the docs' examples are ignored by git", () => {
   // check-ignore prints the ignored ones (and exits 1 when there are none).
   const ignored = spawnSync("git", ["check-ignore", "--no-index", ...files], { cwd: ROOT, encoding: "utf8" });
   expect(ignored.stdout.split("\n").filter(Boolean).sort()).toEqual([...files].sort());
+});
+
+test("what a copy records of its pushes beside each access file is ignored by git, the demo's too", () => {
+  const records = [...documentedAccessFiles(), DEMO_ACCESS_FILE].map(syncRecordFileOf);
+  const ignored = spawnSync("git", ["check-ignore", "--no-index", ...records], { cwd: ROOT, encoding: "utf8" });
+  expect(ignored.stdout.split("\n").filter(Boolean).sort()).toEqual(records.sort());
 });
 
 test("the demo access file stays committed, not ignored", () => {

@@ -15,11 +15,14 @@ export const USAGE = `usage: npm run keys -- (--access FILE | --demo) [--push] <
   list                                             organizations and keys (never the keys themselves)
   org set ID --plan PLAN --status STATUS [--from DATE] --until DATE
   org rate-limit ID --requests N --window SECONDS
+  pull                                             bring the file up to date with Edge Config's item (merged)
 DATE is YYYY-MM-DD (midnight UTC) or a date-time such as 2027-01-01T00:00:00Z.
 --access FILE is the access file to read and change (created, with its folder, if it does not exist);
 --demo uses the committed demo file, data/demo-access.json, instead.
 --push also writes the access file (changed or not) to the deployment's Edge Config, in force
-${PUSH_IN_FORCE} without a redeploy; it needs EDGE_CONFIG (or EDGE_CONFIG_ID) and VERCEL_API_TOKEN.`;
+${PUSH_IN_FORCE} without a redeploy, unless another copy of the file pushed since this one was last
+pulled or pushed: then nothing changes, and pull comes first. --push and pull need EDGE_CONFIG
+(or EDGE_CONFIG_ID) and VERCEL_API_TOKEN.`;
 
 export const DEFAULT_ACCESS_FILE = "data/demo-access.json";
 
@@ -28,7 +31,8 @@ export type KeysCommand =
   | { name: "revoke"; keyId: string }
   | { name: "list" }
   | { name: "org-set"; org: string; plan: string; status: string; validFrom?: string; validUntil: string }
-  | { name: "org-rate-limit"; org: string; requests: number; windowSeconds: number };
+  | { name: "org-rate-limit"; org: string; requests: number; windowSeconds: number }
+  | { name: "pull" };
 
 export interface KeysInvocation {
   accessFile: string;
@@ -50,6 +54,7 @@ const COMMAND_OPTIONS: Record<KeysCommand["name"], { options: string[]; required
   list: { options: [], required: 0, positionals: [] },
   "org-set": { options: ["plan", "status", "until", "from"], required: 3, positionals: ["ID"] },
   "org-rate-limit": { options: ["requests", "window"], required: 2, positionals: ["ID"] },
+  pull: { options: [], required: 0, positionals: [] },
 };
 
 /** Ids the CLI creates: letters, digits, `.`, `_`, `-`; safe in shells, logs and Redis keys. */
@@ -98,15 +103,18 @@ function parseWhole(value: string, option: string, max: number): number {
 function commandName(positionals: string[]): { name: KeysCommand["name"]; rest: string[] } {
   const [first, second, ...others] = positionals;
   if (first === undefined)
-    throw new UsageError("a command is required: create, revoke, list, org set or org rate-limit");
-  if (first === "create" || first === "revoke" || first === "list") return { name: first, rest: positionals.slice(1) };
+    throw new UsageError("a command is required: create, revoke, list, org set, org rate-limit or pull");
+  if (first === "create" || first === "revoke" || first === "list" || first === "pull")
+    return { name: first, rest: positionals.slice(1) };
   if (first === "org" && second === "set") return { name: "org-set", rest: others };
   if (first === "org" && second === "rate-limit") return { name: "org-rate-limit", rest: others };
   if (first === "org")
     throw new UsageError(
       `org needs a sub-command: set or rate-limit${second ? `, not ${JSON.stringify(second)}` : ""}`,
     );
-  throw new UsageError(`unknown command ${JSON.stringify(first)}: use create, revoke, list, org set or org rate-limit`);
+  throw new UsageError(
+    `unknown command ${JSON.stringify(first)}: use create, revoke, list, org set, org rate-limit or pull`,
+  );
 }
 
 function checkOptions(name: KeysCommand["name"], values: Values, rest: string[]): void {
@@ -136,6 +144,7 @@ function toCommand(name: KeysCommand["name"], values: Values, rest: string[]): K
     case "revoke":
       return { name, keyId: rest[0]! };
     case "list":
+    case "pull":
       return { name };
     case "org-set": {
       const command: KeysCommand = {
@@ -185,6 +194,8 @@ export function parseKeysArgs(argv: string[]): KeysInvocation | "help" {
   const { name, rest } = commandName(positionals);
   checkOptions(name, values, rest);
   const command = toCommand(name, values, rest);
+  // A pull's merge is for the operator to look at (`list`) before it goes out with any command's --push.
+  if (name === "pull" && values.push) throw new UsageError("pull does not take --push: push with a command's --push");
   // The committed demo file is changed only when asked for by name: a missing --access must not edit it.
   if (values.access !== undefined && values.demo) throw new UsageError("give --access FILE or --demo, not both");
   if (values.access === undefined && !values.demo) {

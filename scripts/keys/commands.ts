@@ -126,10 +126,13 @@ function setRateLimit(access: AccessFile, command: Extract<KeysCommand, { name: 
   };
 }
 
+/** A command that reads or changes the access file alone (pull also talks to Edge Config: sync.ts). */
+export type FileCommand = Exclude<KeysCommand, { name: "pull" }>;
+
 /** Applies a command; `access` is undefined when the file does not exist yet. */
 export function applyCommand(
   access: AccessFile | undefined,
-  command: KeysCommand,
+  command: FileCommand,
   now: Date,
   file: string,
 ): CommandResult {
@@ -147,7 +150,7 @@ export function applyCommand(
   return { ...result, access: { version: accessVersionOf(current) + 1, organizations, keys } };
 }
 
-function runCommand(current: AccessFile, command: KeysCommand, now: Date): CommandResult {
+function runCommand(current: AccessFile, command: FileCommand, now: Date): CommandResult {
   switch (command.name) {
     case "create":
       return createKey(current, command, now);

@@ -1,8 +1,10 @@
 /**
  * A stand-in for Vercel Edge Config on loopback, for tests: the read API the SDK uses
  * (`GET /<id>/item/<key>`, `GET /<id>/items`, with the store's read token) under a custom
- * connection string, and the write API `npm run keys -- --push` uses
- * (`PATCH /v1/edge-config/<id>/items`, with an API token). Items live in memory.
+ * connection string, and the REST API `npm run keys -- --push` and `pull` use, with an API token:
+ * `PATCH /v1/edge-config/<id>/items` and `GET /v1/edge-config/<id>/item/<key>` (the item with its
+ * metadata, 404 when there is none; objects' members in name order, as a store may keep JSON, so the
+ * CLI has to compare data rather than text). Items live in memory.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,8 +16,8 @@ export interface EdgeConfigStub {
   pushEnvironment: Record<string, string>;
   items: Map<string, unknown>;
   reads(): number;
-  /** While down, every request fails with a 503. */
-  setDown(down: boolean): void;
+  /** While down, every request (or every write, with "writes") fails with a 503. */
+  setDown(down: boolean, which?: "all" | "writes"): void;
   /** Every read answers this many milliseconds late (0: at once); writes are not delayed. */
   setReadDelay(ms: number): void;
   close(): Promise<void>;
@@ -38,16 +40,37 @@ function bodyOf(req: IncomingMessage): Promise<string> {
   });
 }
 
+function membersInNameOrder(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(membersInNameOrder);
+  if (value === null || typeof value !== "object") return value;
+  const names = Object.keys(value).sort();
+  return Object.fromEntries(names.map((name) => [name, membersInNameOrder((value as Record<string, unknown>)[name])]));
+}
+
 export function startEdgeConfigStub(): Promise<EdgeConfigStub> {
   const items = new Map<string, unknown>();
   let reads = 0;
-  let down = false;
+  let down: false | "all" | "writes" = false;
   let readDelay = 0;
   const server = createServer(async (req, res) => {
     if (req.method === "GET" && readDelay > 0) await new Promise((resolve) => setTimeout(resolve, readDelay).unref());
     const url = new URL(req.url ?? "/", "http://stub");
     const auth = req.headers.authorization;
-    if (down) return json(res, 503, { error: { message: "unavailable" } });
+    if (down === "all" || (down === "writes" && req.method === "PATCH"))
+      return json(res, 503, { error: { message: "unavailable" } });
+    const itemPath = `/v1/edge-config/${ID}/item/`;
+    if (req.method === "GET" && url.pathname.startsWith(itemPath)) {
+      if (auth !== `Bearer ${API_TOKEN}`) return json(res, 403, { error: { message: "Not authorized" } });
+      const key = decodeURIComponent(url.pathname.slice(itemPath.length));
+      if (!items.has(key)) return json(res, 404, { error: { code: "not_found", message: "item not found" } });
+      return json(res, 200, {
+        key,
+        value: membersInNameOrder(items.get(key)),
+        edgeConfigId: ID,
+        createdAt: 0,
+        updatedAt: 0,
+      });
+    }
     if (req.method === "PATCH" && url.pathname === `/v1/edge-config/${ID}/items`) {
       if (auth !== `Bearer ${API_TOKEN}`) return json(res, 403, { error: { message: "Not authorized" } });
       const { items: changes } = JSON.parse(await bodyOf(req)) as {
@@ -82,8 +105,8 @@ export function startEdgeConfigStub(): Promise<EdgeConfigStub> {
         },
         items,
         reads: () => reads,
-        setDown: (value) => {
-          down = value;
+        setDown: (value, which = "all") => {
+          down = value && which;
         },
         setReadDelay: (ms) => {
           readDelay = ms;
