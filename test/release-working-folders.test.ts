@@ -30,7 +30,7 @@ import { listTrackedFiles, makeWorkingCopy } from "../scripts/vercel/working-cop
 import { makeTempDir, removeDir, runTsxScript } from "./helpers/build-helpers.js";
 import { generateDataset, writeDataset } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
-import { commandsOf, makeProject, type ReleaseHarness } from "./helpers/release-harness.js";
+import { commandsOf, linkInstalledTree, makeProject, type ReleaseHarness } from "./helpers/release-harness.js";
 
 const MORNING = { RELEASE_NOW: "2026-11-23T06:00:00Z" };
 /** The folders of the checkout that a server, a link and a build of the checkout's own keep. */
@@ -154,7 +154,9 @@ test.each([
 );
 
 test("verify:vercel leaves the checkout's snapshot/, generated/ and .vercel/ as they were", async () => {
-  // The real pinned CLI, offline, with the checkout's own copy of this repository's scripts.
+  // The real pinned CLI, offline, with the checkout's own copy of this repository's scripts, on
+  // packages it bundles as files (the releases above ran the fake CLI on a node_modules of links).
+  linkInstalledTree(harness.project);
   const run = await runTsxScript(path.join(harness.project, "scripts/verify-vercel.ts"), [], { cwd: harness.project });
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
   expect(run.stdout).toContain("verify:vercel: OK");
@@ -162,12 +164,13 @@ test("verify:vercel leaves the checkout's snapshot/, generated/ and .vercel/ as 
 }, 240_000);
 
 test(
-  "a working copy holds the tracked files as they are, and node_modules as hard links, writing nothing " +
-    "through a link",
+  "a working copy holds the tracked files as they are, and node_modules as hard links but for its caches, " +
+    "writing nothing through a link",
   () => {
     const checkout = path.join(root, "small-checkout");
     const modules = path.join(root, "installed-modules");
-    writeFiles(modules, { "dep/index.js": "export {};\n" });
+    // Tools' caches (a Node.js a tool installed there, a bundler's) are no package.
+    writeFiles(modules, { "dep/index.js": "export {};\n", ".cache/node-24/bin/node": "#!/bin/sh\n" });
     symlinkSync("dep/index.js", path.join(modules, "main.js"));
     writeFiles(checkout, { "vercel.json": "{}", "api/v1.ts": "// v1\n", "gone.ts": "", "untracked.ts": "" });
     // node_modules a link to the installed folder, and tracked, as .gitignore's "node_modules/" does not match a link.
@@ -189,6 +192,7 @@ test(
       statSync(path.join(modules, "dep/index.js")).ino,
     );
     expect(readlinkSync(path.join(work, "node_modules/main.js"))).toBe("dep/index.js");
+    expect(readdirSync(path.join(work, "node_modules")).sort()).toEqual(["dep", "main.js"]);
     expect((statSync(work).mode & 0o777).toString(8)).toBe("700");
     expect(readdirSync(modules, { recursive: true }).sort()).toEqual(installed);
   },

@@ -3,7 +3,17 @@
  * Vercel"), on small fake outputs: a good one passes every check, and each broken variant fails
  * exactly the check meant for it.
  */
-import { chmodSync, closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -70,6 +80,28 @@ const SECRET_CHECK =
   "the gateway secret the build wrote is bundled with the middleware and the function, the same in both";
 const MODES_CHECK =
   "every file the function and the middleware read is readable by other users, every folder listable and traversable";
+const LINKS_CHECK = "every link in the function and the middleware leads to a file or folder inside it";
+const SIZE_CHECK = "its uncompressed size is under 250 MB";
+
+/** A file of `bytes` that takes no disk space (sparse). */
+function writeSparse(file: string, bytes: number): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const fd = openSync(file, "w");
+  ftruncateSync(fd, bytes);
+  closeSync(fd);
+}
+
+/**
+ * A package the function holds as a link to the installed one, as `vercel build` bundles it from a
+ * node_modules whose packages are links out of the project: `to` is the link's text.
+ */
+function linkInstalledPackage(piece: (relative?: string) => string, to: (installed: string) => string): void {
+  const installed = path.join(root, "installed/pino");
+  writeFiles(installed, { "index.js": "module.exports = {};" });
+  writeSparse(path.join(installed, "prebuilt.node"), FUNCTION_SIZE_LIMIT);
+  mkdirSync(piece("node_modules"), { recursive: true });
+  symlinkSync(to(installed), piece("node_modules/pino"));
+}
 
 beforeEach(() => {
   root = makeTempDir("vercel-output");
@@ -255,12 +287,29 @@ describe("checkVercelOutput", () => {
     ],
     [
       "a bundle of 250 MiB, the limit itself (a sparse file)",
+      () => writeSparse(func("big.bin"), FUNCTION_SIZE_LIMIT),
+      [SIZE_CHECK],
+    ],
+    // Not deployed where it leads, and not the function's size on any Node.js line (24's recursive
+    // readdir follows links, 20's does not).
+    [
+      "a package bundled as a link to the installed one (absolute)",
+      () => linkInstalledPackage(func, (installed) => installed),
+      [LINKS_CHECK],
+    ],
+    [
+      "a package bundled as a link out of the function (relative)",
+      () => linkInstalledPackage(func, (installed) => path.relative(func("node_modules"), installed)),
+      [LINKS_CHECK],
+    ],
+    ["a link out of the middleware", () => linkInstalledPackage(middleware, (installed) => installed), [LINKS_CHECK]],
+    [
+      "a link inside the function to a file that is not there",
       () => {
-        const fd = openSync(func("big.bin"), "w");
-        ftruncateSync(fd, FUNCTION_SIZE_LIMIT);
-        closeSync(fd);
+        mkdirSync(func("node_modules/.bin"), { recursive: true });
+        symlinkSync("../pino/cli.js", func("node_modules/.bin/pino"));
       },
-      ["its uncompressed size is under 250 MB"],
+      [MODES_CHECK, LINKS_CHECK],
     ],
   ])("%s fails the right checks", (_what, breakIt, expected) => {
     breakIt();
@@ -304,6 +353,35 @@ describe("checkVercelOutput", () => {
     chmodSync(middleware("generated"), 0o700);
     const check = run().checks.find((c) => c.name === MODES_CHECK);
     expect(check?.detail).toBe(`${FUNCTION_DIR}/${GATEWAY_SECRET_FILE} 600, ${MIDDLEWARE_DIR}/generated 700`);
+  });
+
+  test("a link inside the function to a file inside it passes every check", () => {
+    writeFiles(func("node_modules/pino"), { "cli.js": "" });
+    mkdirSync(func("node_modules/.bin"), { recursive: true });
+    symlinkSync("../pino/cli.js", func("node_modules/.bin/pino"));
+    expect(failing()).toEqual([]);
+  });
+
+  test("the links check names each link that leaves its piece, and where it leads", () => {
+    linkInstalledPackage(func, (installed) => installed);
+    const check = run().checks.find((c) => c.name === LINKS_CHECK);
+    expect(check?.detail).toBe(
+      `${FUNCTION_DIR}/node_modules/pino → ${path.join(root, "installed/pino")} (outside it); deployed as they ` +
+        "are, dangling: install the packages with npm ci, not as links to them",
+    );
+  });
+
+  test("a bundle over the limit names its largest parts, packages by name", () => {
+    writeSparse(func("node_modules/@scope/huge/lib.node"), FUNCTION_SIZE_LIMIT - 3_000_000);
+    writeSparse(func("node_modules/@scope/huge/node_modules/dep/dep.node"), 2_000_000);
+    writeSparse(func("node_modules/small/small.node"), 1_000_000);
+    writeSparse(func("snapshot/extra.blocks"), 1_500_000);
+    const check = run().checks.find((c) => c.name === SIZE_CHECK);
+    expect(check).toEqual({
+      name: SIZE_CHECK,
+      ok: false,
+      detail: "263.6 MB; the largest: node_modules/@scope/huge 261.1 MB, snapshot 1.5 MB, node_modules/small 1.0 MB",
+    });
   });
 
   test("a missing function is reported, not thrown", () => {

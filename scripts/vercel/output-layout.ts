@@ -3,7 +3,7 @@
  * output-modes.ts are two of them): where the pieces are in the output, the paths they must
  * answer, and how a check reports.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 /** Vercel's limit on a function's uncompressed size (the CLI measures it in MiB). */
@@ -43,12 +43,40 @@ export interface OutputFacts {
   staticFiles: string[];
 }
 
-/** Relative paths ("/" separators) of every file under a folder, sorted; none when it is missing. */
-export function listFiles(root: string): string[] {
+/**
+ * Every file, folder and link under a folder, links not followed (a link is an entry of its own):
+ * Node.js 24's recursive readdir follows links to folders, 20's does not, and a link's target is not
+ * what the folder holds. None when the folder is missing.
+ */
+export function listEntries(root: string): Dirent[] {
   if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, withFileTypes: true })
+  const entries: Dirent[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      entries.push(entry);
+      if (entry.isDirectory()) walk(path.join(dir, entry.name));
+    }
+  };
+  walk(root);
+  return entries;
+}
+
+/** An entry's path relative to `root`, with "/" separators. */
+export function relativeName(root: string, entry: Dirent): string {
+  return path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
+}
+
+/** Whether `file` is `dir` or under it (paths as they are, no link resolved). */
+export function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+/** Relative paths ("/" separators) of every file under a folder, sorted, through no link; none when it is missing. */
+export function listFiles(root: string): string[] {
+  return listEntries(root)
     .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .map((entry) => relativeName(root, entry))
     .sort();
 }
 

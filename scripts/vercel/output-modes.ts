@@ -6,9 +6,9 @@
  * check run by the owner never sees. So every file of the function and the middleware must be
  * readable by others, every folder in them listable and traversable by others.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { type CheckFn, FUNCTION_DIR, MIDDLEWARE_DIR } from "./output-layout.js";
+import { type CheckFn, FUNCTION_DIR, isInside, listEntries, MIDDLEWARE_DIR, relativeName } from "./output-layout.js";
 
 /** Others' read bit: what a file needs. */
 const OTHERS_READ = 0o004;
@@ -30,18 +30,11 @@ function modeProblem(file: string): string | undefined {
   return (mode & needed) === needed ? undefined : mode.toString(8);
 }
 
-function isInside(dir: string, file: string): boolean {
-  const relative = path.relative(dir, file);
-  return relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
-}
-
 /** The piece's folder and everything in it, as paths relative to the output. */
 function entriesOf(outputDir: string, pieceDir: string): string[] {
   const dir = path.join(outputDir, pieceDir);
   if (!existsSync(dir)) return [];
-  const inside = readdirSync(dir, { recursive: true, withFileTypes: true }).map((entry) =>
-    path.relative(outputDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"),
-  );
+  const inside = listEntries(dir).map((entry) => relativeName(outputDir, entry));
   return [pieceDir, ...inside.sort()];
 }
 

@@ -1,8 +1,9 @@
 /**
  * Checks a `vercel build` output (.vercel/output, Build Output API v3) against the rules that
  * matter for this project: the function bundles the whole snapshot, /v1/* reaches the function
- * untouched, static/ holds only the public documentation, the bundle fits Vercel's limit, and
- * another user than the files' owner can read what the pieces read (vercel-output-modes.ts).
+ * untouched, static/ holds only the public documentation, the bundle fits Vercel's limit and holds
+ * no link out of it (output-bundle.ts), and another user than the files' owner can read what the
+ * pieces read (output-modes.ts).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -10,13 +11,13 @@ import {
   type CheckFn,
   DATA_LIKE,
   FUNCTION_DIR,
-  FUNCTION_SIZE_LIMIT,
   listFiles,
   type OutputCheck,
   type OutputFacts,
   ROUTED_PATHS,
   type Route,
 } from "./output-layout.js";
+import { checkLinks, checkSize } from "./output-bundle.js";
 import { checkGatewaySecret, checkMiddleware } from "./output-gateway.js";
 import { checkModes } from "./output-modes.js";
 
@@ -82,15 +83,7 @@ export function checkVercelOutput(
       ? `missing or different: ${missing.slice(0, 5).join(", ")}`
       : `${expected.length} files`;
     check("it bundles the whole snapshot", expected.length > 0 && missing.length === 0, detail);
-    facts.functionBytes = [...files.values()].reduce(
-      (sum, file) => sum + (existsSync(file) ? statSync(file).size : 0),
-      0,
-    );
-    check(
-      "its uncompressed size is under 250 MB",
-      facts.functionBytes < FUNCTION_SIZE_LIMIT,
-      `${(facts.functionBytes / 1e6).toFixed(1)} MB`,
-    );
+    facts.functionBytes = checkSize(files, check);
     checkGatewaySecret(outputDir, files, check);
   }
 
@@ -122,5 +115,6 @@ export function checkVercelOutput(
   );
   checkMiddleware(outputDir, snapshotDir, routes, check);
   checkModes(outputDir, files, check);
+  checkLinks(outputDir, check);
   return { checks, facts };
 }

@@ -6,7 +6,9 @@
  * .vercel/ are never written. It holds the files git tracks, copied as they are in the checkout,
  * and node_modules as hard links: the function's dependencies must be real files inside the root,
  * since `vercel build` traces no file outside it (a symlinked node_modules is bundled as a
- * dangling link).
+ * dangling link). node_modules/.cache is left out: tools keep caches there (bundlers', a Node.js a
+ * script installed), no package, and a tool writing its cache in place would write through a hard
+ * link into the checkout's.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -23,6 +25,8 @@ import {
 import path from "node:path";
 
 const MODULES = "node_modules";
+/** node_modules' folder of tools' caches (the convention find-cache-dir and its users follow). */
+const CACHES = ".cache";
 
 /** The checkout cannot be copied (not a git checkout, or git missing): one line for the operator. */
 export class WorkingCopyError extends Error {}
@@ -69,14 +73,15 @@ export function linkOrCopy(from: string, to: string): boolean {
 }
 
 /**
- * Reproduces a folder tree: folders made, files hard-linked, symbolic links as they are. Each
- * folder is made new (an existing one is an error), so nothing is ever written through a link
- * into the tree being reproduced.
+ * Reproduces a folder tree but for the names in `leaveOut` at its top: folders made, files
+ * hard-linked, symbolic links as they are. Each folder is made new (an existing one is an error),
+ * so nothing is ever written through a link into the tree being reproduced.
  */
-function linkTree(from: string, to: string): boolean {
+function linkTree(from: string, to: string, leaveOut: string[] = []): boolean {
   let linked = true;
   mkdirSync(to);
   for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (leaveOut.includes(entry.name)) continue;
     const source = path.join(from, entry.name);
     const target = path.join(to, entry.name);
     if (entry.isDirectory()) linked = linkTree(source, target) && linked;
@@ -102,6 +107,6 @@ export function makeWorkingCopy(checkout: string, dir: string, files = listTrack
     copied++;
   }
   const modules = path.join(checkout, MODULES);
-  const linked = existsSync(modules) ? linkTree(realpathSync(modules), path.join(dir, MODULES)) : true;
+  const linked = existsSync(modules) ? linkTree(realpathSync(modules), path.join(dir, MODULES), [CACHES]) : true;
   return { files: copied, linked };
 }

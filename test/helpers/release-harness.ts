@@ -13,6 +13,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -83,12 +84,25 @@ function cloneRepository(project: string): void {
  * copy reproduces links as links, so each release the tests run takes a moment for it, where the
  * installed tree's 34,000 files took seconds of hard links (and of removal) every time (the release
  * tests' CPU went down by a fifth). The hard links themselves are tested on a tree of their own
- * (release-working-folders.test.ts); nothing writes into a working copy's node_modules.
+ * (release-working-folders.test.ts); nothing writes into a working copy's node_modules. A real
+ * `vercel build` would bundle these links (linkInstalledTree is for it).
  */
 function linkPackages(modules: string): void {
   const installed = path.join(ROOT, "node_modules");
   mkdirSync(modules);
   for (const name of readdirSync(installed)) symlinkSync(path.join(installed, name), path.join(modules, name));
+}
+
+/**
+ * The checkout's node_modules made one link to this repository's installed tree, which a working
+ * copy follows and hard-links (34,000 files, seconds), as it does an installed node_modules: what a
+ * real `vercel build` needs, since it bundles a package that is a link out of the project as that
+ * link, which the output checks refuse (it would be deployed dangling).
+ */
+export function linkInstalledTree(project: string): void {
+  const modules = path.join(project, "node_modules");
+  rmSync(modules, { recursive: true });
+  symlinkSync(path.join(ROOT, "node_modules"), modules);
 }
 
 /** A checkout under `root`, linked to a made-up project, with its own snapshot/, generated/, .vercel/. */
