@@ -1,6 +1,7 @@
 /**
  * `npm run verify:vercel`: the Vercel deployment, verified without deploying.
- * Runs `vercel build` offline, checks .vercel/output (scripts/vercel/output.ts), then serves the
+ * Runs `vercel build` offline (scripts/vercel/vercel-build.ts, which makes the bundles readable by
+ * other users whatever the umask), checks .vercel/output (scripts/vercel/output.ts), then serves the
  * built middleware and function as Vercel's Node runtime would (scripts/vercel/launcher.ts)
  * behind a stand-in for the platform's router and CDN cache (scripts/vercel/platform.ts), and
  * runs the MCP checks (scripts/vercel/mcp-checks.ts) once and the HTTP checks
@@ -12,7 +13,6 @@
  *
  *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the checkout's existing .vercel/output)
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -34,6 +34,7 @@ import { FIXED_ORIGIN_CHECK } from "./vercel/origin-check.js";
 import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel/output.js";
 import { startPlatform, type Platform, type PlatformEvent } from "./vercel/platform.js";
 import { copyProjectLink, writeLocalSettings } from "./vercel/project.js";
+import { describeOpened, runVercelBuild } from "./vercel/vercel-build.js";
 import { makeWorkingCopy } from "./vercel/working-copy.js";
 
 /** The checkout: what is copied, and only read. */
@@ -64,37 +65,6 @@ function prepareWorkingCopy(work: string): void {
       ? "project settings: the linked project's (.vercel/project.json)\n"
       : "project settings: local (no project linked)\n",
   );
-}
-
-/** `vercel build` with the pinned CLI; dependencies are already installed, so no builder installs any. */
-function runVercelBuild(work: string): { code: number; message: string } | undefined {
-  const result = spawnSync(path.join(work, "node_modules/.bin/vercel"), ["build", "--yes", "--standalone"], {
-    cwd: work,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    // VERCEL_INSTALL_COMPLETED: what Vercel's build image sets after its own install; without it the
-    // Node builder runs `npm install` again, which needs the network.
-    env: {
-      ...process.env,
-      VERCEL_TELEMETRY_DISABLED: "1",
-      VERCEL_INSTALL_COMPLETED: "1",
-      NO_UPDATE_NOTIFIER: "1",
-      FORCE_COLOR: "0",
-    },
-  });
-  if (result.error)
-    return {
-      code: 2,
-      message: `verify:vercel: cannot run the vercel CLI (${result.error.message}); run npm ci first\n`,
-    };
-  if (result.status !== 0)
-    return {
-      code: 1,
-      message:
-        `${result.stdout}${result.stderr}\n` +
-        `verify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`,
-    };
-  return undefined;
 }
 
 /** The middleware, the function and the platform in front of them, as one deployment. */
@@ -270,12 +240,12 @@ async function main(): Promise<number> {
   try {
     prepareWorkingCopy(work);
     process.stdout.write("vercel build …\n");
-    const failure = runVercelBuild(work);
-    if (failure) {
-      process.stderr.write(failure.message);
-      return failure.code;
+    const built = runVercelBuild(work);
+    if (!built.ok) {
+      process.stderr.write(built.message);
+      return built.code;
     }
-    process.stdout.write(`vercel build done in ${seconds(started)}\n`);
+    process.stdout.write(`vercel build done in ${seconds(started)}${describeOpened(built.opened)}\n`);
     return await verifyOutput(work, started);
   } finally {
     rmSync(work, { recursive: true, force: true });

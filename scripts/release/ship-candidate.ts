@@ -6,6 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import type { Manifest } from "../../api/_core/format/layout/manifest.js";
+import { describeOpened } from "../vercel/vercel-build.js";
 import type { ReleaseOptions } from "./args.js";
 import { formatInstant } from "./clock.js";
 import { runProcess } from "./processes.js";
@@ -102,7 +103,7 @@ async function buildAndUpload(context: ReleaseContext, built: Candidate, work: s
   await step(
     context,
     () => vercelBuild(work, target, manifest.snapshotId),
-    () => "vercel build: .vercel/output written",
+    (opened) => `vercel build: .vercel/output written${describeOpened(opened)}`,
   );
   const facts = checkBuiltOutput(work, built.candidate);
   const upload = summarizeUpload(work);

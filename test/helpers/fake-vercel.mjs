@@ -7,7 +7,7 @@
  * project it built for and the modes of the environment files beside it, runs vercel.json's build
  * command as the real CLI does (so the snapshot step and the gateway secret are the project's own)
  * and then writes a Build Output API folder shaped like the pinned CLI's (checked by
- * scripts/vercel/output.ts).
+ * scripts/vercel/output.ts), its files with the modes the umask leaves, as the CLI's.
  *
  * $FAKE_VERCEL_FAIL=pull|build|deploy makes that command fail (exit 1); $FAKE_VERCEL_OVERSIZE=1
  * makes build add a 251 MB (sparse) file to the function.
@@ -72,6 +72,20 @@ function writeText(file, text) {
 
 const writeJson = (file, value) => writeText(file, JSON.stringify(value));
 
+/**
+ * Copies a tree as the pinned CLI bundles files: each written anew with its source's mode given to
+ * open, which the umask narrows (under 077 a 0644 file is bundled 0600), folders made as mkdir makes them.
+ */
+function bundle(from, to) {
+  if (statSync(from).isDirectory()) {
+    mkdirSync(to, { recursive: true });
+    for (const name of readdirSync(from)) bundle(path.join(from, name), path.join(to, name));
+    return;
+  }
+  mkdirSync(path.dirname(to), { recursive: true });
+  writeFileSync(to, readFileSync(from), { mode: statSync(from).mode & 0o777 });
+}
+
 /** `vercel pull --environment=X`: the settings are the link's already; the secrets go to .vercel/.env.X.local. */
 function pull() {
   const target = args.find((a) => a.startsWith("--environment="))?.slice("--environment=".length) ?? "development";
@@ -121,10 +135,9 @@ function build() {
     useWebApi: true,
   });
   writeText(path.join(middleware, "middleware.js"), "export default () => {};\n");
-  cpSync(path.join(cwd, "snapshot"), path.join(func, "snapshot"), { recursive: true });
-  cpSync(path.join(cwd, "snapshot/manifest.json"), path.join(middleware, "snapshot/manifest.json"));
-  for (const dir of [func, middleware])
-    cpSync(path.join(cwd, "generated"), path.join(dir, "generated"), { recursive: true });
+  bundle(path.join(cwd, "snapshot"), path.join(func, "snapshot"));
+  bundle(path.join(cwd, "snapshot/manifest.json"), path.join(middleware, "snapshot/manifest.json"));
+  for (const dir of [func, middleware]) bundle(path.join(cwd, "generated"), path.join(dir, "generated"));
   cpSync(path.join(cwd, "public"), path.join(output, "static"), { recursive: true });
   if (process.env.FAKE_VERCEL_OVERSIZE === "1") {
     writeFileSync(path.join(func, "padding.bin"), "");
