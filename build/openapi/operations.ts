@@ -1,7 +1,6 @@
-/** The tables the OpenAPI paths are rendered from: the seven operations, and each error status. */
+/** The tables the OpenAPI paths are rendered from: the operations (words here, the rest from the route table), each error status. */
 import type { ParameterTable } from "../../api/_core/endpoints/parameters/parameter.js";
-import { CHANGES_PARAMETERS } from "../../api/_core/endpoints/parameters/changes.js";
-import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/parse-request.js";
+import { isGetOne, type OperationId, ROUTES, templateOf } from "../../api/_core/endpoints/routes.js";
 
 export type HeaderName =
   | "X-Request-Id"
@@ -108,22 +107,29 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
   },
 };
 
-export interface Operation {
-  path: string;
-  operationId: string;
+/** What the document says of an operation in words: its route (routes.ts) says the rest. */
+interface OperationText {
   tag: string;
   summary: string;
   description: string;
-  /** Names in PARAMETERS (openapi-paths.ts): the path parameter, then the endpoint's query parameters. */
-  parameters: string[];
   /** The component schema of the 200 body. */
   result: string;
-  /** Get-one endpoints also answer 404 (spec 4.8). */
-  getOne?: boolean;
   /** The changes feed also answers 410. */
   feed?: boolean;
   /** Operations a 200 leads to (OpenAPI links), so a client or fuzzer follows real ids. */
   links?: readonly Link[];
+}
+
+/** An operation as the document renders it: its words, and what its route says. */
+export interface Operation extends OperationText {
+  operationId: OperationId;
+  path: string;
+  /** Names in PARAMETERS (paths.ts): the path's ids, then the route's query parameters. */
+  parameters: string[];
+  /** Answers one record (spec §4.4, §4.6). */
+  getOne: boolean;
+  /** Its path names a record: a 404 when it names none. */
+  notFound: boolean;
 }
 
 /** A get-one operation whose path parameter is a value of the 200 body, at a JSON pointer. */
@@ -145,10 +151,8 @@ function documented(table: ParameterTable): string[] {
   return [...components.filter((c) => !paging.includes(c)), ...paging.filter((c) => components.includes(c))];
 }
 
-export const OPERATIONS: Operation[] = [
-  {
-    path: "/v1/showtimes",
-    operationId: "listShowtimes",
+const TEXTS: Record<OperationId, OperationText> = {
+  listShowtimes: {
     links: [
       link("getShowtime", "showtimeId", "/data/0/id"),
       link("getFilm", "filmId", "/data/0/filmId"),
@@ -157,31 +161,23 @@ export const OPERATIONS: Operation[] = [
     tag: "Showtimes",
     summary: "List showtimes",
     result: "ShowtimePage",
-    parameters: documented(LIST_TABLES.showtimes),
     description:
       "Showtimes ordered by `startsAt` as an instant (offsets applied, every fractional digit kept), then by `id`. " +
       "Filters combine with AND; a filter that matches nothing gives 200 with an empty page. The cursor is bound " +
       "to every filter.",
   },
-  {
-    path: "/v1/showtimes/{showtimeId}",
-    operationId: "getShowtime",
+  getShowtime: {
     links: [link("getFilm", "filmId", "/data/filmId"), link("getCinema", "cinemaId", "/data/cinemaId")],
     tag: "Showtimes",
     summary: "Get a showtime",
     result: "ShowtimeResult",
-    parameters: ["showtimeId", ...documented(ONE_TABLES.showtimes)],
-    getOne: true,
     description: "One showtime by id, with its film and/or cinema when `include` asks. Takes no other parameter.",
   },
-  {
-    path: "/v1/cinemas",
-    operationId: "listCinemas",
+  listCinemas: {
     links: [link("getCinema", "cinemaId", "/data/0/id")],
     tag: "Cinemas",
     summary: "List cinemas",
     result: "CinemaPage",
-    parameters: documented(LIST_TABLES.cinemas),
     description:
       "Cinemas ordered by `id` (plain string comparison); near a point, by distance then `id`, each with " +
       "`distanceKm` (rounded to 3 decimals). With showtime filters (`filmId`, `startsAfter`, `startsBefore`, " +
@@ -190,24 +186,17 @@ export const OPERATIONS: Operation[] = [
       'tonight" is one request. With `q`, cinemas whose name matches it whole come first, then names starting ' +
       "with it, then the rest, each in the order above.",
   },
-  {
-    path: "/v1/cinemas/{cinemaId}",
-    operationId: "getCinema",
+  getCinema: {
     tag: "Cinemas",
     summary: "Get a cinema",
     result: "CinemaResult",
-    parameters: ["cinemaId"],
-    getOne: true,
     description: "One cinema by id. Takes no query parameters: any is a 400.",
   },
-  {
-    path: "/v1/films",
-    operationId: "listFilms",
+  listFilms: {
     links: [link("getFilm", "filmId", "/data/0/id")],
     tag: "Films",
     summary: "List films",
     result: "FilmPage",
-    parameters: documented(LIST_TABLES.films),
     description:
       "Films ordered by `id` (plain string comparison). With showtime filters (`cinemaId`, `near`, " +
       "`countryCode`, `date`, `dayStartsAt`, `startsAfter`, `startsBefore`, `attributeIds`, meaning what they " +
@@ -217,33 +206,23 @@ export const OPERATIONS: Operation[] = [
       'tonight" is one request. With `q`, titles matching it whole come first, then titles starting with it, ' +
       "then the rest, each in the order above.",
   },
-  {
-    path: "/v1/films/{filmId}",
-    operationId: "getFilm",
+  getFilm: {
     tag: "Films",
     summary: "Get a film",
     result: "FilmResult",
-    parameters: ["filmId"],
-    getOne: true,
     description: "One film by id. Takes no query parameters: any is a 400.",
   },
-  {
-    path: "/v1/attributes",
-    operationId: "listAttributes",
+  listAttributes: {
     tag: "Attributes",
     summary: "List showtime attributes",
     result: "AttributePage",
-    parameters: documented(LIST_TABLES.attributes),
     description:
       "Showtime attributes ordered by `id`. The page's freshness is the snapshot's, as attributes carry no provenance.",
   },
-  {
-    path: "/v1/changes",
-    operationId: "listChanges",
+  listChanges: {
     tag: "Changes",
     summary: "Changes since a sync token",
     result: "ChangesPage",
-    parameters: documented(CHANGES_PARAMETERS),
     feed: true,
     description:
       "Keeps a mirror in sync. Without `since`: a full copy, every record as an upsert. With `since` (the " +
@@ -257,4 +236,14 @@ export const OPERATIONS: Operation[] = [
       "bound to `since` " +
       "and `limit`.",
   },
-];
+};
+
+/** Every operation, in the route table's order. */
+export const OPERATIONS: Operation[] = ROUTES.map((route) => ({
+  ...TEXTS[route.operationId],
+  operationId: route.operationId,
+  path: templateOf(route),
+  parameters: [...route.ids.map((id) => id.parameter), ...documented(route.table)],
+  getOne: isGetOne(route),
+  notFound: route.ids.length > 0,
+}));

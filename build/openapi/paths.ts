@@ -2,8 +2,8 @@
  * The operations of the OpenAPI document: parameters, headers, responses per status (spec 4.8)
  * and the six paths, rendered from the tables in openapi-operations.ts.
  */
-import { CHANGES_PARAMETERS } from "../../api/_core/endpoints/parameters/changes.js";
-import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/parse-request.js";
+import { SINGULAR } from "../../api/_core/endpoints/path-ids.js";
+import { ROUTES } from "../../api/_core/endpoints/routes.js";
 import { PATH_EXAMPLES } from "./examples.js";
 import { ERROR_STATUSES, OPERATIONS, type HeaderName, type Link } from "./operations.js";
 import { codeSamples } from "./samples.js";
@@ -25,12 +25,10 @@ function pathParameter(name: string, record: string): Json {
   };
 }
 
-/** Path parameters of the get-one endpoints. */
-const PATH_PARAMETERS: Record<string, Json> = {
-  showtimeId: pathParameter("showtimeId", "showtime"),
-  cinemaId: pathParameter("cinemaId", "cinema"),
-  filmId: pathParameter("filmId", "film"),
-};
+/** Path parameters: each id a route's path names (routes.ts). */
+const PATH_PARAMETERS: Record<string, Json> = Object.fromEntries(
+  ROUTES.flatMap((route) => route.ids).map((id) => [id.parameter, pathParameter(id.parameter, SINGULAR[id.names])]),
+);
 
 /**
  * Every parameter the operations reference: the query parameters of every endpoint's parameter
@@ -39,7 +37,7 @@ const PATH_PARAMETERS: Record<string, Json> = {
  */
 export const PARAMETERS: Record<string, Json> = (() => {
   const components: Record<string, Json> = {};
-  for (const table of [...Object.values(LIST_TABLES), ...Object.values(ONE_TABLES), CHANGES_PARAMETERS]) {
+  for (const table of ROUTES.map((route) => route.table)) {
     for (const { component, parameter } of table.flatMap((row) => row.openapi)) {
       const known = components[component];
       if (known && JSON.stringify(known) !== JSON.stringify(parameter))
@@ -158,9 +156,9 @@ export function renderPaths(): Json {
       "304": ref("responses", "NotModified"),
     };
     for (const [status, error] of Object.entries(ERROR_STATUSES)) {
-      // Spec 4.8: only get-one endpoints answer 404 (an unknown path is a 404 too, but is no operation);
-      // only the changes feed answers 410.
-      if ((status !== "404" || op.getOne) && (status !== "410" || op.feed))
+      // Spec 4.8: only an operation whose path names a record answers 404 (an unknown path is a 404
+      // too, but is no operation); only the changes feed answers 410.
+      if ((status !== "404" || op.notFound) && (status !== "410" || op.feed))
         responses[status] = ref("responses", error.name);
     }
     paths[op.path] = {

@@ -4,12 +4,13 @@
  */
 import { composeChangesInto } from "../compose/compose-changes.js";
 import { parseChangesRequest } from "./parse-request.js";
-import type { Endpoint } from "./serving.js";
+import type { RouteEndpoint } from "./path-ids.js";
 
-export const changesEndpoint: Endpoint = {
+/** The feed parses by its own table (CHANGES_PARAMETERS), which its route row names too. */
+export const changesEndpoint: RouteEndpoint = () => ({
   answer(_, rawQuery, serving) {
     const request = parseChangesRequest(rawQuery);
     const identity = `changes|${request.binding}|${JSON.stringify(request.position ?? null)}`;
     return serving.composed(identity, (out) => composeChangesInto(serving.snapshot, request, out));
   },
-};
+});

@@ -22,16 +22,14 @@ import {
 import type { Serving } from "./serving.js";
 
 /**
- * How a list endpoint answers: what it lists, by which table, and for a record's own list the
- * records it is cut from. Its scope is its route's: the path's ids (routes.ts), bound into its
+ * How a list endpoint answers: what it lists and, for a record's own list, the records it is cut
+ * from. Its parameters are its route's table. Its scope is its route's: the path's ids (routes.ts), bound into its
  * cursors and its pages' entity tags, each a 404 when it names no record; a scoped list has no
  * stored pages.
  */
 export interface ListSpec {
   /** The kind of record listed: its sort key, its stored pages (a record's own list has none). */
   resource: ListResource;
-  /** Its parameter table; the resource's own by default. */
-  table?: ParameterTable;
   /** The records a page is cut from (a sub-resource's selection, by the path's ids in path order). */
   records?: (lists: SnapshotLists, request: ListRequest, ids: readonly string[]) => RecordList;
 }
@@ -52,9 +50,9 @@ function composeList(serving: Serving, list: ListRequest, records?: (lists: Snap
 
 /** The endpoint of a list on its route: `resource`'s own, or one `spec` describes. */
 export function listEndpoint(spec: ListResource | ListSpec): RouteEndpoint {
-  const { resource, records, ...rest }: ListSpec = typeof spec === "string" ? { resource: spec } : spec;
-  const table = rest.table ?? LIST_TABLES[resource];
+  const { resource, records }: ListSpec = typeof spec === "string" ? { resource: spec } : spec;
   return (route) => {
+    const { table } = route;
     const scoped = route.ids.length > 0;
     return {
       answer(rawIds, rawQuery, serving) {

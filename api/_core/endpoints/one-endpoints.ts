@@ -5,7 +5,7 @@
  */
 import { composeShowtimeInto } from "../compose/compose-page.js";
 import type { Embedded } from "./parameters/query-values.js";
-import { ONE_TABLES, parseTableQuery } from "./parse-request.js";
+import { parseTableQuery } from "./parse-request.js";
 import { decodePathIds, notFoundFor, requireRecords, type PathId, type RouteEndpoint } from "./path-ids.js";
 
 /** A get-one route's own id, the last of its path, and the records it names within (any before it). */
@@ -21,7 +21,7 @@ export function storedOneEndpoint(resource: "cinemas" | "films"): RouteEndpoint 
     const { own, parents } = ownId(route.ids);
     return {
       answer(rawIds, rawQuery, serving) {
-        parseTableQuery(ONE_TABLES[resource], rawQuery);
+        parseTableQuery(route.table, rawQuery);
         const ids = decodePathIds(route.ids, rawIds);
         requireRecords(serving.snapshot.lists, parents, ids);
         const id = ids.at(-1)!;
@@ -38,7 +38,7 @@ export const showtimeOneEndpoint: RouteEndpoint = (route) => {
   const { own, parents } = ownId(route.ids);
   return {
     answer(rawIds, rawQuery, serving) {
-      const { include } = parseTableQuery<{ include?: Embedded[] }>(ONE_TABLES.showtimes, rawQuery).query;
+      const { include } = parseTableQuery<{ include?: Embedded[] }>(route.table, rawQuery).query;
       const ids = decodePathIds(route.ids, rawIds);
       const { lists, manifest } = serving.snapshot;
       requireRecords(lists, parents, ids);

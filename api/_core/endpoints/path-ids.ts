@@ -4,6 +4,7 @@
  * whichever endpoint it is on: its own get-one, or a list of its own (a sub-resource).
  */
 import type { SnapshotLists } from "../format/read/snapshot.js";
+import type { ParameterTable } from "./parameters/parameter.js";
 import { type ApiError, recordNotFound } from "../respond/errors.js";
 import { decodeId } from "./parse-request.js";
 import type { Endpoint } from "./serving.js";
@@ -17,16 +18,18 @@ export interface PathId {
   readonly names: IdResource;
 }
 
-/** What an endpoint is told of its route: its name (what cursors are bound to) and its path's ids. */
+/** What an endpoint is told of its route: its name (what cursors are bound to), its path's ids, its parameters. */
 export interface RouteContext {
   readonly name: string;
   readonly ids: readonly PathId[];
+  readonly table: ParameterTable;
 }
 
 /** Makes a route's endpoint for that route. */
 export type RouteEndpoint = (route: RouteContext) => Endpoint;
 
-const SINGULAR: Record<IdResource, string> = { showtimes: "showtime", cinemas: "cinema", films: "film" };
+/** How messages and the document name one record of each kind. */
+export const SINGULAR: Record<IdResource, string> = { showtimes: "showtime", cinemas: "cinema", films: "film" };
 
 /** The path's ids, decoded, each a 400 naming its parameter when it cannot be. */
 export function decodePathIds(ids: readonly PathId[], rawIds: readonly string[]): string[] {
