@@ -10,11 +10,9 @@ import type { ListResource } from "../format/layout/manifest.js";
 import type { RecordList } from "../format/read/record-list.js";
 import type { SnapshotLists } from "../format/read/snapshot.js";
 import type { Outgoing } from "../respond/respond.js";
-import type { ParameterTable } from "./parameters/parameter.js";
 import { decodePathIds, requireRecords, type RouteEndpoint } from "./path-ids.js";
 import {
   isStoredPageRequest,
-  LIST_TABLES,
   type ListRequest,
   type ListScope,
   parseListRequestWith,
