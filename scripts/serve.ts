@@ -49,6 +49,7 @@ Promise.resolve()
       corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
       onLog: log.request,
       onError: log.error,
+      snapshotLog: log,
       onSnapshotProblem: (reason) =>
         process.stderr.write(
           `serve: the snapshot in ${options.snapshotDir} cannot be served (${reason}); ` +

@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
     onLog: log.request,
     onError: log.error,
+    snapshotLog: log,
   }).catch((error: unknown) => fail(listenFailure(error, hold.port, host, "PORT=N")));
   process.stdout.write(
     `listening on ${url.replace("127.0.0.1", "localhost")} (demo key: cl_demo_3f9a1c7e5b2d4086a1e7c9b3)\n`,

@@ -396,20 +396,22 @@ describe("the gateway's request lines (docs/operations.md, Logs)", () => {
   const get = (gateway: Gateway, path: string, headers: Record<string, string> = {}) =>
     gateway(new Request(`${BASE}${path}`, { headers }));
 
-  test("a refusal of a known key names its organization (429, 403); a 401 none", async () => {
+  test("a known key's refusal names its organization (429, 403, a revoked key's 401), an unknown none", async () => {
     const { gateway, lines } = gatewayLogging("rewrite");
     for (let i = 0; i < 4; i++) await get(gateway, "/v1/films", auth(KEYS.tiny));
     await get(gateway, "/v1/films", auth(KEYS.cancelled));
     await get(gateway, "/v1/films", auth("cl_nope"));
+    await get(gateway, "/v1/films", auth(KEYS.revoked));
     await get(gateway, "/_c/x/v1/films");
-    expect(lines.map((l) => [l.status, l.organization, l.forwarded])).toEqual([
-      [undefined, "tiny-co", "rewrite"],
-      [undefined, "tiny-co", "rewrite"],
-      [undefined, "tiny-co", "rewrite"],
-      [429, "tiny-co", undefined],
-      [403, "cancelled-co", undefined],
-      [401, undefined, undefined],
-      [404, undefined, undefined],
+    expect(lines.map((l) => [l.status, l.organization, l.forwarded, l.keyId, l.keyRefused])).toEqual([
+      [undefined, "tiny-co", "rewrite", undefined, undefined],
+      [undefined, "tiny-co", "rewrite", undefined, undefined],
+      [undefined, "tiny-co", "rewrite", undefined, undefined],
+      [429, "tiny-co", undefined, undefined, undefined],
+      [403, "cancelled-co", undefined, undefined, undefined],
+      [401, undefined, undefined, undefined, undefined],
+      [401, "acme", undefined, "key-revoked", "revoked"],
+      [404, undefined, undefined, undefined, undefined],
     ]);
     for (const line of lines) {
       expect(line.requestId).toMatch(/^[0-9a-f-]{36}$/);

@@ -248,7 +248,7 @@ describeMatrix("echoed values are cut by code point", (runtime) => {
   });
 });
 
-describe("a manifest replaced under a running server by one of the wrong shape: 503, never a 500", () => {
+describe("a manifest of the wrong shape: a 503 where no snapshot is in service, never a 500", () => {
   const shapes: Array<[string, string]> = [
     ['{"format": 2}', '{"format": 2}'],
     ['{"format": 3}', '{"format": 3}'],
@@ -257,11 +257,9 @@ describe("a manifest replaced under a running server by one of the wrong shape: 
     ["a JSON string", '"snapshot"'],
     ["[]", "[]"],
   ];
-  test.each(shapes)("%s", async (_, text) => {
-    const dir = path.join(fixture.root, `manifest-${shapes.findIndex(([, t]) => t === text)}`);
-    cpSync(fixture.snapshotDir, dir, { recursive: true });
-    const errors: unknown[] = [];
-    const { server: swapped, url } = await startServer({
+  /** A server on `dir`, looking at its manifest on every request. */
+  const serve = (dir: string, errors: unknown[]) =>
+    startServer({
       snapshotDir: dir,
       accessFile: fixture.accessFile,
       port: 0,
@@ -269,23 +267,43 @@ describe("a manifest replaced under a running server by one of the wrong shape: 
       snapshots: new SnapshotSource(dir, { recheckMs: 0 }),
       onError: (_id, error) => errors.push(error),
     });
+  const close = (server: Server) => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  };
+  const ask = async (url: string, target: string) =>
+    parseRawResponse(
+      await rawExchange(url, `GET ${target} HTTP/1.1\r\nHost: x\r\n${KEY_LINE}Connection: close\r\n\r\n`),
+    )!;
+  const TARGETS = ["/v1/showtimes", "/v1/showtimes?limit=3", "/v1/cinemas", "/v1/films/film-x"];
+
+  test.each(shapes)("%s", async (_, text) => {
+    const dir = path.join(fixture.root, `manifest-${shapes.findIndex(([, t]) => t === text)}`);
+    cpSync(fixture.snapshotDir, dir, { recursive: true });
+    const errors: unknown[] = [];
+    const running = await serve(dir, errors);
     try {
-      const ask = async (target: string) =>
-        parseRawResponse(
-          await rawExchange(url, `GET ${target} HTTP/1.1\r\nHost: x\r\n${KEY_LINE}Connection: close\r\n\r\n`),
-        )!;
-      expect((await ask("/v1/showtimes")).status).toBe(200);
+      const statuses = async () => Promise.all(TARGETS.map(async (target) => (await ask(running.url, target)).status));
+      const before = await statuses();
+      expect(before).toEqual([200, 200, 200, 404]);
       writeFileSync(path.join(dir, "manifest.json"), text);
-      for (const target of ["/v1/showtimes", "/v1/showtimes?limit=3", "/v1/cinemas", "/v1/films/film-x"]) {
-        const response = await ask(target);
+      // Replaced under a running server: the snapshot in service stays (its files are open).
+      expect(await statuses()).toEqual(before);
+    } finally {
+      await close(running.server);
+    }
+    const started = await serve(dir, errors);
+    try {
+      for (const target of TARGETS) {
+        const response = await ask(started.url, target);
         expect(response.status, target).toBe(503);
         expect(expectEnvelope(response.body).code).toBe("database_unavailable");
         expect(response.headers["retry-after"]).toBe("5");
       }
+      expect(errors.length).toBeGreaterThan(0);
       for (const error of errors) expect(String(error)).toMatch(/manifest\.json/);
     } finally {
-      swapped.closeAllConnections();
-      await new Promise((resolve) => swapped.close(resolve));
+      await close(started.server);
     }
   });
 });

@@ -130,6 +130,9 @@ describe("request log lines", () => {
 describe("refusals of a known key name its organization", () => {
   const TINY = "cl_live_tiny_do_not_log_00000000000000000";
   const LAPSED = "cl_live_lapsed_do_not_log_000000000000000";
+  const REVOKED = "cl_live_revoked_do_not_log_0000000000000";
+  const EXPIRED = "cl_live_expired_do_not_log_0000000000000";
+  const ORPHAN = "cl_live_orphan_do_not_log_00000000000000";
   const hash = (key: string) => createHash("sha256").update(key).digest("hex");
   const access = JSON.stringify({
     organizations: [
@@ -139,10 +142,20 @@ describe("refusals of a known key name its organization", () => {
         rateLimit: { requests: 1, windowSeconds: 60 },
       },
       { id: "lapsed-co", entitlements: [{ plan: "paid", status: "cancelled" }] },
+      { id: "paying-co", entitlements: [{ plan: "paid", status: "active" }] },
     ],
     keys: [
       { id: "t", organization: "tiny-co", sha256: hash(TINY), revoked: false },
       { id: "l", organization: "lapsed-co", sha256: hash(LAPSED), revoked: false },
+      { id: "key-revoked", organization: "paying-co", sha256: hash(REVOKED), revoked: true },
+      {
+        id: "key-expired",
+        organization: "paying-co",
+        sha256: hash(EXPIRED),
+        revoked: false,
+        expiresAt: "2026-11-23T12:00:10Z",
+      },
+      { id: "key-orphan", organization: "gone-co", sha256: hash(ORPHAN), revoked: false },
     ],
   });
   let root: string;
@@ -152,7 +165,7 @@ describe("refusals of a known key name its organization", () => {
   });
   afterAll(() => removeDir(root));
 
-  test("429 and 403 carry the organization; a 401 has none", async () => {
+  test("429 and 403 carry the organization; a 401 of an unknown key has none", async () => {
     const out = capture();
     const log = await createOperationLog({ level: "info", destination: out.destination });
     const handle = createHandler({
@@ -169,6 +182,34 @@ describe("refusals of a known key name its organization", () => {
       [403, "lapsed-co"],
       [401, undefined],
     ]);
+  });
+
+  test.each([
+    { key: REVOKED, keyId: "key-revoked", organization: "paying-co", keyRefused: "revoked" },
+    { key: EXPIRED, keyId: "key-expired", organization: "paying-co", keyRefused: "expired", reason: "at the instant" },
+    { key: ORPHAN, keyId: "key-orphan", organization: "gone-co", keyRefused: "no such organization" },
+  ])("a known key refused ($keyRefused): the 401's line names its id and organization", async (known) => {
+    const out = capture();
+    const log = await createOperationLog({ level: "info", destination: out.destination });
+    const handle = createHandler({
+      snapshots: new SnapshotSource(path.join(root, "snapshot")),
+      access: staticAccess(access),
+      now: () => new Date("2026-11-23T12:00:10Z"),
+      onLog: log.request,
+    });
+    const response = await handle({
+      method: "GET",
+      url: "/v1/films",
+      headers: { authorization: `Bearer ${known.key}` },
+    });
+    expect(JSON.parse(response.body.toString()).error.message).toBe(
+      "The API key is not valid (unknown, revoked or expired).",
+    );
+    const [line] = out.parsed();
+    expect(line).toMatchObject({ status: 401, keyId: known.keyId, organization: known.organization });
+    expect(line.keyRefused).toBe(known.keyRefused);
+    expect(out.lines[0]).not.toContain(known.key);
+    expect(out.lines[0]).not.toContain(hash(known.key).slice(0, 16));
   });
 });
 
@@ -219,6 +260,47 @@ describe("LOG_LEVEL", () => {
         msg: 'LOG_LEVEL "loud" is not one of trace, debug, info, warn, error, fatal, silent; using info',
       },
       { level: "info", time: expect.any(String), ...ENTRY, msg: "request" },
+    ]);
+  });
+});
+
+describe('lines about the snapshot in service (docs/operations.md, "Logs")', () => {
+  const SERVING = {
+    snapshotId: "9bec71b15496768f422816239edd6a25",
+    counts: { cinemas: 3, films: 5, showtimes: 40, attributes: 7 },
+  };
+
+  test("a snapshot taken into service: its id and its records per list, at info", async () => {
+    const out = capture();
+    const log = await createOperationLog({ level: "info", destination: out.destination });
+    log.serving(SERVING);
+    expect(out.parsed()).toEqual([
+      {
+        level: "info",
+        time: expect.any(String),
+        snapshotId: SERVING.snapshotId,
+        cinemas: 3,
+        films: 5,
+        showtimes: 40,
+        attributes: 7,
+        msg: "snapshot in service",
+      },
+    ]);
+  });
+
+  test("a rebuilt snapshot that cannot be opened: why, and the id of the one still served, at error", async () => {
+    const out = capture();
+    const log = await createOperationLog({ level: "warn", destination: out.destination });
+    log.serving(SERVING);
+    log.notTaken("index.pages: has 10 bytes, manifest.json says 4096", SERVING.snapshotId);
+    expect(out.parsed()).toEqual([
+      {
+        level: "error",
+        time: expect.any(String),
+        snapshot: "index.pages: has 10 bytes, manifest.json says 4096",
+        snapshotId: SERVING.snapshotId,
+        msg: "the rebuilt snapshot cannot be served; the previous one stays in service",
+      },
     ]);
   });
 });

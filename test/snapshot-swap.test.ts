@@ -3,13 +3,19 @@
  * manifest, every read must come from the snapshot it opened: never an index of one snapshot
  * with the data of the next (which would serve corrupt bytes). A build killed between the two
  * renames of its swap leaves the old snapshot aside, and whoever opens the folder next (a server,
- * a build) puts it back (decision: a build's swap).
+ * a build) puts it back (decision: a build's swap). A rebuilt snapshot that cannot be opened is
+ * not taken: the one in service stays, and the operator's log says so and why; each snapshot taken
+ * into service is a log line with its id and counts (docs/operations.md, "Logs").
  */
-import { cpSync, existsSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
+import { createOperationLog } from "../api/_core/log/request-log.js";
+import { RECORDS_FILE } from "../api/_core/format/primitives/files.js";
+import { startServer } from "../scripts/server/local-server.js";
+import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 import { bodyKeyOf } from "../api/_core/format/layout/body-index.js";
 import type { Snapshot } from "../api/_core/format/read/snapshot.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
@@ -114,4 +120,95 @@ test("a build killed between its two renames: the server's open and the next bui
   // A build into the folder clears what the killed one left beside it.
   await buildWithTitle(out, "Later");
   expect(readdirSync(work).filter((name) => name.startsWith("killed."))).toEqual([]);
+});
+
+/** Builds `title` into `out`, then cuts its records file short: a rebuilt snapshot that cannot be opened. */
+async function buildBroken(out: string, title: string): Promise<void> {
+  await buildWithTitle(out, title);
+  truncateSync(path.join(out, RECORDS_FILE), 10);
+}
+
+test("a source says when it takes a snapshot into service, and once when a rebuilt one cannot be", async () => {
+  const out = path.join(work, "observed");
+  await buildWithTitle(out, "Kept");
+  const serving: string[] = [];
+  const notTaken: Array<[string, string]> = [];
+  const source = new SnapshotSource(out, {
+    recheckMs: 0,
+    onServing: (snapshot) => serving.push(snapshot.manifest.snapshotId),
+    onNotTaken: (problem, kept) => notTaken.push([problem.message, kept.manifest.snapshotId]),
+  });
+  const kept = source.current();
+  expect(serving).toEqual([kept.manifest.snapshotId]);
+  await buildBroken(out, "Broken");
+  expect(source.current(), "the snapshot in service stays").toBe(kept);
+  expect(source.current(), "looked at again: still the one in service").toBe(kept);
+  expect(titleIn(source.current())).toBe("Kept");
+  expect(notTaken).toEqual([[expect.stringMatching(/^records\.blocks: /), kept.manifest.snapshotId]]);
+  await buildWithTitle(out, "Next");
+  const next = source.current();
+  expect(titleIn(next)).toBe("Next");
+  expect(serving).toEqual([kept.manifest.snapshotId, next.manifest.snapshotId]);
+  expect(notTaken).toHaveLength(1);
+});
+
+/** A pino destination that keeps each line, and a wait for the first line with a message. */
+function capturedLog() {
+  const lines: Array<Record<string, any>> = [];
+  const waiting: Array<{ msg: string; resolve: (line: Record<string, any>) => void }> = [];
+  const destination = {
+    write(text: string) {
+      const line = JSON.parse(text);
+      lines.push(line);
+      for (const wait of waiting.filter((w) => w.msg === line.msg)) wait.resolve(line);
+    },
+  };
+  const lineWith = (msg: string) =>
+    new Promise<Record<string, any>>((resolve) => {
+      const found = lines.find((line) => line.msg === msg);
+      if (found) resolve(found);
+      else waiting.push({ msg, resolve });
+    });
+  return { destination, lineWith };
+}
+
+const NOT_TAKEN = "the rebuilt snapshot cannot be served; the previous one stays in service";
+
+test("the local server logs each snapshot it serves, and a rebuild it cannot open while the last stays", async () => {
+  const out = path.join(work, "served");
+  await buildWithTitle(out, "Served");
+  const captured = capturedLog();
+  const log = await createOperationLog({ level: "info", destination: captured.destination });
+  const { server, url } = await startServer({
+    snapshotDir: out,
+    accessFile: writeAccessFile(work),
+    port: 0,
+    now: () => TEST_NOW,
+    snapshotLog: log,
+    snapshotRecheckMs: 10,
+  });
+  try {
+    const first = new SnapshotSource(out).current().manifest;
+    expect(await captured.lineWith("snapshot in service")).toEqual({
+      level: "info",
+      time: expect.any(String),
+      snapshotId: first.snapshotId,
+      ...first.counts,
+      msg: "snapshot in service",
+    });
+    await buildBroken(out, "Unreadable");
+    expect(await captured.lineWith(NOT_TAKEN)).toEqual({
+      level: "error",
+      time: expect.any(String),
+      snapshot: expect.stringMatching(/^records\.blocks: has 10 bytes, manifest\.json says \d+$/),
+      snapshotId: first.snapshotId,
+      msg: NOT_TAKEN,
+    });
+    const response = await fetch(`${url}/v1/films/film-1`, { headers: { authorization: `Bearer ${KEYS.valid}` } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: { title: string } }).data.title).toBe("Served");
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

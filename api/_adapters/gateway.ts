@@ -17,6 +17,7 @@ import { next, rewrite } from "@vercel/functions";
 import { addCallerHeaders } from "../_core/gate/caller-headers.js";
 import { ServiceUnavailable, unknownEndpoint } from "../_core/respond/errors.js";
 import type { CoreRequest, CoreResponse } from "../_core/exchange.js";
+import type { RefusedKey } from "../_core/gate/access.js";
 import { callerOf, passGate, refusal, type GateOptions } from "../_core/gate/gate.js";
 import {
   GATEWAY_TOKEN_HEADER,
@@ -105,9 +106,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     return response;
   }
 
-  /** An answer of the gateway's own (a preflight or a refusal), logged. */
-  function answered(x: Exchange, answer: CoreResponse, organization?: string): Response {
-    return logged(x, toWebResponse(answer), { status: answer.status, bytes: answer.body.length, organization });
+  /** An answer of the gateway's own (a preflight or a refusal), logged; `key`: a known key refused. */
+  function answered(x: Exchange, answer: CoreResponse, organization?: string, key?: RefusedKey): Response {
+    return logged(x, toWebResponse(answer), { status: answer.status, bytes: answer.body.length, organization, key });
   }
 
   async function forwardAdmitted(
@@ -143,7 +144,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const outcome = await passGate(x.core, x.requestId, options);
     if (!outcome.admitted) {
       if (outcome.answer.status >= 500) options.onError?.(x.requestId, outcome.thrown);
-      return answered(x, outcome.answer, outcome.organization);
+      return answered(x, outcome.answer, outcome.organization, outcome.key);
     }
     try {
       // The platform resolves dot segments before the gateway sees the URL (/v1/%2e%2e/x is /x):

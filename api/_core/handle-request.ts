@@ -27,7 +27,7 @@ import {
   isInternalTarget,
   parseInternalTarget,
 } from "./gate/internal-path.js";
-import { requestLogger, type RequestLog } from "./log/log.js";
+import { requestLogger, type RequestLog, type Served } from "./log/log.js";
 import type { Coding } from "./respond/negotiate.js";
 import { memoryRateLimiter, type RateLimiter } from "./gate/rate-limit.js";
 import { finishResponse, type Outgoing } from "./respond/respond.js";
@@ -76,7 +76,7 @@ export function createHandler(options: CoreOptions): Handler {
     response: CoreResponse,
     outgoing?: Outgoing,
     organization?: string,
-    tool?: string,
+    named?: Pick<Served, "tool" | "key">,
   ): CoreResponse {
     const { method, url } = x.request;
     log?.write(x.started!, {
@@ -87,7 +87,8 @@ export function createHandler(options: CoreOptions): Handler {
       bytes: response.body.length,
       organization,
       cache: outgoing?.cache,
-      tool,
+      tool: named?.tool,
+      key: named?.key,
     });
     return response;
   }
@@ -136,7 +137,7 @@ export function createHandler(options: CoreOptions): Handler {
     });
     const sent = ({ outgoing, tool }: McpAnswer) => {
       if (caller) addCallerHeaders(outgoing.headers, caller);
-      return logged(x, finishResponse(request.method, caller && requestId, outgoing), outgoing, organization, tool);
+      return logged(x, finishResponse(request.method, caller && requestId, outgoing), outgoing, organization, { tool });
     };
     return answered.then(sent, (thrown: unknown) => {
       const outgoing = errorResponse(thrown, requestId);
@@ -150,7 +151,7 @@ export function createHandler(options: CoreOptions): Handler {
     if (outcome.admitted && isMcpTarget(x.request.url)) return serveMcp(x, outcome.caller, outcome.organization);
     if (outcome.admitted) return serveAdmitted(x, outcome.caller, outcome.organization);
     reported(x, outcome.answer.status, outcome.thrown);
-    return logged(x, outcome.answer, undefined, outcome.organization);
+    return logged(x, outcome.answer, undefined, outcome.organization, outcome.key && { key: outcome.key });
   }
 
   /**

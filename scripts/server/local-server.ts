@@ -7,11 +7,11 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileAccess } from "../../api/_core/gate/access.js";
 import { createHandler, type CoreOptions, type RequestLog } from "../../api/_core/handle-request.js";
-import { toNodeListener } from "../../api/_adapters/node-listener.js";
+import { LINGER_MS, toNodeListener } from "../../api/_adapters/node-listener.js";
 import { withoutFragment } from "../../api/_core/endpoints/request-target.js";
 import type { RateLimiter } from "../../api/_core/gate/rate-limit.js";
-import { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
 import { answerProtocolErrors, refusedForMissingHost, SERVER_OPTIONS } from "./protocol-errors.js";
+import { loggedSnapshots, type SnapshotLog, watchSnapshot } from "./snapshot-watch.js";
 
 export interface ServerOptions {
   snapshotDir: string;
@@ -29,12 +29,33 @@ export interface ServerOptions {
   corsOrigins?: CoreOptions["corsOrigins"];
   /** Told, once at start, why the snapshot cannot be served (it is then a 503 until it can). */
   onSnapshotProblem?: (reason: string) => void;
-  /** How long a request may take to arrive before it is answered 408 (Node's default: 300 s). */
+  /** Told of each snapshot taken into service, and of a rebuilt one that cannot be (the last stays). */
+  snapshotLog?: SnapshotLog;
+  /** How often to look for a rebuilt snapshot (tests make it short). */
+  snapshotRecheckMs?: number;
+  /** How long a request's headers may take to arrive before it is answered 408 (decision: slow requests). */
+  headersTimeoutMs?: number;
+  /** How long a whole request, headers and body, may take to arrive before it is answered 408. */
   requestTimeoutMs?: number;
+  /** How long a connection closed after a refusal still reads what the client sends (LINGER_MS). */
+  lingerMs?: number;
 }
 
 /** How often a running server looks for a rebuilt snapshot: a stat per request cost 3% of a page's time. */
 const SNAPSHOT_RECHECK_MS = 1000;
+
+/** Deadlines for a request to arrive (decision: slow requests); Node's own are 60 s and 300 s. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Node's timeouts for the deadlines, checked often enough that none runs more than a second over. */
+function timeoutsOf(options: ServerOptions) {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Node refuses a headers deadline past the request's.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout);
+  const connectionsCheckingInterval = Math.max(10, Math.min(1000, headersTimeout / 4));
+  return { requestTimeout, headersTimeout, connectionsCheckingInterval };
+}
 
 /** Public files served without a key, as Vercel serves public/ (documentation only). */
 interface PublicFile {
@@ -85,7 +106,8 @@ async function servePublic(
 export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
   // A missing, unreadable or broken file: one line per problem and one when it is read again.
   const access = fileAccess(options.accessFile, (message) => process.stderr.write(`${message}\n`));
-  const snapshots = options.snapshots ?? new SnapshotSource(options.snapshotDir, { recheckMs: SNAPSHOT_RECHECK_MS });
+  const recheckMs = options.snapshotRecheckMs ?? SNAPSHOT_RECHECK_MS;
+  const snapshots = options.snapshots ?? loggedSnapshots(options.snapshotDir, recheckMs, options.snapshotLog);
   const handle = createHandler({
     snapshots,
     access,
@@ -100,17 +122,9 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
           `${JSON.stringify({ level: "error", requestId, error: String((error as Error)?.stack ?? error) })}\n`,
         )),
   });
-  const listener = toNodeListener(handle);
+  const listener = toNodeListener(handle, { closeAfterRefusals: { lingerMs: options.lingerMs ?? LINGER_MS } });
   const publicDir = options.publicDir ?? path.resolve("public");
-  const timeouts =
-    options.requestTimeoutMs === undefined
-      ? {}
-      : {
-          requestTimeout: options.requestTimeoutMs,
-          headersTimeout: options.requestTimeoutMs,
-          connectionsCheckingInterval: Math.max(10, options.requestTimeoutMs / 4),
-        };
-  const server = createServer({ ...SERVER_OPTIONS, ...timeouts }, (req, res) => {
+  const server = createServer({ ...SERVER_OPTIONS, ...timeoutsOf(options) }, (req, res) => {
     if (refusedForMissingHost(req, res)) return;
     // An API request goes straight to the core: no promise spent on the public-file check. Neither
     // path rejects: the core and the adapter turn every failure into a response.
@@ -133,6 +147,7 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
       options.onSnapshotProblem?.((error as Error).message);
     }
   });
+  watchSnapshot(server, snapshots, recheckMs);
   const { port } = server.address() as AddressInfo;
   return { server, url: `http://${options.host ?? "127.0.0.1"}:${port}` };
 }

@@ -5,7 +5,23 @@ import { accessVersionOf, parseAccessFile, type AccessFile, type KeyRecord, type
 import { instantKeyOf, instantKeyOfEpochMs } from "../format/primitives/date-time.js";
 import { problemReport } from "../log/problem-report.js";
 
-export type KeyCheck = { ok: true; key: KeyRecord; organization: Organization } | { ok: false };
+/** Why a key the access data knows is refused: named in the 401's log line, never in its body. */
+export type KeyRefusal = "revoked" | "expired" | "no such organization";
+
+/** A known key refused: its id (the public name of a key; its hash is never logged) and organization. */
+export interface RefusedKey {
+  id: string;
+  organization: string;
+  reason: KeyRefusal;
+}
+
+export type KeyCheck = { ok: true; key: KeyRecord; organization: Organization } | { ok: false; refused?: RefusedKey };
+
+const UNKNOWN_KEY: KeyCheck = { ok: false };
+
+function refusedKey(key: KeyRecord, reason: KeyRefusal): KeyCheck {
+  return { ok: false, refused: { id: key.id, organization: key.organization, reason } };
+}
 
 /** Lookup tables of one version of the access file. */
 export class AccessIndex {
@@ -36,11 +52,12 @@ export class AccessIndex {
   checkKey(plainKey: string, now: Date): KeyCheck {
     const hash = createHash("sha256").update(plainKey, "utf8").digest("hex");
     const key = this.keysByHash.get(hash);
-    if (!key || key.revoked) return { ok: false };
+    if (!key) return UNKNOWN_KEY;
+    if (key.revoked) return refusedKey(key, "revoked");
     if (key.expiresAt !== undefined && instantKeyOfEpochMs(now.getTime()) >= instantKeyOf(key.expiresAt))
-      return { ok: false };
+      return refusedKey(key, "expired");
     const organization = this.organizations.get(key.organization);
-    return organization ? { ok: true, key, organization } : { ok: false };
+    return organization ? { ok: true, key, organization } : refusedKey(key, "no such organization");
   }
 }
 

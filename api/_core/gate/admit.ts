@@ -2,7 +2,7 @@
  * Admission, in a gateway's order (decision: order of checks): the key (401), the organization's
  * rate limit (429), its paid entitlement (403). A caller without a valid key learns nothing else.
  */
-import { isEntitled, type AccessIndex, type AccessSource } from "./access.js";
+import { isEntitled, type AccessIndex, type AccessSource, type RefusedKey } from "./access.js";
 import type { Organization } from "./access-file.js";
 import { ApiError, ServiceUnavailable } from "../respond/errors.js";
 import { DEFAULT_RATE_LIMIT, type RateDecision, type RateLimiter } from "./rate-limit.js";
@@ -19,6 +19,19 @@ export interface Admission {
 export function bearerToken(authorization: string | undefined): string | undefined {
   const match = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*) +(\S+) *$/.exec(authorization ?? "");
   return match && match[1]!.toLowerCase() === "bearer" ? match[2] : undefined;
+}
+
+/**
+ * The 401 of a key the access data knows but refuses (revoked, expired, its organization gone): the
+ * same answer as an unknown key's, and the key's id and organization for the log line alone.
+ */
+export class KnownKeyRefused extends ApiError {
+  constructor(
+    refusal: ApiError,
+    readonly key: RefusedKey,
+  ) {
+    super(refusal.status, refusal.code, refusal.message, refusal.details, refusal.headers);
+  }
 }
 
 function unauthorized(authorization: string | readonly string[] | undefined): ApiError {
@@ -63,6 +76,7 @@ function admitWith(
 ): Admission | Promise<Admission> {
   const token = typeof authorization === "string" ? bearerToken(authorization) : undefined;
   const check = token === undefined ? undefined : index.checkKey(token, now);
+  if (check?.ok === false && check.refused) throw new KnownKeyRefused(unauthorized(authorization), check.refused);
   if (!check?.ok) throw unauthorized(authorization);
   // Data that may be out of date refuses what it knows to refuse, and admits no one (fail closed):
   // a key revoked since is never let in (decision: revocation in seconds). Not counted: no organization is sure.

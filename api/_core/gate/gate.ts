@@ -6,7 +6,8 @@
  * limit 429, entitlement 403: decision: order of checks) with the same bytes either way.
  */
 import type { AccessSource } from "./access.js";
-import { admit, type Admission } from "./admit.js";
+import type { RefusedKey } from "./access.js";
+import { admit, KnownKeyRefused, type Admission } from "./admit.js";
 import { addCallerHeaders, type Caller } from "./caller-headers.js";
 import { allowedOrigin, preflightHeaders, type CorsOrigins } from "./cors.js";
 import { errorResponse } from "../respond/error-response.js";
@@ -27,9 +28,9 @@ export type GateOutcome =
   | { admitted: true; caller: Caller; organization: string }
   /**
    * The complete answer (a preflight or a refusal); `thrown` is what refused it; `organization`
-   * is the key's, when the key was valid (a 429 or 403).
+   * is the key's, when the key was valid (a 429 or 403) or known and refused (a 401 with `key`).
    */
-  | { admitted: false; answer: CoreResponse; organization?: string; thrown?: unknown };
+  | { admitted: false; answer: CoreResponse; organization?: string; key?: RefusedKey; thrown?: unknown };
 
 /** The caller as far as it is known before admission: its request id and CORS origin. */
 export function callerOf(request: CoreRequest, requestId: string, corsOrigins: CorsOrigins | undefined): Caller {
@@ -66,7 +67,9 @@ function decided(method: string, caller: Caller, admission: Admission): GateOutc
 }
 
 function refused(method: string, caller: Caller, thrown: unknown, organization?: string): GateOutcome {
-  return { admitted: false, answer: refusal(method, thrown, caller), organization, thrown };
+  const answer = refusal(method, thrown, caller);
+  if (!(thrown instanceof KnownKeyRefused)) return { admitted: false, answer, organization, thrown };
+  return { admitted: false, answer, organization: thrown.key.organization, key: thrown.key, thrown };
 }
 
 /** Passes a request through the gate: synchronous unless the access data or the rate limiter is not. */

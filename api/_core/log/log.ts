@@ -1,4 +1,5 @@
 /** The log step: one line per request, as the operation log (request-log.ts) writes it. Never carries the key. */
+import type { RefusedKey } from "../gate/access.js";
 
 export interface RequestLog {
   requestId: string;
@@ -14,6 +15,9 @@ export interface RequestLog {
   forwarded?: string;
   /** MCP lines: the tool a tools/call named (decision: MCP). */
   tool?: string;
+  /** A 401 of a key the access data knows: its id (never the key nor its hash) and why it was refused. */
+  keyId?: string;
+  keyRefused?: RefusedKey["reason"];
 }
 
 /** The log path: the target without its query, bounded (a query may carry cursors; a path may be 16 KB). */
@@ -38,6 +42,8 @@ export interface Served {
   cache?: string;
   forwarded?: string;
   tool?: string;
+  /** A known key refused (a 401): named by id on its line. */
+  key?: RefusedKey;
 }
 
 /** The log step for `onLog`; undefined when nothing is logged, so the clock is never read. */
@@ -47,7 +53,7 @@ export function requestLogger(onLog: ((entry: RequestLog) => void) | undefined) 
     start: () => process.hrtime.bigint(),
     write(started: bigint, served: Served): void {
       const queryAt = served.url.indexOf("?");
-      onLog({
+      const line: RequestLog = {
         requestId: served.requestId,
         organization: served.organization,
         method: served.method,
@@ -58,7 +64,13 @@ export function requestLogger(onLog: ((entry: RequestLog) => void) | undefined) 
         cache: served.cache,
         forwarded: served.forwarded,
         tool: served.tool,
-      });
+      };
+      // Only a refusal's line has these: every other line keeps its shape.
+      if (served.key) {
+        line.keyId = served.key.id;
+        line.keyRefused = served.key.reason;
+      }
+      onLog(line);
     },
   };
 }

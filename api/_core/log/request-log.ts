@@ -1,13 +1,18 @@
 /**
- * Operational logs as JSON lines through pino: one `request` line per request , plus
- * errors and rate-limiter outages. Shared by the local server (asynchronous writes) and the Vercel function
- * (synchronous: a frozen serverless instance could lose pending writes; pino docs, AWS Lambda).
+ * Operational logs as JSON lines through pino: one `request` line per request, plus errors,
+ * rate-limiter outages and the snapshot taken into service (or not). Shared by the local server
+ * (asynchronous writes) and the Vercel function (synchronous: a frozen serverless instance could
+ * lose pending writes; pino docs, AWS Lambda).
  * pino is imported on demand, so the function's cold start never waits for it.
  */
 import type { DestinationStream, LevelWithSilent, Logger } from "pino";
 import { ServiceUnavailable } from "../respond/errors.js";
 import { SnapshotError } from "../format/primitives/errors.js";
 import type { RequestLog } from "../handle-request.js";
+import type { Manifest } from "../format/layout/manifest.js";
+
+/** What the line of a snapshot taken into service says of it. */
+export type ServedSnapshot = Pick<Manifest, "snapshotId" | "counts">;
 
 /** Most to least verbose; a level logs itself and everything after it. */
 const LEVELS: readonly LevelWithSilent[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
@@ -20,6 +25,10 @@ export interface OperationLog {
   request?: (entry: RequestLog) => void;
   error: (requestId: string, error: unknown) => void;
   warn: (message: string) => void;
+  /** A snapshot taken into service (the first, or a rebuilt one): its id and records per list. */
+  serving: (snapshot: ServedSnapshot) => void;
+  /** A rebuilt snapshot that cannot be opened, why, and the id of the one that stays in service. */
+  notTaken: (reason: string, servingId: string) => void;
   /** Writes out anything buffered. */
   flush(): void;
 }
@@ -46,13 +55,21 @@ function logsRequests(level: LevelWithSilent): boolean {
   return LEVELS.indexOf(level) <= LEVELS.indexOf("info");
 }
 
-const SILENT: OperationLog = { error: () => {}, warn: () => {}, flush: () => {} };
+const SILENT: OperationLog = {
+  error: () => {},
+  warn: () => {},
+  serving: () => {},
+  notTaken: () => {},
+  flush: () => {},
+};
 
 /** pino's loggers with the event's time passed in: a queued line keeps the time it happened. */
 interface TimedWriter {
   request?: (time: string, entry: RequestLog) => void;
   error: (time: string, requestId: string, error: unknown) => void;
   warn: (time: string, message: string) => void;
+  serving: (time: string, snapshot: ServedSnapshot) => void;
+  notTaken: (time: string, reason: string, servingId: string) => void;
   flush(): void;
 }
 
@@ -78,9 +95,13 @@ async function loadWriter(options: OperationLogOptions, level: LevelWithSilent):
               "request failed",
             ),
     warn: (time, message) => logger.warn({ time }, message),
+    serving: (time, { snapshotId, counts }) => logger.info({ time, snapshotId, ...counts }, "snapshot in service"),
+    notTaken: (time, reason, servingId) => logger.error({ time, snapshot: reason, snapshotId: servingId }, NOT_TAKEN),
     flush: () => logger.flush(),
   };
 }
+
+const NOT_TAKEN = "the rebuilt snapshot cannot be served; the previous one stays in service";
 
 const now = () => new Date().toISOString();
 
@@ -95,6 +116,8 @@ export async function createOperationLog(options: OperationLogOptions = {}): Pro
     request: request && ((entry) => request(now(), entry)),
     error: (requestId, error) => writer.error(now(), requestId, error),
     warn: (message) => writer.warn(now(), message),
+    serving: (snapshot) => writer.serving(now(), snapshot),
+    notTaken: (reason, servingId) => writer.notTaken(now(), reason, servingId),
     flush: () => writer.flush(),
   };
 }
@@ -130,6 +153,14 @@ export function deferredOperationLog(options: OperationLogOptions = {}): Operati
     warn: (message) => {
       const time = now();
       via((writer) => writer.warn(time, message));
+    },
+    serving: (snapshot) => {
+      const time = now();
+      via((writer) => writer.serving(time, snapshot));
+    },
+    notTaken: (reason, servingId) => {
+      const time = now();
+      via((writer) => writer.notTaken(time, reason, servingId));
     },
     flush: () => loaded?.flush(),
   };

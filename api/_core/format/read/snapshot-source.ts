@@ -2,7 +2,9 @@
  * The snapshot being served. Startup reads nothing; the manifest is read on first use and its
  * stat looked at again at most every `recheckMs`, so a rebuilt snapshot swapped in under a running
  * server is picked up. A new snapshot is opened whole (every data file against its manifest)
- * before it replaces the old one, so reads never mix two snapshots.
+ * before it replaces the old one, so reads never mix two snapshots; one that cannot be opened
+ * replaces nothing, and the old one stays in service (its files are open, whatever became of the
+ * folder) until a rebuild that can be opened comes.
  */
 import { statSync } from "node:fs";
 import { SnapshotError } from "../primitives/errors.js";
@@ -14,6 +16,17 @@ export interface SourceOptions {
   /** How often to look for a replaced snapshot (0: on every use). */
   recheckMs?: number;
   budgets?: CacheBudgets;
+  /** Told of each snapshot taken into service: the first opened, then each rebuilt one. */
+  onServing?: (snapshot: Snapshot) => void;
+  /** Told, once per problem, that a rebuilt snapshot cannot be opened and `serving` stays in service. */
+  onNotTaken?: (problem: SnapshotError, serving: Snapshot) => void;
+}
+
+/** What failed to open a snapshot, as a SnapshotError naming the file at fault. */
+function snapshotProblem(error: unknown): SnapshotError {
+  if (error instanceof SnapshotError) return error;
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new SnapshotError(MANIFEST_FILE, `cannot be read (${reason})`);
 }
 
 /** What identifies one manifest file (a rebuild writes a new one), and when it was written. */
@@ -43,6 +56,8 @@ export class SnapshotSource {
   private stamp = "";
   private checkedAt = 0;
   private failure: SnapshotError | undefined;
+  /** The rebuilt manifest that could not be opened, and why, as last reported (reported once). */
+  private notTaken: string | undefined;
   /** When the snapshot in service was written: its manifest's modification time. */
   builtAt: string | undefined;
 
@@ -67,29 +82,44 @@ export class SnapshotSource {
       return this.snapshot;
     }
     this.checkedAt = now;
+    let opened: Snapshot;
     try {
-      if (stamp === "")
-        throw new SnapshotError(MANIFEST_FILE, "does not exist: build a snapshot first (npm run build)");
-      const opened = new Snapshot(readManifest(this.dir), this.dir, this.options.budgets ?? DEFAULT_BUDGETS);
-      // A rebuild swaps the whole folder: files opened now and a manifest unchanged since are one snapshot.
-      if (stampOf(path).stamp !== stamp) {
-        opened.close();
-        throw new SnapshotError(MANIFEST_FILE, "was replaced while the snapshot was being opened");
-      }
-      this.replace(opened, stamp);
-      this.builtAt = new Date(mtimeMs).toISOString();
-      return opened;
+      opened = this.open(path, stamp);
     } catch (error) {
+      const problem = snapshotProblem(error);
+      if (this.snapshot) return this.keep(problem, stamp);
       this.replace(undefined, stamp);
-      this.failure =
-        error instanceof SnapshotError
-          ? error
-          : new SnapshotError(
-              MANIFEST_FILE,
-              `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-            );
-      throw this.failure;
+      this.failure = problem;
+      throw problem;
     }
+    this.replace(opened, stamp);
+    this.builtAt = new Date(mtimeMs).toISOString();
+    this.options.onServing?.(opened);
+    return opened;
+  }
+
+  /** Opens the snapshot whose manifest has `stamp`; throws what keeps it from being served. */
+  private open(path: string, stamp: string): Snapshot {
+    if (stamp === "") throw new SnapshotError(MANIFEST_FILE, "does not exist: build a snapshot first (npm run build)");
+    const opened = new Snapshot(readManifest(this.dir), this.dir, this.options.budgets ?? DEFAULT_BUDGETS);
+    // A rebuild swaps the whole folder: files opened now and a manifest unchanged since are one snapshot.
+    if (stampOf(path).stamp !== stamp) {
+      opened.close();
+      throw new SnapshotError(MANIFEST_FILE, "was replaced while the snapshot was being opened");
+    }
+    return opened;
+  }
+
+  /**
+   * The snapshot in service, kept over a rebuilt one that cannot be opened (tried again at the next
+   * look); the problem is told once, not at every look, until another rebuild or another problem.
+   */
+  private keep(problem: SnapshotError, stamp: string): Snapshot {
+    const serving = this.snapshot!;
+    const notTaken = `${stamp} ${problem.message}`;
+    if (notTaken !== this.notTaken) this.options.onNotTaken?.(problem, serving);
+    this.notTaken = notTaken;
+    return serving;
   }
 
   private replace(next: Snapshot | undefined, stamp: string): void {
@@ -98,6 +128,7 @@ export class SnapshotSource {
     this.snapshot = next;
     this.stamp = stamp;
     this.builtAt = undefined;
+    this.notTaken = undefined;
     if (next) this.failure = undefined;
   }
 
