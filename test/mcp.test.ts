@@ -21,6 +21,9 @@ import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 import { ACCEPT_BOTH, connectMcp, postMcp, rpc } from "./helpers/mcp-session.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 let root: string;
 let server: Server;
@@ -381,6 +384,104 @@ describe("the gate: the same as every request, before the SDK reads anything", (
       { organization: "bulk", path: "/mcp", status: 202, tool: undefined },
       { organization: "bulk", path: "/mcp", status: 200, tool: "get_film" },
       { organization: "cancelled-co", path: "/mcp", status: 403, tool: undefined },
+    ]);
+  });
+});
+
+describe("no OAuth: bearer keys only (decision: MCP)", () => {
+  const NO_OAUTH = /^This API has no OAuth: it takes an API key, sent as the header Authorization: Bearer <API_KEY>/;
+
+  test("a wrong key: the SDK client's error carries the API's 401 message, and it asked nothing else", async () => {
+    logs.length = 0;
+    const error = await connectMcp(base, "cl_not_a_key").catch((thrown: Error) => thrown);
+    expect(error).toMatchObject({ code: 401 });
+    expect((error as Error).message).toContain("The API key is not valid (unknown, revoked or expired).");
+    // No metadata looked for, no client registered: one POST, refused.
+    expect(logs.map(({ method, path, status }) => [method, path, status])).toEqual([["POST", "/mcp", 401]]);
+  });
+
+  test.each([
+    ["no key", undefined],
+    ["a wrong key", "cl_not_a_key"],
+  ])("%s: the 401's challenge points at no resource metadata", async (_what, key) => {
+    const challenge = (await postMcp(base, rpc("tools/list"), { key })).headers.get("www-authenticate");
+    expect(challenge).toMatch(/^Bearer realm="cinema-listings"/);
+    expect(challenge).not.toMatch(/resource_metadata|scope/);
+  });
+
+  const DISCOVERY: Array<[string, string]> = [
+    ["GET", "/.well-known/oauth-protected-resource/mcp"],
+    ["GET", "/.well-known/oauth-protected-resource"],
+    ["GET", "/.well-known/oauth-authorization-server"],
+    ["GET", "/.well-known/oauth-authorization-server/mcp"],
+    ["GET", "/.well-known/openid-configuration"],
+    ["GET", "/.well-known/openid-configuration/mcp"],
+    ["POST", "/register"],
+    ["GET", "/register?x=1"],
+  ];
+
+  test.each(DISCOVERY)(
+    "%s %s: a 404 in the API's envelope, with a key or without, saying to send one",
+    async (method, target) => {
+      for (const key of [undefined, KEYS.valid]) {
+        const response = await fetch(new URL(target, base), {
+          method,
+          headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json" },
+          body:
+            method === "POST"
+              ? JSON.stringify({ client_name: "x", redirect_uris: ["http://localhost/cb"] })
+              : undefined,
+        });
+        const body = (await response.json()) as { error: { code: string; message: string; requestId: string } };
+        expect(response.status).toBe(404);
+        expect(body.error).toMatchObject({ code: "not_found", message: expect.stringMatching(NO_OAUTH) });
+        expect(body.error.requestId).toBe(response.headers.get("x-request-id"));
+        expect(response.headers.get("www-authenticate")).toBeNull();
+        expect(response.headers.get("cache-control")).toBe("no-store");
+      }
+    },
+  );
+
+  test.each(["/.well-known/other", "/.well-known/oauth-protected-resourcex", "/registered", "/register/x"])(
+    "%s is no such path: without a key, the 401 every unknown path gets",
+    async (target) => {
+      expect((await fetch(new URL(target, base))).status).toBe(401);
+    },
+  );
+
+  test("an OAuth client (the SDK's, with an auth provider) finds no metadata; /register's 404 says why", async () => {
+    logs.length = 0;
+    const saved: unknown[] = [];
+    const provider: OAuthClientProvider = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      clientMetadata: { client_name: "tests", redirect_uris: ["http://127.0.0.1:1/callback"] },
+      clientInformation: () => undefined,
+      saveClientInformation: (information) => void saved.push(information),
+      tokens: () => undefined,
+      saveTokens: (tokens) => void saved.push(tokens),
+      redirectToAuthorization: () => {
+        throw new Error("no authorization server to go to");
+      },
+      saveCodeVerifier: () => {},
+      codeVerifier: () => "",
+    };
+    const transport = new StreamableHTTPClientTransport(new URL("/mcp", base), {
+      authProvider: provider,
+      requestInit: { headers: { authorization: "Bearer cl_not_a_key" } },
+    });
+    const error = await new Client({ name: "oauth-client", version: "1.0.0" })
+      .connect(transport)
+      .catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/^HTTP 404: /);
+    expect((error as Error).message).toContain("This API has no OAuth");
+    expect(saved).toEqual([]);
+    expect(logs.map(({ path, status }) => [path, status])).toEqual([
+      ["/mcp", 401],
+      ["/.well-known/oauth-protected-resource/mcp", 404],
+      ["/.well-known/oauth-protected-resource", 404],
+      ["/.well-known/oauth-authorization-server", 404],
+      ["/.well-known/openid-configuration", 404],
+      ["/register", 404],
     ]);
   });
 });

@@ -44,6 +44,17 @@ const GOOD_ROUTES = [
   { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
   { src: "^/mcp$", dest: "/api/v1", check: true },
   { src: "^/_c(?:/(.*))$", dest: "/api/v1", check: true },
+  {
+    src: "^/\\.well-known(?:/(oauth-protected-resource|oauth-authorization-server|openid-configuration))$",
+    dest: "/api/v1",
+    check: true,
+  },
+  {
+    src: "^/\\.well-known(?:/(oauth-protected-resource|oauth-authorization-server|openid-configuration))(?:/(.*))$",
+    dest: "/api/v1",
+    check: true,
+  },
+  { src: "^/register$", dest: "/api/v1", check: true },
   { src: "^/api(/.*)?$", status: 404 },
   { handle: "error" },
   { status: 404, src: "^(?!/api).*$", dest: "/404.html" },
@@ -269,6 +280,20 @@ describe("checkVercelOutput", () => {
       "/mcp not routed to the function",
       () => withRoutes(GOOD_ROUTES.filter((r) => !("src" in r) || r.src !== "^/mcp$")),
       ["/v1/* routes to the function, with no query added"],
+    ],
+    [
+      "/register not routed to the function (an MCP client's registration would get the platform's 404 page)",
+      () => withRoutes(GOOD_ROUTES.filter((r) => !("src" in r) || r.src !== "^/register$")),
+      ["/v1/* routes to the function, with no query added"],
+    ],
+    [
+      "a matcher that also takes the OAuth metadata paths (they are answered without a key)",
+      () =>
+        withRoutes([
+          { ...MIDDLEWARE_ROUTE, src: `${MIDDLEWARE_ROUTE.src}|^/\\.well-known(?:/(.*))$` },
+          ...GOOD_ROUTES.slice(1),
+        ]),
+      ["it runs on /v1, /mcp and the internal prefix only"],
     ],
     [
       "a matcher that also takes the health check",

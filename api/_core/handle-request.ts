@@ -10,7 +10,7 @@ import type { AccessSource } from "./gate/access.js";
 import { addCallerHeaders, type Caller } from "./gate/caller-headers.js";
 import { addCorsHeaders, allowedOrigin, type CorsOrigins } from "./gate/cors.js";
 import { errorResponse } from "./respond/error-response.js";
-import { unknownEndpoint } from "./respond/errors.js";
+import { type ApiError, unknownEndpoint } from "./respond/errors.js";
 import { headerOf, inOriginForm, type CoreRequest, type CoreResponse, type Handler } from "./exchange.js";
 import { MANIFEST_FILE } from "./format/primitives/files.js";
 import { PagePool } from "./format/primitives/page-buffer.js";
@@ -18,6 +18,7 @@ import { SnapshotError } from "./format/primitives/errors.js";
 import type { SnapshotSource } from "./format/read/snapshot-source.js";
 import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from "./gate/gate.js";
 import { checkHealth, isHealthCheck } from "./endpoints/health.js";
+import { isOAuthDiscovery, noOAuth } from "./endpoints/oauth-discovery.js";
 import { answerMcp, isMcpTarget, type McpAnswer } from "./endpoints/mcp-route.js";
 import {
   CDN_CACHE_CONTROL,
@@ -187,10 +188,13 @@ export function createHandler(options: CoreOptions): Handler {
     }
   }
 
-  /** The internal prefix to anyone but the gateway: the API's own unknown-path 404. */
-  function notAnEndpoint(x: Exchange): CoreResponse {
+  /**
+   * A 404 answered before the gate: the internal prefix to anyone but the gateway (the API's own
+   * unknown-path 404), or a place an MCP client looks for OAuth (decision: MCP).
+   */
+  function notAnEndpoint(x: Exchange, error: ApiError = unknownEndpoint()): CoreResponse {
     const caller = callerOf(x.request, x.requestId, options.corsOrigins);
-    return logged(x, refusal(x.request.method, unknownEndpoint(), caller));
+    return logged(x, refusal(x.request.method, error, caller));
   }
 
   /** The health check (no key, never rate-limited), with CORS for an allowed origin. */
@@ -214,6 +218,7 @@ export function createHandler(options: CoreOptions): Handler {
     if (isGatewayToken(headerOf(x.request, GATEWAY_TOKEN_HEADER), options.gatewaySecret)) return serveInternal(x);
     if (isInternalTarget(x.request.url)) return notAnEndpoint(x);
     if (isHealthCheck(x.request.url)) return health(x);
+    if (isOAuthDiscovery(x.request.url)) return notAnEndpoint(x, noOAuth());
     const outcome = passGate(x.request, x.requestId, gate);
     return outcome instanceof Promise ? outcome.then((o) => afterGate(x, o)) : afterGate(x, outcome);
   };

@@ -43,6 +43,15 @@ function post(ctx: HttpCheckContext, message: unknown, key?: string, method = "P
 
 const LIST_TOOLS = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
 
+/** Where an MCP client looks for OAuth, which this API answers 404 (decision: MCP). */
+const OAUTH_PATHS: Array<[string, string]> = [
+  ["GET", "/.well-known/oauth-protected-resource/mcp"],
+  ["GET", "/.well-known/oauth-protected-resource"],
+  ["GET", "/.well-known/oauth-authorization-server"],
+  ["GET", "/.well-known/openid-configuration"],
+  ["POST", "/register"],
+];
+
 /** The API's JSON for a GET, with the valid key. */
 async function apiJson(ctx: HttpCheckContext, path: string): Promise<any> {
   const answer = await send(ctx.baseUrl, path, { key: ctx.keys.valid });
@@ -135,6 +144,22 @@ export const MCP_CHECKS: Check[] = [
       const lapsed = await post(ctx, LIST_TOOLS, ctx.keys.lapsed);
       assert(lapsed.status === 403 && lapsed.json().error.code === "entitlement_required", `${lapsed.status}`);
       return "401, 401, 403";
+    },
+  ],
+  [
+    "MCP: no OAuth: a wrong key's 401 reaches the SDK's client in the API's words; OAuth's paths are 404s",
+    async (ctx) => {
+      const error = await withClient(ctx, "cl_not_a_key", async () => "connected").catch((thrown: Error) => thrown);
+      assert(error instanceof Error && error.message.includes("The API key is not valid"), `client: ${error}`);
+      for (const [method, path] of OAUTH_PATHS) {
+        const answer = await send(ctx.baseUrl, path, { method, headers: { "content-type": "application/json" } });
+        const code = answer.status === 404 ? answer.json().error.code : undefined;
+        assert(
+          code === "not_found" && answer.headers["www-authenticate"] === undefined,
+          `${method} ${path}: ${answer.status}`,
+        );
+      }
+      return `401 in the client's error; ${OAUTH_PATHS.length} paths 404`;
     },
   ],
   [

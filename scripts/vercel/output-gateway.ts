@@ -7,13 +7,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { GATEWAY_SECRET_FILE, GENERATED_SECRET } from "../../api/_adapters/gateway-secret.js";
-import { type CheckFn, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS, type Route } from "./output-layout.js";
+import { type CheckFn, KEYLESS_PATHS, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS, type Route } from "./output-layout.js";
 
 /** Where the gateway must not run. */
-const UNGATED_PATHS = ["/", "/openapi.json", "/healthz", "/v10", "/mcpx", "/_cx"];
+const UNGATED_PATHS = ["/", "/openapi.json", ...KEYLESS_PATHS, "/v10", "/mcpx", "/_cx"];
 
 /** Where it must: every API path, MCP's and the internal prefix. */
-const gatedPaths = () => ROUTED_PATHS.filter((p) => p !== "/healthz").concat("/_c");
+const gatedPaths = () => ROUTED_PATHS.filter((p) => !KEYLESS_PATHS.includes(p)).concat("/_c");
 
 /** The checks of the gateway middleware: built for Node's web API, with the manifest, on the right paths. */
 export function checkMiddleware(outputDir: string, snapshotDir: string, routes: Route[], check: CheckFn): void {

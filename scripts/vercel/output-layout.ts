@@ -11,8 +11,20 @@ export const FUNCTION_SIZE_LIMIT = 250 * 1024 * 1024;
 export const FUNCTION_DIR = "functions/api/v1.func";
 export const MIDDLEWARE_DIR = "functions/middleware.func";
 /**
+ * Paths the function answers without the gateway in front: the health check, and where an MCP
+ * client looks for OAuth (a 404 in the API's words: decision: MCP).
+ */
+export const KEYLESS_PATHS = [
+  "/healthz",
+  "/.well-known/oauth-protected-resource",
+  "/.well-known/oauth-protected-resource/mcp",
+  "/.well-known/oauth-authorization-server",
+  "/.well-known/openid-configuration/mcp",
+  "/register",
+];
+/**
  * Paths the function must answer: lists, an encoded id, the bare prefix, an unknown path (its 404
- * is the API's), MCP.
+ * is the API's), MCP, and the keyless ones.
  */
 export const ROUTED_PATHS = [
   "/v1/showtimes",
@@ -21,9 +33,9 @@ export const ROUTED_PATHS = [
   "/v1/attributes",
   "/v1",
   "/v1/nope",
-  "/healthz",
   "/mcp",
   "/_c/9bec71b15496768f422816239edd6a25/gzip/v1/films",
+  ...KEYLESS_PATHS,
 ];
 /** Names that only snapshot or access data have: none may be served as a static file. */
 export const DATA_LIKE =

@@ -65,6 +65,17 @@ const ROUTES = [
   { src: "^/api(/.*)?$", status: 404 },
 ];
 
+  {
+    src: "^/\\.well-known(?:/(oauth-protected-resource|oauth-authorization-server|openid-configuration))$",
+    dest: "/api/v1",
+    check: true,
+  },
+  {
+    src: "^/\\.well-known(?:/(oauth-protected-resource|oauth-authorization-server|openid-configuration))(?:/(.*))$",
+    dest: "/api/v1",
+    check: true,
+  },
+  { src: "^/register$", dest: "/api/v1", check: true },
 function writeText(file, text) {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
