@@ -156,6 +156,19 @@ describe("npm run demo-data", () => {
 describe("npm start", () => {
   let project: string;
   let server: ChildProcess;
+  let printed = "";
+  /** Resolves with the first match of `pattern` in what the server printed, waiting for it to come. */
+  const printedMatch = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const look = () => {
+        const found = pattern.exec(printed);
+        if (found) resolve(found);
+        return found;
+      };
+      if (look()) return;
+      server.stdout!.on("data", look);
+      server.once("exit", (code) => reject(new Error(`npm start ended (${code}): ${printed}`)));
+    });
 
   beforeAll(async () => {
     project = makeTempDir("demo-start");
@@ -164,7 +177,10 @@ describe("npm start", () => {
     const tsx = createRequire(import.meta.url).resolve("tsx");
     server = spawn(process.execPath, ["--import", tsx, "scripts/start.ts"], {
       cwd: project,
-      env: { ...process.env, PORT: "0", DEMO_TODAY: "2031-05-18", LOG_LEVEL: "silent" },
+      env: { ...process.env, PORT: "0", DEMO_TODAY: "2031-05-18", LOG_LEVEL: "info" },
+    });
+    server.stdout!.on("data", (chunk) => {
+      printed += chunk;
     });
   });
   afterAll(() => {
@@ -173,15 +189,7 @@ describe("npm start", () => {
   });
 
   test("serves the demo with its first day on DEMO_TODAY", async () => {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      server.stdout!.on("data", (chunk) => {
-        out += chunk;
-        const found = /listening on (\S+)/.exec(out);
-        if (found) resolve(found[1]!);
-      });
-      server.once("exit", (code) => reject(new Error(`npm start ended (${code})`)));
-    });
+    const url = (await printedMatch(/listening on (\S+)/))[1]!;
     const key = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
     const response = await fetch(`${url}/v1/showtimes?date=2031-05-18&limit=100`, {
       headers: { authorization: `Bearer ${key}` },
@@ -190,5 +198,16 @@ describe("npm start", () => {
     expect(response.status).toBe(200);
     expect(body.data.length).toBeGreaterThan(10);
     expect(readFileSync(path.join(project, "snapshot/manifest.json"), "utf8")).toContain('"format": 4');
+  }, 60_000);
+
+  test("prints what the README shows: its address with the demo key, then the snapshot it serves", async () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const shown = /^`npm start` serves[\s\S]*?\n```\n([\s\S]*?)```/m.exec(readme)![1]!.trim().split("\n");
+    await printedMatch(/"msg":"snapshot in service"}\n/);
+    const [listening, serving] = printed.trim().split("\n");
+    expect(listening!.replace(/localhost:\d+/, "localhost:3000")).toBe(shown[0]);
+    const omit = ({ time, snapshotId, ...rest }: Record<string, unknown>) => rest;
+    expect(omit(JSON.parse(serving!))).toEqual(omit(JSON.parse(shown[1]!)));
+    expect(Object.keys(JSON.parse(serving!))).toEqual(Object.keys(JSON.parse(shown[1]!)));
   }, 60_000);
 });

@@ -64,6 +64,16 @@ test("the README states the engines range and the deployment's Node.js", () => {
   expect(readme).toContain("Vercel runs the function on Node.js 24");
 });
 
+test("the operations guide's install step names the lines engines admits, from their floors", () => {
+  const guide = readFileSync(path.join(ROOT, "docs/operations.md"), "utf8");
+  const named = /^1\. \*\*Install\*\*: Node\.js ([^(\n]*)\(/m.exec(guide)?.[1] ?? "";
+  // ^20.19.0 is named 20.19, ^24.0.0 is named 24.
+  const floors = ENGINES.split("||").map((part) => /\^(\d+)\.(\d+)\./.exec(part)!.slice(1));
+  expect(named.match(/\d+(\.\d+)?/g)).toEqual(
+    floors.map(([major, minor]) => (minor === "0" ? major : `${major}.${minor}`)),
+  );
+});
+
 test("the README's Node.js line names exactly the majors engines admits", () => {
   const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
   const named = /^\*\*Node\.js\*\*: ([^(]*)\(/m.exec(readme)?.[1] ?? "";
