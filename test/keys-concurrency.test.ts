@@ -15,12 +15,13 @@ import { hashKey } from "../scripts/keys/commands.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { startEdgeConfigStub, type EdgeConfigStub } from "./helpers/edge-config-stub.js";
 import { runKeysCli, type CliResult } from "./helpers/keys-cli.js";
+import { scaled } from "./helpers/deadlines.js";
 import { kill, release, startHolder } from "./helpers/lock-processes.js";
 
 const VICTIMS = 4;
 const CREATES = 8;
 /** Every command waits its turn, however loaded the machine running the suite: no refusal here. */
-const PATIENT = { KEYS_LOCK_WAIT_MS: "300000" };
+const PATIENT = { KEYS_LOCK_WAIT_MS: String(Math.min(600_000, scaled(300_000))) };
 
 function startingAccess(): AccessFile {
   return {
@@ -94,7 +95,7 @@ describe("concurrent keys commands lose no change", () => {
       expect(stored.version).toBe(3 + commands.length);
       if (push) expect(stub.items.get("access")).toEqual(stored);
     },
-    240_000,
+    scaled(240_000),
   );
 });
 
@@ -130,7 +131,8 @@ describe("the access file's lock", () => {
 
   test("given back while a command waits: the command goes on", async () => {
     const holder = await startHolder(lockFileOf(file));
-    const waiting = runKeysCli(["--access", file, "create", "--org", "acme"]);
+    // Under tsx, as `npm run keys` runs it (the other commands here run its bundle).
+    const waiting = runKeysCli(["--access", file, "create", "--org", "acme"], undefined, "tsx");
     await release(holder);
     expect(await waiting).toMatchObject({ code: 0, stderr: "" });
     expect(existsSync(lockFileOf(file))).toBe(false);

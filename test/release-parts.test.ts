@@ -2,18 +2,17 @@
  * The release's parts on their own (decision: prebuilt releases): its arguments at each bound, the
  * clock and the instant it leaves the past out from, the state's reading and advancing, and the lock.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { parseReleaseArgs, UsageError } from "../scripts/release/args.js";
 import { dropBeforeFor, readNow } from "../scripts/release/clock.js";
 import { lockState } from "../scripts/release/lock.js";
 import { tightenPulledSecrets } from "../scripts/release/working-folder.js";
 import { advanceState, readState, StateError, type ReleaseRecord } from "../scripts/release/state.js";
-import { makeTempDir, removeDir, ROOT, validRecords, writeFiles, toNdjson } from "./helpers/build-helpers.js";
+import { makeTempDir, removeDir, validRecords, writeFiles, toNdjson } from "./helpers/build-helpers.js";
+import { entryArgs, startProcess } from "./helpers/child-processes.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 
@@ -232,8 +231,6 @@ describe("the secrets a pull wrote", () => {
 });
 
 describe("a stale lock taken over by several releases at once", () => {
-  const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-  const CONTENDER = path.join(ROOT, "test/helpers/lock-contender.mjs");
   const CONTENDERS = 8;
   const ROUNDS = 6;
   let root: string;
@@ -263,7 +260,7 @@ describe("a stale lock taken over by several releases at once", () => {
     writeFileSync(path.join(state, "lock"), `${dead}\n`);
     const [go, done] = [path.join(root, `go-${round}`), path.join(root, `done-${round}`)];
     const children = Array.from({ length: CONTENDERS }, () =>
-      spawn(process.execPath, ["--import", TSX_LOADER, CONTENDER, state, go, done], {
+      startProcess(process.execPath, [...entryArgs("test/helpers/lock-contender.mjs"), state, go, done], {
         stdio: ["ignore", "pipe", "inherit"],
       }),
     );

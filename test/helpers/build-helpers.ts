@@ -1,17 +1,14 @@
 /** Shared helpers for the build-side tests: valid records, temp folders, the CLI, tree hashes. */
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { runEntry, runProcess, TSX_LOADER } from "./child-processes.js";
+import type { BundledEntry } from "./entry-bundles.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const GOLDEN_FIXTURE = path.join(ROOT, "test/fixtures/golden");
-const BUILD_ENTRY = path.join(ROOT, "build/index.ts");
-// An absolute loader URL, so the CLI can run with any working directory.
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 const PROVENANCE = {
   observedAt: "2026-03-05T06:00:00Z",
@@ -135,29 +132,31 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real build CLI (`npm run build` without npm's noise) and collects its output. */
+/** Runs the build CLI (`npm run build` without npm's noise), bundled (helpers/entry-bundles.ts), and collects its output. */
 export function runBuildCli(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliResult> {
-  return runTsxScript(BUILD_ENTRY, args, options);
+  return runScript("build/index.ts", args, options);
 }
 
-/** Runs a TypeScript entry point under tsx, as its npm script does, and collects its output. */
+/** Runs one of the repository's entries, bundled, with this process's environment and `env`, and collects its output. */
+export function runScript(
+  entry: BundledEntry,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
+  return runEntry(entry, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env } });
+}
+
+/** Runs a TypeScript file under tsx, as an npm script does, and collects its output. */
 export function runTsxScript(
   entry: string,
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", TSX_LOADER, entry, ...args],
-      { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, encoding: "utf8" },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+  return runProcess(process.execPath, ["--import", TSX_LOADER, entry, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
   });
 }

@@ -1,17 +1,13 @@
 /** Real processes that take a lock (lock-holder.ts), for the lock's tests and the keys CLI's. */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { readLockHolder, type LockOwner } from "../../scripts/files/file-lock.js";
-import { ROOT } from "./build-helpers.js";
+import { entryArgs, startProcess } from "./child-processes.js";
 
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const HOLDER = path.join(ROOT, "test/helpers/lock-holder.ts");
-
-/** `hold LOCK` or `visit LOCK LOG` (lock-holder.ts). */
+/** `hold LOCK` or `visit LOCK LOG` (lock-holder.ts, bundled), ended with the test if it fails. */
 export function runHolder(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", TSX_LOADER, HOLDER, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  return startProcess(process.execPath, [...entryArgs("test/helpers/lock-holder.ts"), ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {
