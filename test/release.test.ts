@@ -265,12 +265,11 @@ describe.concurrent("a dry run", () => {
     const owned = own();
     rmSync(path.join(owned.project, ".vercel"), { recursive: true });
     const state = path.join(root, "s-dry-unlinked");
+    // As an operator runs it: npm run release in the clone, its build under tsx, the build command through npm.
     const run = await owned.run(
       ["--data", dataFolder("base", base), "--state", state, "--prod", "--first", "--dry-run"],
-      {
-        ...MORNING,
-        VERCEL_TOKEN: "",
-      },
+      { ...MORNING, VERCEL_TOKEN: "" },
+      "npm",
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.calls).toMatchObject([

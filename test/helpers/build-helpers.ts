@@ -132,7 +132,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the build CLI (`npm run build` without npm's noise), bundled (helpers/entry-bundles.ts), and collects its output. */
+/** Runs the build CLI (`npm run build` without npm's noise), bundled (entry-bundles.ts), and collects its output. */
 export function runBuildCli(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
@@ -140,7 +140,7 @@ export function runBuildCli(
   return runScript("build/index.ts", args, options);
 }
 
-/** Runs one of the repository's entries, bundled, with this process's environment and `env`, and collects its output. */
+/** Runs one of the repository's entries, bundled, with this process's environment and `env`; collects its output. */
 export function runScript(
   entry: BundledEntry,
   args: string[],

@@ -10,9 +10,11 @@
  * scripts/vercel/output.ts), its files with the modes the umask leaves, as the CLI's.
  *
  * $FAKE_VERCEL_FAIL=pull|build|deploy makes that command fail (exit 1); $FAKE_VERCEL_OVERSIZE=1
- * makes build add a 251 MB (sparse) file to the function.
+ * makes build add a 251 MB (sparse) file to the function. $FAKE_VERCEL_BUNDLES (the folder of the
+ * tests' bundled entries, test/helpers/entry-bundles.ts) runs a build command of `npm run NAME`
+ * steps as each script's bundle, without npm and tsx: the same scripts, a second of CPU less each.
  */
-import { execSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   appendFileSync,
   chmodSync,
@@ -27,6 +29,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 const args = process.argv.slice(2);
 const command = args[0];
@@ -62,9 +65,6 @@ const ROUTES = [
   { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
   { src: "^/mcp$", dest: "/api/v1", check: true },
   { src: "^/_c(?:/(.*))$", dest: "/api/v1", check: true },
-  { src: "^/api(/.*)?$", status: 404 },
-];
-
   {
     src: "^/\\.well-known(?:/(oauth-protected-resource|oauth-authorization-server|openid-configuration))$",
     dest: "/api/v1",
@@ -76,6 +76,9 @@ const ROUTES = [
     check: true,
   },
   { src: "^/register$", dest: "/api/v1", check: true },
+  { src: "^/api(/.*)?$", status: 404 },
+];
+
 function writeText(file, text) {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
@@ -120,13 +123,36 @@ function describeProject() {
   return { projectId: link.projectId, nodeVersion: link.settings?.nodeVersion, envModes };
 }
 
+/** Node's arguments for each `npm run NAME` step (its script `tsx ENTRY`, ENTRY bundled), or undefined. */
+function bundledSteps(command, bundles) {
+  const { entries } = JSON.parse(readFileSync(path.join(bundles, "entries.json"), "utf8"));
+  const { scripts } = JSON.parse(readFileSync(path.join(cwd, "package.json"), "utf8"));
+  const preload = pathToFileURL(path.join(bundles, "bundled-children.mjs")).href;
+  const steps = command.split("&&").map((step) => {
+    const entry = /^tsx (\S+)$/.exec(scripts[/^npm run (\S+)$/.exec(step.trim())?.[1]] ?? "")?.[1];
+    return entries[entry] && ["--import", preload, path.join(bundles, entries[entry])];
+  });
+  return steps.every(Boolean) ? steps : undefined;
+}
+
+/** Runs vercel.json's build command in the shell, as the CLI does (or its steps' bundles); its exit status. */
+function runBuildCommand(command) {
+  const bundles = process.env.FAKE_VERCEL_BUNDLES;
+  const steps = bundles && bundledSteps(command, bundles);
+  if (!steps) return spawnSync(command, { cwd, stdio: "inherit", shell: true }).status;
+  for (const step of steps) {
+    const status = spawnSync(process.execPath, step, { cwd, stdio: "inherit" }).status;
+    if (status !== 0) return status;
+  }
+  return 0;
+}
+
 function build() {
   Object.assign(entry, describeProject());
   const { buildCommand } = JSON.parse(readFileSync(path.join(cwd, "vercel.json"), "utf8"));
-  try {
-    execSync(buildCommand, { cwd, stdio: "inherit", env: process.env });
-  } catch (error) {
-    process.stderr.write(`Error: Command "${buildCommand}" exited with ${error.status}\n`);
+  const status = runBuildCommand(buildCommand);
+  if (status !== 0) {
+    process.stderr.write(`Error: Command "${buildCommand}" exited with ${status}\n`);
     finish(1);
   }
   rmSync(output, { recursive: true, force: true });

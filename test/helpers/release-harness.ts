@@ -2,9 +2,12 @@
  * What the release tests drive: a checkout as a fresh clone has it (this repository's files, as
  * git tracks them, in a git repository of its own, node_modules linked), linked to a made-up
  * project with the settings a `vercel pull` leaves, with the fake `vercel` (fake-vercel.mjs)
- * first on PATH and its log of calls.
+ * first on PATH and its log of calls. A release runs as the bundles of this repository's entries
+ * (entry-bundles.ts: the release, its build and diff, the build command's scripts), or, asked
+ * `via: "npm"`, as an operator runs it: `npm run release` in the checkout, every step under tsx and
+ * vercel.json's build command through npm.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
@@ -17,13 +20,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { ROOT } from "./build-helpers.js";
-
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const RELEASE_ENTRY = path.join(ROOT, "scripts/release.ts");
+import { bundlesFolder, entryArgs, runProcess } from "./child-processes.js";
 
 export interface VercelCall {
   args: string[];
@@ -49,9 +48,12 @@ export interface ReleaseRun {
   calls: VercelCall[];
 }
 
+/** How a release is started: this repository's bundled entries, or `npm run release` in the checkout. */
+export type ReleaseVia = "bundle" | "npm";
+
 export interface ReleaseHarness {
   project: string;
-  run(args: string[], env?: Record<string, string>): Promise<ReleaseRun>;
+  run(args: string[], env?: Record<string, string>, via?: ReleaseVia): Promise<ReleaseRun>;
 }
 
 /** What `vercel link` and `vercel pull` leave in .vercel/project.json: the ids and the project's settings. */
@@ -105,6 +107,19 @@ export function linkInstalledTree(project: string): void {
   symlinkSync(path.join(ROOT, "node_modules"), modules);
 }
 
+/**
+ * The fake `vercel` where npm run finds the pinned CLI, in node_modules/.bin (npm run puts that
+ * first on PATH): a folder of links to the installed commands but that one.
+ */
+function installFakeVercel(project: string, fake: string): void {
+  const installed = path.join(ROOT, "node_modules/.bin");
+  const bin = path.join(project, "node_modules/.bin");
+  rmSync(bin, { recursive: true });
+  mkdirSync(bin);
+  for (const name of readdirSync(installed))
+    symlinkSync(name === "vercel" ? fake : path.join(installed, name), path.join(bin, name));
+}
+
 /** A checkout under `root`, linked to a made-up project, with its own snapshot/, generated/, .vercel/. */
 export function makeProject(root: string): ReleaseHarness {
   const project = path.join(root, "project");
@@ -115,8 +130,10 @@ export function makeProject(root: string): ReleaseHarness {
   mkdirSync(bin, { recursive: true });
   copyFileSync(path.join(ROOT, "test/helpers/fake-vercel.mjs"), path.join(bin, "vercel"));
   chmodSync(path.join(bin, "vercel"), 0o755);
+  installFakeVercel(project, path.join(bin, "vercel"));
   const log = path.join(root, "vercel-calls.ndjson");
-  const run = (args: string[], env: Record<string, string> = {}) => runRelease(project, bin, log, args, env);
+  const run = (args: string[], env: Record<string, string> = {}, via: ReleaseVia = "bundle") =>
+    runRelease({ project, bin, log }, args, env, via);
   return { project, run };
 }
 
@@ -128,14 +145,13 @@ function readCalls(log: string): VercelCall[] {
     .map((line) => JSON.parse(line) as VercelCall);
 }
 
-function runRelease(
-  project: string,
-  bin: string,
-  log: string,
+async function runRelease(
+  where: { project: string; bin: string; log: string },
   args: string[],
   env: Record<string, string>,
+  via: ReleaseVia,
 ): Promise<ReleaseRun> {
-  const before = readCalls(log).length;
+  const before = readCalls(where.log).length;
   // Nothing from the test runner's own environment decides which project or clock a release sees.
   const {
     VERCEL_ORG_ID,
@@ -146,18 +162,19 @@ function runRelease(
     RELEASE_SNAPSHOT_ID,
     ...inherited
   } = process.env;
-  const childEnv = { ...inherited, PATH: `${bin}${path.delimiter}${process.env.PATH}`, FAKE_VERCEL_LOG: log, ...env };
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", TSX_LOADER, RELEASE_ENTRY, ...args],
-      { cwd: project, env: childEnv, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
-        resolve({ code, stdout, stderr, calls: readCalls(log).slice(before) });
-      },
-    );
-  });
+  const childEnv = {
+    ...inherited,
+    PATH: `${where.bin}${path.delimiter}${process.env.PATH}`,
+    FAKE_VERCEL_LOG: where.log,
+    ...(via === "bundle" ? { FAKE_VERCEL_BUNDLES: bundlesFolder() } : {}),
+    ...env,
+  };
+  const [command, commandArgs] =
+    via === "npm"
+      ? ["npm", ["run", "release", "--", ...args]]
+      : [process.execPath, [...entryArgs("scripts/release.ts"), ...args]];
+  const run = await runProcess(command, commandArgs, { cwd: where.project, env: childEnv });
+  return { code: run.code ?? 1, stdout: run.stdout, stderr: run.stderr, calls: readCalls(where.log).slice(before) };
 }
 
 /** The commands of a run's vercel calls, such as ["pull", "build", "deploy"]. */
