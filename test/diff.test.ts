@@ -3,11 +3,8 @@
  * brute-force oracle (records compared by id), the disk spill of the id pairing, and the CLI's
  * output and exit codes.
  */
-import { execFile } from "node:child_process";
 import { readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseDiffArgs, UsageError } from "../scripts/diff/args.js";
@@ -18,7 +15,7 @@ import { runDiff } from "../scripts/diff/run-diff.js";
 import { instantKeyOf } from "../api/_core/format/primitives/date-time.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
-import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { makeTempDir, removeDir, runScript } from "./helpers/build-helpers.js";
 import {
   buildDataset,
   compareInstants,
@@ -29,22 +26,10 @@ import {
   type Resource,
 } from "./helpers/dataset.js";
 
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const DIFF_ENTRY = path.join(ROOT, "scripts/diff.ts");
 const RESOURCES: Resource[] = ["showtimes", "cinemas", "films", "attributes"];
 
-function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", TSX_LOADER, DIFF_ENTRY, ...args],
-      { cwd: ROOT, encoding: "utf8" },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+/** `npm run diff -- ARGS`, as its bundle (helpers/entry-bundles.ts). */
+const runCli = (args: string[]) => runScript("scripts/diff.ts", args);
 
 /** The oracle: records matched by id, changed when their data differ (key order aside). */
 function expectedCounts(from: Dataset, to: Dataset) {

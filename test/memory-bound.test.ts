@@ -3,17 +3,15 @@
  * process given thousands of distinct 14 kB startsAfter values, valid and not, each twice, keeps
  * no more than its fixed cache budgets: its resident set stops growing once its heap has settled.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROOT } from "./helpers/build-helpers.js";
+import { endProcess, entryArgs, startProcess } from "./helpers/child-processes.js";
+import { scaled } from "./helpers/deadlines.js";
 import { auth, KEYS, useHttpFixture } from "./helpers/http-setup.js";
 
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const fixture = useHttpFixture();
 const hasProc = existsSync("/proc/self/status");
 
@@ -22,9 +20,7 @@ let base: string;
 beforeAll(async () => {
   if (!hasProc) return;
   const args = [
-    "--import",
-    TSX_LOADER,
-    path.join(ROOT, "scripts/serve.ts"),
+    ...entryArgs("scripts/serve.ts"),
     "--snapshot",
     fixture.snapshotDir,
     "--access",
@@ -32,7 +28,7 @@ beforeAll(async () => {
     "--port",
     "0",
   ];
-  child = spawn(process.execPath, args, {
+  child = startProcess(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "silent" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -47,7 +43,9 @@ beforeAll(async () => {
     child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
   });
 });
-afterAll(() => child?.kill("SIGTERM"));
+afterAll(async () => {
+  if (child) await endProcess(child);
+});
 
 function rssMb(pid: number): number {
   const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]!;
@@ -132,7 +130,7 @@ test.skipIf(!hasProc)(
     const curve = rss.map((mb) => mb.toFixed(0)).join(" → ");
     expect(plateauAt(rss), `resident set in MB after each round: ${curve}`).toBeDefined();
   },
-  300_000,
+  scaled(300_000),
 );
 
 test("the plateau check tells a heap settling from a leak", () => {

@@ -62,12 +62,11 @@ describeRateLimiterContract(
           await redis.resume();
           await redis.start();
         },
-        // ioredis reconnects on its own (within a second): wait until every instance has.
+        // ioredis reconnects on its own (within a second when idle): wait until every instance has,
+        // however long a loaded machine takes (the test's timeout, scaled to the load, is the backstop).
         recovered: async () => {
-          const deadline = Date.now() + 15_000;
           for (const limiter of made)
-            while (!(await limiter.ready()) && Date.now() < deadline)
-              await new Promise((resolve) => setTimeout(resolve, 50));
+            while (!(await limiter.ready())) await new Promise((resolve) => setTimeout(resolve, 50));
         },
       },
       dispose: async () => {

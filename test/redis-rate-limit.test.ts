@@ -4,24 +4,23 @@
  * Retry-After headers agree with the count in Redis, and service continues (counting in memory)
  * while Redis is down, then returns to Redis.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { Server } from "node:http";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { redisRateLimiter, type RedisRateLimiter } from "../api/_adapters/redis-rate-limit.js";
 import { rateKey } from "../api/_adapters/store-rate-limit.js";
 import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { endProcess, entryArgs, startProcess } from "./helpers/child-processes.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
+import { scaled } from "./helpers/deadlines.js";
 import { startRedis, type RedisProcess } from "./helpers/redis.js";
 import { whenInstalled } from "./helpers/system-tools.js";
 
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 /** A window so long (~31.7 years) that no test run can straddle two of them. */
 const LONG_WINDOW = 1_000_000_000;
 const ORGS = { shared: 5, headers: 3, warmup: 1_000_000, outage: 100 } as const;
@@ -60,21 +59,16 @@ function spawnServer(
   accessFile: string,
   redisUrl: string,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const args = [
-    "--import",
-    TSX_LOADER,
-    path.join(ROOT, "scripts/serve.ts"),
-    "--snapshot",
-    snapshotDir,
-    "--access",
-    accessFile,
-    "--port",
-    "0",
-  ];
-  // A 2 s budget: on a loaded machine a slow reply must not fall back to memory and skew the count.
-  const child = spawn(process.execPath, args, {
+  const args = [...entryArgs("scripts/serve.ts"), "--snapshot", snapshotDir, "--access", accessFile, "--port", "0"];
+  // A 2 s budget, scaled: on a loaded machine a slow reply must not fall back to memory and skew the count.
+  const child = startProcess(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, REDIS_URL: redisUrl, REDIS_TIMEOUT_MS: "2000", LOG_LEVEL: "silent" },
+    env: {
+      ...process.env,
+      REDIS_URL: redisUrl,
+      REDIS_TIMEOUT_MS: String(Math.min(99_999, scaled(2000))),
+      LOG_LEVEL: "silent",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return new Promise((resolve, reject) => {
@@ -153,7 +147,7 @@ describe("the Redis rate limiter", whenInstalled("redis-server"), () => {
     try {
       // Each process counts in memory until its first connection is up; wait until both count in Redis.
       for (const { url } of servers) {
-        const deadline = Date.now() + 15_000;
+        const deadline = Date.now() + scaled(15_000);
         for (let before = await count("warmup"); Date.now() < deadline; before = await count("warmup")) {
           await get(url, "warmup");
           if ((await count("warmup")) > before) break;
@@ -179,7 +173,7 @@ describe("the Redis rate limiter", whenInstalled("redis-server"), () => {
       // A generous deadline: a loaded CI machine must not turn a slow reply into a fail-open count.
       limiter = redisRateLimiter({
         url: redis.url,
-        timeoutMs: 1_000,
+        timeoutMs: scaled(1_000),
         onStateChange: (message) => events.push(message),
       });
       expect(await limiter.ready()).toBe(true);
@@ -213,7 +207,7 @@ describe("the Redis rate limiter", whenInstalled("redis-server"), () => {
       expect(events.filter((e) => e.includes("unavailable"))).toHaveLength(1);
 
       await redis.start();
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + scaled(15_000);
       while ((await count("outage").catch(() => 0)) === 0 && Date.now() < deadline) {
         await get(url, "outage");
         await new Promise((resolve) => setTimeout(resolve, 100));

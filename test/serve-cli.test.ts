@@ -3,26 +3,23 @@
  * the server still answers 503, so deploying before data works), a port in use is a clear message
  * rather than the usage line, and HOST chooses the address.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterEach, expect, test } from "vitest";
 import { ROOT } from "./helpers/build-helpers.js";
+import { endProcess, entryArgs, startProcess } from "./helpers/child-processes.js";
 import { KEYS, useHttpFixture } from "./helpers/http-setup.js";
 
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const fixture = useHttpFixture();
 const running: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) child.kill("SIGTERM");
+afterEach(async () => {
+  await Promise.all(running.splice(0).map(endProcess));
 });
 
-/** Starts serve; resolves once it printed `until` on stdout or exited, with what it wrote. */
+/** Starts serve (its bundle); resolves once it printed `until` on stdout or exited, with what it wrote. */
 function serve(args: string[], env: Record<string, string> = {}, until = /listening on (http:\/\/\S+)/) {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, path.join(ROOT, "scripts/serve.ts"), ...args], {
+  const child = startProcess(process.execPath, [...entryArgs("scripts/serve.ts"), ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -41,9 +38,20 @@ function serve(args: string[], env: Record<string, string> = {}, until = /listen
   });
 }
 
-async function waitFor(read: () => string, pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 200 && !pattern.test(read()); i++) await new Promise((r) => setTimeout(r, 25));
-  return read();
+/** What `read` gives once it matches `pattern`, looked at again on each chunk `child` writes; all of it if it exits. */
+function waitFor(child: ChildProcess, read: () => string, pattern: RegExp): Promise<string> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!pattern.test(read())) return;
+      child.stderr!.off("data", check);
+      child.stdout!.off("data", check);
+      resolve(read());
+    };
+    child.stderr!.on("data", check);
+    child.stdout!.on("data", check);
+    child.once("close", () => resolve(read()));
+    check();
+  });
 }
 
 test("a snapshot folder that does not exist: listening, one line saying so, then 503s", async () => {
@@ -53,7 +61,7 @@ test("a snapshot folder that does not exist: listening, one line saying so, then
   const proc = running.at(-1)!;
   let stderr = "";
   proc.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
-  stderr = await waitFor(() => started.stderr + stderr, /cannot be served/);
+  stderr = await waitFor(proc, () => started.stderr + stderr, /cannot be served/);
   expect(stderr).toBe(
     "serve: the snapshot in no-such-snapshot cannot be served (manifest.json: does not exist: build a " +
       "snapshot first (npm run build)); every request answers 503 until it can\n",

@@ -6,25 +6,21 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { runEntry } from "./helpers/child-processes.js";
 import { makeProject } from "./helpers/release-harness.js";
 
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 let root: string;
 let project: string;
 
-function vercelSnapshot(env: Record<string, string>) {
+/** `npm run vercel-snapshot` in the clone, as its bundle (entry-bundles.ts); its build of data/ runs under tsx. */
+async function vercelSnapshot(env: Record<string, string>) {
   const { RELEASE_ONLY, RELEASE_SNAPSHOT_ID, ...inherited } = process.env;
-  return spawnSync(process.execPath, ["--import", TSX_LOADER, "scripts/vercel-snapshot.ts"], {
-    cwd: project,
-    env: { ...inherited, ...env },
-    encoding: "utf8",
-  });
+  const run = await runEntry("scripts/vercel-snapshot.ts", [], { cwd: project, env: { ...inherited, ...env } });
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 beforeAll(() => {
@@ -34,25 +30,25 @@ beforeAll(() => {
 afterAll(() => removeDir(root));
 
 describe("npm run vercel-snapshot", () => {
-  test("a project deployed by releases refuses to build data/", () => {
-    const run = vercelSnapshot({ RELEASE_ONLY: "1" });
+  test("a project deployed by releases refuses to build data/", async () => {
+    const run = await vercelSnapshot({ RELEASE_ONLY: "1" });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("this project is deployed with npm run release (RELEASE_ONLY=1");
     expect(existsSync(path.join(project, "snapshot"))).toBe(false);
   });
 
-  test("otherwise it builds the demo data into snapshot/", () => {
-    const run = vercelSnapshot({});
+  test("otherwise it builds the demo data into snapshot/", async () => {
+    const run = await vercelSnapshot({});
     expect(run.status, run.stderr).toBe(0);
     expect(readManifest(path.join(project, "snapshot")).counts.showtimes).toBeGreaterThan(0);
   });
 
-  test("with RELEASE_SNAPSHOT_ID it only checks that snapshot/ holds that snapshot", () => {
+  test("with RELEASE_SNAPSHOT_ID it only checks that snapshot/ holds that snapshot", async () => {
     const id = readManifest(path.join(project, "snapshot")).snapshotId;
-    const same = vercelSnapshot({ RELEASE_SNAPSHOT_ID: id, RELEASE_ONLY: "1" });
+    const same = await vercelSnapshot({ RELEASE_SNAPSHOT_ID: id, RELEASE_ONLY: "1" });
     expect(same.status, same.stderr).toBe(0);
     expect(same.stdout).toBe(`vercel-snapshot: bundling snapshot ${id}, prepared by npm run release\n`);
-    const other = vercelSnapshot({ RELEASE_SNAPSHOT_ID: "0".repeat(32) });
+    const other = await vercelSnapshot({ RELEASE_SNAPSHOT_ID: "0".repeat(32) });
     expect(other.status).toBe(1);
     expect(other.stderr).toContain(`snapshot/ holds snapshot ${id}, not ${"0".repeat(32)}`);
   });

@@ -42,6 +42,7 @@ export const BUNDLED_ENTRIES = [
   "scripts/generate.ts",
   "scripts/keys.ts",
   "scripts/release.ts",
+  "scripts/serve.ts",
   "scripts/vercel-snapshot.ts",
   "test/helpers/build-killed-at-swap.ts",
   "test/helpers/lock-contender.mjs",

@@ -3,9 +3,10 @@
  * temp folder, stopped (and restartable) by the test. Without the binary the tests skip, named at
  * the end of the run (test/helpers/system-tools.ts; .ci/run installs Debian's redis-server).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { makeTempDir, removeDir } from "./build-helpers.js";
+import { startProcess } from "./child-processes.js";
 
 const BINARY = "redis-server";
 
@@ -33,29 +34,20 @@ export interface RedisProcess {
   dispose(): Promise<void>;
 }
 
+/** Starts redis-server; resolves once it accepts connections, rejects if it exits first. */
 function launch(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
+  const child = startProcess(
     BINARY,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   return new Promise((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`redis-server did not start on port ${port}: ${output.slice(-500)}`));
-    }, 15_000);
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes("Ready to accept connections")) {
-        clearTimeout(timer);
-        resolve(child);
-      }
+      if (output.includes("Ready to accept connections")) resolve(child);
     });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited with ${code}: ${output.slice(-500)}`));
-    });
+    child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}: ${output.slice(-500)}`)));
   });
 }
 
