@@ -3,13 +3,14 @@
  * its first day is "today", each showtime at the same wall-clock time at its cinema (across a change
  * of summer time) and written as the source wrote it, and `npm start` serving it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, symlinkSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { firstDayOf, shiftDemo } from "../scripts/demo/shift-dates.js";
-import { makeTempDir, readRecords, removeDir, ROOT, runTsxScript } from "./helpers/build-helpers.js";
+import { makeTempDir, readRecords, removeDir, ROOT, runScript } from "./helpers/build-helpers.js";
+import { endProcess, entryArgs, startProcess } from "./helpers/child-processes.js";
+import { scaled } from "./helpers/deadlines.js";
 
 const PROVENANCE = {
   observedAt: "2026-11-22T06:00:04Z",
@@ -113,7 +114,7 @@ describe("npm run demo-data", () => {
   afterAll(() => removeDir(out));
 
   test("writes the demo's files, in their formats, starting on --today", async () => {
-    const result = await runTsxScript(path.join(ROOT, "scripts/demo-data.ts"), ["--out", out, "--today", "2027-03-28"]);
+    const result = await runScript("scripts/demo-data.ts", ["--out", out, "--today", "2027-03-28"]);
     expect(result.code, result.stderr).toBe(0);
     const day = readRecords(path.join(out, "showtimes/2026-11-23.ndjson"));
     expect((day[0]!.startsAt as string).slice(0, 10)).toBe("2027-03-28");
@@ -121,7 +122,7 @@ describe("npm run demo-data", () => {
   });
 
   test("every moved showtime's id names its start's date and time at its cinema, and ids stay unique", async () => {
-    const result = await runTsxScript(path.join(ROOT, "scripts/demo-data.ts"), ["--out", out, "--today", "2027-07-14"]);
+    const result = await runScript("scripts/demo-data.ts", ["--out", out, "--today", "2027-07-14"]);
     expect(result.code, result.stderr).toBe(0);
     const zones: Record<string, string> = { GB: "Europe/London", DE: "Europe/Berlin" };
     const cinemas = ["gb", "de"].flatMap((c) => readRecords(path.join(out, `cinemas/${c}.json`)));
@@ -147,7 +148,7 @@ describe("npm run demo-data", () => {
   });
 
   test.each([["2027-02-30"], ["tomorrow"]])("--today %s is a usage error", async (today) => {
-    const result = await runTsxScript(path.join(ROOT, "scripts/demo-data.ts"), ["--out", out, "--today", today]);
+    const result = await runScript("scripts/demo-data.ts", ["--out", out, "--today", today]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--today/);
   });
@@ -174,8 +175,8 @@ describe("npm start", () => {
     project = makeTempDir("demo-start");
     for (const name of ["package.json", "node_modules", "api", "build", "scripts", "data", "public", "tsconfig.json"])
       symlinkSync(path.join(ROOT, name), path.join(project, name));
-    const tsx = createRequire(import.meta.url).resolve("tsx");
-    server = spawn(process.execPath, ["--import", tsx, "scripts/start.ts"], {
+    // scripts/start.ts as its bundle; npm start itself is npm-server-signals.test.ts's.
+    server = startProcess(process.execPath, entryArgs("scripts/start.ts"), {
       cwd: project,
       env: { ...process.env, PORT: "0", DEMO_TODAY: "2031-05-18", LOG_LEVEL: "info" },
     });
@@ -183,31 +184,39 @@ describe("npm start", () => {
       printed += chunk;
     });
   });
-  afterAll(() => {
-    server.kill("SIGKILL");
+  afterAll(async () => {
+    await endProcess(server);
     removeDir(project);
   });
 
-  test("serves the demo with its first day on DEMO_TODAY", async () => {
-    const url = (await printedMatch(/listening on (\S+)/))[1]!;
-    const key = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
-    const response = await fetch(`${url}/v1/showtimes?date=2031-05-18&limit=100`, {
-      headers: { authorization: `Bearer ${key}` },
-    });
-    const body = (await response.json()) as { data: unknown[] };
-    expect(response.status).toBe(200);
-    expect(body.data.length).toBeGreaterThan(10);
-    expect(readFileSync(path.join(project, "snapshot/manifest.json"), "utf8")).toContain('"format": 4');
-  }, 60_000);
+  test(
+    "serves the demo with its first day on DEMO_TODAY",
+    async () => {
+      const url = (await printedMatch(/listening on (\S+)/))[1]!;
+      const key = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
+      const response = await fetch(`${url}/v1/showtimes?date=2031-05-18&limit=100`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const body = (await response.json()) as { data: unknown[] };
+      expect(response.status).toBe(200);
+      expect(body.data.length).toBeGreaterThan(10);
+      expect(readFileSync(path.join(project, "snapshot/manifest.json"), "utf8")).toContain('"format": 4');
+    },
+    scaled(60_000),
+  );
 
-  test("prints what the README shows: its address with the demo key, then the snapshot it serves", async () => {
-    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-    const shown = /^`npm start` serves[\s\S]*?\n```\n([\s\S]*?)```/m.exec(readme)![1]!.trim().split("\n");
-    await printedMatch(/"msg":"snapshot in service"}\n/);
-    const [listening, serving] = printed.trim().split("\n");
-    expect(listening!.replace(/localhost:\d+/, "localhost:3000")).toBe(shown[0]);
-    const omit = ({ time, snapshotId, ...rest }: Record<string, unknown>) => rest;
-    expect(omit(JSON.parse(serving!))).toEqual(omit(JSON.parse(shown[1]!)));
-    expect(Object.keys(JSON.parse(serving!))).toEqual(Object.keys(JSON.parse(shown[1]!)));
-  }, 60_000);
+  test(
+    "prints what the README shows: its address with the demo key, then the snapshot it serves",
+    async () => {
+      const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+      const shown = /^`npm start` serves[\s\S]*?\n```\n([\s\S]*?)```/m.exec(readme)![1]!.trim().split("\n");
+      await printedMatch(/"msg":"snapshot in service"}\n/);
+      const [listening, serving] = printed.trim().split("\n");
+      expect(listening!.replace(/localhost:\d+/, "localhost:3000")).toBe(shown[0]);
+      const omit = ({ time, snapshotId, ...rest }: Record<string, unknown>) => rest;
+      expect(omit(JSON.parse(serving!))).toEqual(omit(JSON.parse(shown[1]!)));
+      expect(Object.keys(JSON.parse(serving!))).toEqual(Object.keys(JSON.parse(shown[1]!)));
+    },
+    scaled(60_000),
+  );
 });

@@ -22,14 +22,13 @@ import {
   makeTempDir,
   readRecords,
   removeDir,
-  ROOT,
   runBuildCli,
-  runTsxScript,
+  runScript,
   type CliResult,
 } from "./helpers/build-helpers.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 
-const GENERATE = path.join(ROOT, "scripts/generate.ts");
+const GENERATE = "scripts/generate.ts";
 const SHOWTIMES = 3000;
 
 let work: string;
@@ -40,7 +39,7 @@ let baseUrl: string;
 
 beforeAll(async () => {
   work = makeTempDir("smoke");
-  generated = await runTsxScript(GENERATE, [
+  generated = await runScript(GENERATE, [
     "--out",
     path.join(work, "data"),
     "--showtimes",
@@ -91,8 +90,8 @@ describe("generate → build → serve", () => {
   test("the same size and seed give byte-identical files; another seed does not", async () => {
     const again = path.join(work, "again");
     const other = path.join(work, "other");
-    await runTsxScript(GENERATE, ["--out", again, "--showtimes", String(SHOWTIMES), "--seed", "7"]);
-    await runTsxScript(GENERATE, ["--out", other, "--showtimes", String(SHOWTIMES), "--seed", "8"]);
+    await runScript(GENERATE, ["--out", again, "--showtimes", String(SHOWTIMES), "--seed", "7"]);
+    await runScript(GENERATE, ["--out", other, "--showtimes", String(SHOWTIMES), "--seed", "8"]);
     expect(hashTree(again)).toEqual(hashTree(path.join(work, "data")));
     expect(hashTree(other)).not.toEqual(hashTree(path.join(work, "data")));
   });
@@ -191,14 +190,7 @@ describe("small datasets", () => {
     const dir = makeTempDir("small");
     try {
       const data = path.join(dir, "data");
-      const made = await runTsxScript(GENERATE, [
-        "--out",
-        data,
-        "--showtimes",
-        String(showtimes),
-        "--seed",
-        String(seed),
-      ]);
+      const made = await runScript(GENERATE, ["--out", data, "--showtimes", String(showtimes), "--seed", String(seed)]);
       expect(made.code, made.stderr).toBe(0);
       expect(countShowtimes(data)).toBe(showtimes);
       const build = await runBuildCli(["--data", data, "--out", path.join(dir, "snapshot")]);

@@ -43,6 +43,7 @@ export const BUNDLED_ENTRIES = [
   "scripts/keys.ts",
   "scripts/release.ts",
   "scripts/serve.ts",
+  "scripts/start.ts",
   "scripts/vercel-snapshot.ts",
   "test/helpers/build-killed-at-swap.ts",
   "test/helpers/lock-contender.mjs",
