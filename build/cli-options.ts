@@ -6,9 +6,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { checkDateTime } from "../api/_core/format/primitives/date-time.js";
-import { MANIFEST_FILE } from "../api/_core/format/primitives/files.js";
+import { MANIFEST_FILE, MARKETS_INDEX_FILE } from "../api/_core/format/primitives/files.js";
 import type { DropBefore } from "./localize/drop-before.js";
-import { DEFAULT_KEEP } from "./run-build.js";
+import { DEFAULT_KEEP } from "./build-types.js";
 
 interface Flag {
   type: "string" | "boolean";
@@ -27,23 +27,25 @@ export const BUILD_FLAGS = {
     help:
       "The data folder. The build reads attributes/, cinemas/, films/ and showtimes/ at any depth: JSON arrays " +
       "(*.json) and one record per line (*.ndjson, or *.jsonl). Any other file there is a problem " +
-      "(unsupported_file); anything else in the folder is not read, and the report names it.",
+      "(unsupported_file). An optional markets.json beside them defines markets: one snapshot per market " +
+      "(docs/operations.md). Anything else in the folder is not read, and the report names it.",
   },
   out: {
     type: "string",
     default: "snapshot",
     value: "DIR",
     help:
-      "Where the snapshot goes: written in a folder beside it, then swapped in whole. A snapshot already " +
-      "there is the previous one (its history carried, as with --previous DIR) unless --previous or " +
-      "--new-history says otherwise.",
+      "Where the snapshot goes (with markets: a folder per market and markets.json): written in a folder " +
+      "beside it, then swapped in whole. A snapshot already there is the previous one (its history carried, " +
+      "as with --previous DIR) unless --previous or --new-history says otherwise.",
   },
   previous: {
     type: "string",
     value: "DIR",
     help:
       "The snapshot in service: the new one carries its changes history forward, so stored sync tokens keep " +
-      "working, and drops no earlier than it did. (default: the snapshot --out holds, if any)",
+      "working, and drops no earlier than it did; with markets, each market carries DIR/<id>'s. (default: the " +
+      "snapshot --out holds, if any)",
   },
   "new-history": {
     type: "boolean",
@@ -229,5 +231,7 @@ export function readBuildOptions(args: string[]): BuildCliOptions | "help" {
  */
 export function previousSnapshotOf(options: Pick<BuildCliOptions, "previous" | "newHistory" | "outDir">) {
   if (options.previous !== undefined || options.newHistory) return options.previous;
-  return existsSync(path.join(options.outDir, MANIFEST_FILE)) ? options.outDir : undefined;
+  // A snapshot, or a multi-market folder whose markets each carry their own history (decision: markets).
+  const complete = [MANIFEST_FILE, MARKETS_INDEX_FILE].some((file) => existsSync(path.join(options.outDir, file)));
+  return complete ? options.outDir : undefined;
 }

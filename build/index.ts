@@ -12,7 +12,8 @@ import { createDiskWriter } from "./write/output-writer.js";
 import { formatBuildReport } from "./report/build-report.js";
 import { formatReport, formatWarnings, type Problem } from "./report/problems.js";
 import { createProgress, type Progress } from "./report/progress.js";
-import { checkData, runBuild } from "./run-build.js";
+import type { Manifest } from "../api/_core/format/layout/manifest.js";
+import { type CheckReport, checkData, runBuild } from "./run-build.js";
 
 function fail(message: string): never {
   process.stderr.write(`build: ${message}\n${USAGE}\n`);
@@ -45,10 +46,19 @@ function printWarnings(warnings: Problem[]): void {
 }
 
 const progressHooks = (progress: Progress) => ({
-  onStage: (name: string) => progress.stage(name),
+  onStage: (name: string, market?: string) => progress.stage(name, market === undefined ? name : `${name} ${market}`),
   onProgress: (stage: string, done: number, total?: number, estimated?: boolean) =>
     progress.tick(stage, done, total, estimated),
 });
+
+/** What a build or check holds, over every market when it has markets (each market's counts follow in the report). */
+function countsLine(counts: Manifest["counts"], report: CheckReport): string {
+  const markets = report.markets ? `${report.markets.markets.length} markets, ` : "";
+  return (
+    `${markets}${counts.cinemas} cinemas, ${counts.films} films, ${counts.showtimes} showtimes, ` +
+    `${counts.attributes} attributes`
+  );
+}
 
 /** `--check`: the stages that find problems, their report, nothing written (not even a swap put back). */
 async function check(options: BuildCliOptions, progress: Progress): Promise<void> {
@@ -60,10 +70,8 @@ async function check(options: BuildCliOptions, progress: Progress): Promise<void
   });
   progress.finish();
   if (!result.ok) stopOnProblems(result.problems);
-  const { counts } = result;
   process.stdout.write(
-    `checked ${options.dataDir}: ${counts.cinemas} cinemas, ${counts.films} films, ${counts.showtimes} showtimes, ` +
-      `${counts.attributes} attributes; nothing was written\n`,
+    `checked ${options.dataDir}: ${countsLine(result.counts, result.report)}; nothing was written\n`,
   );
   process.stdout.write(formatBuildReport(result.report));
   printWarnings(result.report.warnings);
@@ -88,12 +96,12 @@ async function build(options: BuildCliOptions, progress: Progress): Promise<void
   if (!result.ok) stopOnProblems(result.problems);
   // The OpenAPI document is generated at build time, so a deploy ships a current one.
   refreshPublicDocs((message) => process.stderr.write(message));
-  const { counts } = result.manifest;
+  const counts = "markets" in result ? result.counts : result.manifest.counts;
   const { files, bytes } = writer.stats();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(
-    `built ${options.outDir}: ${counts.cinemas} cinemas, ${counts.films} films, ${counts.showtimes} showtimes, ` +
-      `${counts.attributes} attributes; ${files} files, ${(bytes / 1e6).toFixed(1)} MB in ${seconds} s\n`,
+    `built ${options.outDir}: ${countsLine(counts, result.report)}; ` +
+      `${files} files, ${(bytes / 1e6).toFixed(1)} MB in ${seconds} s\n`,
   );
   process.stdout.write(formatBuildReport(result.report));
   printWarnings(result.report.warnings);

@@ -1,105 +1,59 @@
 /**
  * The build: each stage a function from the previous stage's output to its own, so the types
- * enforce the order (load → validate → link → drop → localize → index → render → history → write). Problems are data,
- * collected from every stage that can find them and printed once by the caller.
+ * enforce the order (load → validate → link → markets → drop → localize → index → render → history
+ * → write; from drop on, once per market: decision: markets). Problems are data, collected from
+ * every stage that can find them and printed once by the caller.
  */
-import type { BlockLayout } from "./encode/encode-showtimes.js";
-import type { SnapshotContent } from "../api/_core/format/layout/content.js";
-import { LIST_RESOURCES, type Manifest } from "../api/_core/format/layout/manifest.js";
-import { epochSecondsOfKey, instantKeyOf } from "../api/_core/format/primitives/date-time.js";
+import { LIST_RESOURCES, type ListResource, type Manifest } from "../api/_core/format/layout/manifest.js";
+import type { MarketsIndex } from "../api/_core/format/layout/markets-index.js";
 import { restoreInterruptedSwap } from "../api/_core/format/read/interrupted-swap.js";
+import type { BuildOptions, BuildReport, CheckOptions, CheckReport, MarketsBuildReport } from "./build-types.js";
 import { Interner } from "./validate/entries.js";
-import { type DropBefore, type DroppedShowtimes, dropBeforeOf, dropPastShowtimes } from "./localize/drop-before.js";
-import { type HistoryReport, previousManifest, recordHistory } from "./history/carry-history.js";
-import { indexRecords } from "./link/index-records.js";
+import { previousManifest } from "./history/carry-history.js";
 import { linkRecords } from "./link/link-records.js";
 import { loadSources } from "./load/load-sources.js";
-import { localizeRecords, type ZoneCounts } from "./localize/localize.js";
-import type { OutputWriter } from "./write/output-writer.js";
+import { buildEachMarket, checkEachMarket } from "./markets/each-market.js";
+import { partitionMarkets } from "./markets/partition-markets.js";
 import type { Problem } from "./report/problems.js";
-import { renderSnapshot } from "./render/render-snapshot.js";
+import { localizeMarket, type Stage, stagesOf, writeMarketSnapshot } from "./run-snapshot.js";
+import { validateMarkets } from "./validate/markets.js";
 import { validateRecords } from "./validate/validate-records.js";
-import { writeSnapshot } from "./write/write-snapshot.js";
 
-export const STAGES = ["load", "validate", "link", "drop", "localize", "index", "render", "history", "write"] as const;
-export type StageName = (typeof STAGES)[number];
+export {
+  type BuildOptions,
+  type BuildReport,
+  type CheckOptions,
+  type CheckReport,
+  DEFAULT_KEEP,
+  type MarketReport,
+  type MarketsBuildReport,
+  type MarketsReport,
+  STAGES,
+  type StageName,
+} from "./build-types.js";
 
-/** What checking the data needs: the stages up to localize, which write nothing (`--check`). */
-export interface CheckOptions {
-  dataDir: string;
-  /** Leave out showtimes that start before this instant (decision: upcoming showtimes). */
-  dropBefore?: DropBefore;
-  /** The snapshot in service, whose changes history the new one carries forward (decision: changes feed). */
-  previous?: string;
-  validateWorkers?: number;
-  onStage?: (name: StageName) => void;
-  /** Told how many worker threads validation used (0: the main thread). */
-  onValidationWorkers?: (count: number) => void;
-  /** `estimated`: the total is an estimate (validation counts records it has not read yet). */
-  onProgress?: (stage: StageName, done: number, total?: number, estimated?: boolean) => void;
-}
-
-export interface BuildOptions extends CheckOptions {
-  output: OutputWriter;
-  /** Begin a new changes history (--new-history), whatever `previous` holds. */
-  newHistory?: boolean;
-  /** What the history keeps: at least this many generations and days (defaults: 30 and 7). */
-  keep?: { generations: number; days: number };
-  gzipLevel?: number;
-  gzipWorkers?: number;
-  layout?: BlockLayout;
-}
-
-/** What checking the data tells the operator: all a build does but the history. */
-export interface CheckReport {
-  zoneCounts: ZoneCounts;
-  dropped?: DroppedShowtimes;
-  /** Problems that do not stop the build (problems.ts WARNING_CODES). */
-  warnings: Problem[];
-  /** What the data folder holds that the build does not read (load/source-files.ts). */
-  unread: string[];
-}
-
-/** What a successful build tells the operator beside its manifest. */
-export interface BuildReport extends CheckReport {
-  history: HistoryReport;
-}
-
-/** What the history keeps unless told otherwise (decision: changes feed). */
-export const DEFAULT_KEEP = { generations: 30, days: 7 };
-
-export type BuildResult = { ok: true; manifest: Manifest; report: BuildReport } | { ok: false; problems: Problem[] };
+export type BuildResult =
+  | { ok: true; manifest: Manifest; report: BuildReport }
+  | {
+      ok: true;
+      /** The folder's index, and each market's manifest in its order. */
+      markets: MarketsIndex;
+      manifests: Manifest[];
+      /** Over every market: films counted once. */
+      counts: Manifest["counts"];
+      report: MarketsBuildReport;
+    }
+  | { ok: false; problems: Problem[] };
 export type CheckResult =
   | { ok: true; counts: Manifest["counts"]; report: CheckReport }
   | { ok: false; problems: Problem[] };
 
-/**
- * The latest observation in the data: a build's time for the history's days rule when it is not
- * told one (--drop-before), deterministic where the wall clock is not.
- */
-function latestObservation(content: SnapshotContent): string {
-  let latest = "0";
-  for (const records of [content.cinemas, content.films])
-    for (const record of records) if (record.observed && record.observed.key > latest) latest = record.observed.key;
-  for (const showtime of content.showtimes) if (showtime.observedAt.key > latest) latest = showtime.observedAt.key;
-  return latest === "0" ? "0100000000000" : latest;
-}
-
-type Stage = <T>(name: StageName, run: () => T) => T;
-
-function stagesOf(options: CheckOptions): Stage {
-  return (name, run) => {
-    options.onStage?.(name);
-    return run();
-  };
-}
-
-/** Load to localize: the records a snapshot is made of, or every problem that stops it. */
+/** Load to markets: the records split into markets (one without markets.json), or every problem that stops it. */
 async function prepareRecords(options: CheckOptions, stage: Stage) {
   const problems: Problem[] = [];
   const sources = await stage("load", () => loadSources(options.dataDir, problems));
-  const valid = await stage("validate", () =>
-    validateRecords(
+  const valid = await stage("validate", async () => ({
+    records: await validateRecords(
       sources,
       {
         workers: options.validateWorkers,
@@ -109,27 +63,36 @@ async function prepareRecords(options: CheckOptions, stage: Stage) {
       problems,
       new Interner(),
     ),
-  );
-  const linked = stage("link", () => linkRecords(valid, problems));
+    markets: validateMarkets(sources.markets, problems),
+  }));
+  const linked = stage("link", () => linkRecords(valid.records, problems));
+  const split = stage("markets", () => partitionMarkets(linked, valid.markets, problems));
   // Output is made only from data without a single problem: nothing half-valid is ever served.
   if (problems.length > 0) return { ok: false as const, problems };
-  const scheduled = stage("drop", () => dropPastShowtimes(linked, dropBeforeOf(options.dropBefore, options.previous)));
-  const warnings: Problem[] = [];
-  const localized = stage("localize", () => localizeRecords(scheduled, warnings));
-  return { ok: true as const, localized, warnings, unread: sources.unread };
+  return { ok: true as const, split, multi: valid.markets !== undefined, unread: sources.unread };
 }
+
+const countsOf = (records: Record<ListResource, readonly unknown[]>) =>
+  Object.fromEntries(LIST_RESOURCES.map((r) => [r, records[r].length])) as Manifest["counts"];
 
 /**
  * The data checked as a build checks it, and its report but the history, with nothing written
  * (`--check`). A previous snapshot that a build could not read fails it as it would the build.
  */
 export async function checkData(options: CheckOptions): Promise<CheckResult> {
-  const prepared = await prepareRecords(options, stagesOf(options));
+  const stage = stagesOf(options);
+  const prepared = await prepareRecords(options, stage);
   if (!prepared.ok) return prepared;
+  const { split, unread } = prepared;
+  const warnings: Problem[] = [];
+  if (prepared.multi) {
+    const { counts, report } = checkEachMarket(split, options, stage, warnings);
+    return { ok: true, counts, report: { ...report, warnings, unread } };
+  }
   previousManifest(options.previous);
-  const { records, zoneCounts, dropped } = prepared.localized;
-  const counts = Object.fromEntries(LIST_RESOURCES.map((r) => [r, records[r].length])) as Manifest["counts"];
-  return { ok: true, counts, report: { zoneCounts, dropped, warnings: prepared.warnings, unread: prepared.unread } };
+  const previous = { dir: options.previous };
+  const { records, zoneCounts, dropped } = localizeMarket(split.markets[0]!, previous, options, stage, warnings);
+  return { ok: true, counts: countsOf(records), report: { zoneCounts, dropped, warnings, unread } };
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
@@ -142,40 +105,19 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       await options.output.abort();
       return prepared;
     }
-    const { localized, warnings } = prepared;
-    const content = stage("index", () => indexRecords(localized));
-    const rendered = await stage("render", () =>
-      renderSnapshot(content, options.output, {
-        gzipLevel: options.gzipLevel ?? 6,
-        gzipWorkers: options.gzipWorkers,
-        layout: options.layout,
-        onProgress: (done, total) => options.onProgress?.("render", done, total),
-      }),
-    );
-    const effectiveKey = localized.dropped && instantKeyOf(localized.dropped.effective);
-    const historied = await stage("history", () =>
-      recordHistory(options.output, rendered.files, rendered.counts, {
-        previous: options.previous,
-        newHistory: options.newHistory,
-        keep: options.keep ?? DEFAULT_KEEP,
-        builtAt: epochSecondsOfKey(effectiveKey ?? latestObservation(content)),
-        dropBeforeKey: localized.dropped?.before.key,
-        contentDigests: [rendered.files["index.pages"].digest, rendered.files["records.blocks"].digest].map(String),
-        // Builds that keep to this thread (gzipWorkers 0) compare on it too.
-        scanWorker: options.gzipWorkers !== 0,
-      }),
-    );
-    const manifest = await stage("write", () =>
-      writeSnapshot({ ...rendered, files: historied.files }, historied.facts, options.output, localized.dropped),
-    );
-    const report = {
-      zoneCounts: localized.zoneCounts,
-      dropped: localized.dropped,
-      warnings,
-      unread: prepared.unread,
-      history: historied.report,
-    };
-    return { ok: true, manifest, report };
+    const { split, unread } = prepared;
+    const warnings: Problem[] = [];
+    if (prepared.multi) {
+      const built = await buildEachMarket(split, options, stage, warnings);
+      return { ok: true, ...built, report: { ...built.report, warnings, unread } };
+    }
+    const part = split.markets[0]!;
+    const previous = { dir: options.previous };
+    const localized = localizeMarket(part, previous, options, stage, warnings);
+    const { manifest, history } = await writeMarketSnapshot(localized, part, previous, options.output, options, stage);
+    await options.output.commit();
+    const { zoneCounts, dropped } = localized;
+    return { ok: true, manifest, report: { zoneCounts, dropped, warnings, unread, history } };
   } catch (error) {
     await options.output.abort();
     throw error;

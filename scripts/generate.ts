@@ -1,19 +1,14 @@
 /**
  * Writes a deterministic synthetic source dataset (same layout as data/) for load tests and benchmarks:
- *   npm run generate -- --out DIR --showtimes N [--seed S] [--force]
+ *   npm run generate -- --out DIR --showtimes N [--markets world] [--seed S] [--force]
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ATTRIBUTES } from "./generate/attributes.js";
 import { churnDataset } from "./generate/churn.js";
-import { countCinemas, createCinemas } from "./generate/cinemas.js";
-import { countFilms, createFilms } from "./generate/films.js";
-import { createNdjsonSink } from "./generate/ndjson-sink.js";
-import { apportion, forkRandom } from "./generate/random.js";
-import { renderShowtimes } from "./generate/schedule.js";
-import type { CinemaPlan } from "./generate/types.js";
+import { WORLD_MARKETS } from "./generate/world-markets.js";
+import { MARKETS_FILE, writeDataset } from "./generate/write-dataset.js";
 
-const USAGE = `Usage: npm run generate -- --out DIR --showtimes N [--seed S] [--force]
+const USAGE = `Usage: npm run generate -- --out DIR --showtimes N [--markets world] [--seed S] [--force]
        npm run generate -- --churn FROM --out DIR [--seed S] [--force]
 
 Writes DIR/{attributes,cinemas,films,showtimes}: about N/364 cinemas in GB, DE, FR, ES, IT, NL
@@ -26,11 +21,14 @@ of at most ${(100_000).toLocaleString("en")} lines. The same N and S always give
                   films closed and opened (a changes-feed benchmark's day; --seed varies the day)
   --out DIR       output directory; created if missing, must be empty unless --force
   --showtimes N   number of showtimes, an integer from 0 to 100000000
+  --markets world instead, the world's cinema countries in ${WORLD_MARKETS.length} markets with their
+                  markets.json (${WORLD_MARKETS.map((m) => m.id).join(", ")}), each country's share of
+                  the showtimes its share of these countries' screens (the US about 39%); every market
+                  has a cinema from --showtimes ${(364 * WORLD_MARKETS.length).toLocaleString("en")}
   --seed S        random seed, an integer from 0 to 4294967295 (default 1)
-  --force         replace the four resource folders of a non-empty DIR
+  --force         replace the four resource folders (and markets.json) of a non-empty DIR
   --help          print this help`;
 
-const LINES_PER_FILE = 100_000;
 const MAX_SHOWTIMES = 100_000_000;
 const RESOURCES = ["attributes", "cinemas", "films", "showtimes"] as const;
 
@@ -40,6 +38,7 @@ interface Options {
   showtimes: number;
   seed: number;
   force: boolean;
+  markets?: "world";
 }
 
 /** A mistake in how the script was called: printed as one line, exit status 2. */
@@ -59,7 +58,7 @@ function parseArguments(argv: readonly string[]): Options | "help" {
       arg.startsWith("--") && arg.includes("=")
         ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
         : [arg, undefined];
-    if (!["--out", "--showtimes", "--seed", "--churn"].includes(flag)) {
+    if (!["--out", "--showtimes", "--seed", "--churn", "--markets"].includes(flag)) {
       throw new UsageError(
         flag.startsWith("-")
           ? `unknown option ${flag} (see --help)`
@@ -79,12 +78,18 @@ function parseArguments(argv: readonly string[]): Options | "help" {
   if (churn !== undefined && showtimes !== undefined)
     throw new UsageError("--churn and --showtimes do not go together");
   if (churn === undefined && showtimes === undefined) throw new UsageError("--showtimes N is required");
+  const markets = values.get("--markets");
+  if (markets !== undefined && markets !== "world")
+    throw new UsageError(`--markets must be world, got ${JSON.stringify(markets)}`);
+  if (markets !== undefined && churn !== undefined)
+    throw new UsageError("--churn keeps the markets of FROM: --markets does not go with it");
   return {
     out,
     churn,
     showtimes: showtimes === undefined ? 0 : parseInteger("--showtimes", showtimes, MAX_SHOWTIMES),
     seed: parseInteger("--seed", values.get("--seed") ?? "1", 0xffffffff),
     force,
+    ...(markets === "world" && { markets }),
   };
 }
 
@@ -100,60 +105,15 @@ function prepareOutput({ out, force }: Options): void {
     if (!statSync(out).isDirectory()) throw new UsageError(`--out ${out} exists and is not a directory`);
     if (readdirSync(out).length > 0) {
       if (!force)
-        throw new UsageError(`--out ${out} is not empty (pass --force to replace its ${RESOURCES.join(", ")} folders)`);
+        throw new UsageError(
+          `--out ${out} is not empty (pass --force to replace its ${RESOURCES.join(", ")} folders and ${MARKETS_FILE})`,
+        );
       for (const resource of RESOURCES) rmSync(join(out, resource), { recursive: true, force: true });
+      // A stale markets.json would make a dataset of one market a multi-market one.
+      rmSync(join(out, MARKETS_FILE), { force: true });
     }
   }
   for (const resource of RESOURCES) mkdirSync(join(out, resource), { recursive: true });
-}
-
-function writeJson(path: string, records: readonly unknown[]): void {
-  writeFileSync(path, `${JSON.stringify(records, null, 2)}\n`);
-}
-
-function groupByCountry(cinemas: readonly CinemaPlan[]): Map<string, CinemaPlan[]> {
-  const groups = new Map<string, CinemaPlan[]>();
-  for (const cinema of cinemas) {
-    const code = cinema.country.code.toLowerCase();
-    const group = groups.get(code);
-    if (group) group.push(cinema);
-    else groups.set(code, [cinema]);
-  }
-  return groups;
-}
-
-async function generateDataset({ out, showtimes, seed }: Options) {
-  const films = createFilms(forkRandom(seed, 1), countFilms(showtimes));
-  const cinemas = createCinemas(seed, countCinemas(showtimes), films);
-  const byCountry = groupByCountry(cinemas);
-  writeJson(join(out, "attributes", "attributes.json"), ATTRIBUTES);
-  writeJson(
-    join(out, "films", "films.json"),
-    films.map((film) => film.record),
-  );
-  for (const [code, group] of byCountry)
-    writeJson(
-      join(out, "cinemas", `${code}.json`),
-      group.map((cinema) => cinema.record),
-    );
-
-  // Bigger cinemas get proportionally more showtimes; rounding the running sum makes the total exactly N.
-  const quotas = apportion(
-    showtimes,
-    cinemas.map((cinema) => cinema.screens.length),
-  );
-  const fallback = films.slice(0, 3);
-  let files = 0;
-  for (const [code, group] of byCountry) {
-    const sink = createNdjsonSink(join(out, "showtimes", code), LINES_PER_FILE);
-    for (const cinema of group) {
-      await sink.writeLines(
-        renderShowtimes(forkRandom(seed, 1_000 + cinema.index), cinema, quotas[cinema.index]!, fallback),
-      );
-    }
-    files += await sink.close();
-  }
-  return { cinemas: cinemas.length, films: films.length, files };
 }
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -176,11 +136,12 @@ async function main(argv: readonly string[]): Promise<void> {
     );
     return;
   }
-  const made = await generateDataset(options);
+  const made = await writeDataset(options);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const markets = options.markets ? ` in ${WORLD_MARKETS.length} markets (${MARKETS_FILE})` : "";
   console.log(
-    `generate: wrote ${options.showtimes} showtimes in ${made.files} files, ${made.cinemas} cinemas, ` +
-      `${made.films} films and ${ATTRIBUTES.length} attributes to ${options.out} in ${seconds} s`,
+    `generate: wrote ${options.showtimes} showtimes in ${made.files} files, ${made.cinemas} cinemas${markets}, ` +
+      `${made.films} films and ${made.attributes} attributes to ${options.out} in ${seconds} s`,
   );
 }
 

@@ -65,6 +65,7 @@ async function build(
   });
   removeDir(dataDir);
   if (!result.ok) throw new Error(JSON.stringify(result.problems.slice(0, 3)));
+  if ("markets" in result) throw new Error("the dataset has no markets.json");
   return result;
 }
 

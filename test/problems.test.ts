@@ -167,6 +167,10 @@ describe("the catalog", () => {
       "no_sources",
       "offset_mismatch",
       "unsupported_file",
+      "invalid_market",
+      "duplicate_market",
+      "country_in_two_markets",
+      "cinema_outside_markets",
     ]);
   });
 

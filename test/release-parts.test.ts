@@ -93,6 +93,7 @@ describe("the state", () => {
     });
     const result = await runBuild({ dataDir: data, output: createDiskWriter(dir), gzipLevel: 1, gzipWorkers: 0 });
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    if ("markets" in result) throw new Error("a build without markets.json was meant");
     return result.manifest.snapshotId;
   }
 

@@ -114,7 +114,7 @@ test("a build killed between its two renames: the server's open and the next bui
     output: createDiskWriter(path.join(work, "next")),
     previous: second,
   });
-  expect(next.ok && next.report.history).toMatchObject({ generation: 1 });
+  expect(next.ok && "history" in next.report && next.report.history).toMatchObject({ generation: 1 });
   expect(readdirSync(second)).toContain("manifest.json");
 
   // A build into the folder clears what the killed one left beside it.

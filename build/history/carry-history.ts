@@ -17,6 +17,7 @@ import {
 import type { DataFileFacts, ListResource, Manifest } from "../../api/_core/format/layout/manifest.js";
 import type { DataFile, HISTORY_FILE } from "../../api/_core/format/primitives/files.js";
 import { escapeJson } from "../../api/_core/format/primitives/dictionary.js";
+import { isMarketsFolder } from "../../api/_core/format/read/markets-folder.js";
 import { openDataFiles, readManifest, Snapshot, SnapshotLists } from "../../api/_core/format/read/snapshot.js";
 import { type Deletion, type HistoryContent, writeHistory } from "../encode/encode-history.js";
 import type { SnapshotOutput } from "../encode/write-files.js";
@@ -28,6 +29,8 @@ export interface HistoryOptions {
   previous?: string;
   /** A new history asked for (--new-history): said so in the report. */
   newHistory?: boolean;
+  /** Why there is no previous snapshot, when the build knows better than "none was given" (a new market). */
+  noPrevious?: string;
   keep: { generations: number; days: number };
   /** This build's time for the days rule (epoch seconds): deterministic, never the wall clock. */
   builtAt: number;
@@ -74,9 +77,12 @@ function startsBefore(lists: SnapshotLists, was: number, dropBeforeKey: string):
 export function previousManifest(
   dir: string | undefined,
   newHistory = false,
+  noPrevious = "no --previous snapshot",
 ): { manifest?: Manifest; restarted?: string } {
   if (newHistory) return { restarted: "--new-history" };
-  if (dir === undefined) return { restarted: "no --previous snapshot" };
+  if (dir === undefined) return { restarted: noPrevious };
+  // Its markets' histories are theirs (decision: markets): none of them is this build's one snapshot.
+  if (isMarketsFolder(dir)) return { restarted: "the previous snapshot is a multi-market folder" };
   try {
     return { manifest: readManifest(dir) };
   } catch (error) {
@@ -89,8 +95,9 @@ export function previousManifest(
 }
 
 /** The previous snapshot's history, or why a new one begins. */
-function openPrevious(dir: string | undefined, newHistory?: boolean): { snapshot?: Snapshot; restarted?: string } {
-  const { manifest, restarted } = previousManifest(dir, newHistory);
+function openPrevious(options: HistoryOptions): { snapshot?: Snapshot; restarted?: string } {
+  const dir = options.previous;
+  const { manifest, restarted } = previousManifest(dir, options.newHistory, options.noPrevious);
   return manifest ? { snapshot: new Snapshot(manifest, dir!, HISTORY_READ) } : { restarted };
 }
 
@@ -106,7 +113,7 @@ export async function carryHistory(
   lists: SnapshotLists,
   options: HistoryOptions,
 ): Promise<{ content: HistoryContent; report: HistoryReport }> {
-  const { snapshot: previous, restarted } = openPrevious(options.previous, options.newHistory);
+  const { snapshot: previous, restarted } = openPrevious(options);
   try {
     if (!previous) return begin(lists, options, restarted!);
     const scans = await scanBoth(previous, options.previous!, lists, options.scanWorker ?? false);

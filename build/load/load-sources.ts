@@ -1,5 +1,6 @@
-/** Stage 1: find the source files, in a fixed order; their records are read by validation. */
+/** Stage 1: find the source files, in a fixed order (their records are read by validation), and markets.json. */
 import type { Problem } from "../report/problems.js";
+import { loadMarketsSource, type MarketsSource } from "./markets-source.js";
 import type { SourceFile } from "./read-source-file.js";
 import { listDataFolder } from "./source-files.js";
 import { RESOURCES } from "../validate/schemas.js";
@@ -10,6 +11,8 @@ export interface LoadedSources {
   files: SourceFile[];
   /** What the data folder holds that the build does not read, relative to it (source-files.ts). */
   unread: string[];
+  /** The data folder's markets.json, parsed; undefined without one (decision: markets). */
+  markets?: MarketsSource;
 }
 
 export async function loadSources(dataDir: string, problems: Problem[]): Promise<LoadedSources> {
@@ -24,5 +27,5 @@ export async function loadSources(dataDir: string, problems: Problem[]): Promise
       message: `has no source files: expected ${expected} (or .ndjson, .jsonl)`,
     });
   }
-  return { dataDir, files, unread };
+  return { dataDir, files, unread, markets: loadMarketsSource(dataDir, problems) };
 }

@@ -1,14 +1,15 @@
 /**
  * Which files of a data folder the build reads: under the four resource folders, JSON arrays
  * (`.json`) and records one per line (`.ndjson`, or `.jsonl`, its other common name). Every other
- * file there is a problem (a feed saved in another format must not vanish without a word); what
- * lies beside the resource folders, and hidden files, are not read and are named in the report
- * (decision: what the build reads).
+ * file there is a problem (a feed saved in another format must not vanish without a word); beside
+ * them, markets.json (decision: markets); what else lies beside the resource folders, and hidden
+ * files, are not read and are named in the report (decision: what the build reads).
  */
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { Problem } from "../report/problems.js";
+import { MARKETS_SOURCE } from "./markets-source.js";
 import { RESOURCES, type Resource } from "../validate/schemas.js";
 
 export const SOURCE_EXTENSIONS = [".json", ".ndjson", ".jsonl"] as const;
@@ -39,9 +40,10 @@ function unreadBeside(dataDir: string): string[] {
   }
   // A link to a folder counts as the folder it leads to (the listing below follows it too).
   const folder = (name: string) => isFolder(path.join(dataDir, name));
-  return names
-    .filter((name) => !((RESOURCES as readonly string[]).includes(name) && folder(name)))
-    .map((name) => (folder(name) ? `${name}/` : name));
+  // markets.json is read when it is a file (load/markets-source.ts); a folder by that name is not.
+  const isRead = (name: string) =>
+    folder(name) ? (RESOURCES as readonly string[]).includes(name) : name === MARKETS_SOURCE;
+  return names.filter((name) => !isRead(name)).map((name) => (folder(name) ? `${name}/` : name));
 }
 
 /** A hidden file's outermost hidden folder or itself, relative to the data folder: named once, not file by file. */

@@ -1,8 +1,10 @@
 /**
  * What a successful build tells the operator beyond its counts: where the cinemas' time zones came from, what was
- * left out.
+ * left out, and with markets, each market's counts and history.
  */
-import type { BuildReport, CheckReport } from "../run-build.js";
+import type { HistoryReport } from "../history/carry-history.js";
+import type { DroppedShowtimes } from "../localize/drop-before.js";
+import type { BuildReport, CheckReport, MarketsBuildReport, MarketsReport } from "../build-types.js";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -16,30 +18,52 @@ function unreadLine(unread: readonly string[]): string {
   return `not read by the build: ${shown}${more}`;
 }
 
+function historyLine(history: HistoryReport): string {
+  return history.restarted
+    ? `history: begun afresh at generation 0 (${history.restarted})`
+    : `history: generation ${history.generation} (${plural(history.upserts, "record")} changed, ` +
+        `${plural(history.deletes, "deletion")})`;
+}
+
+function droppedLine(dropped: DroppedShowtimes): string {
+  return (
+    `dropped ${plural(dropped.showtimes, "showtime")} that start before ${dropped.before.text} ` +
+    (dropped.before.carried ? "(the previous snapshot's: it never moves back)" : "(--drop-before)")
+  );
+}
+
+/** A line per market (its counts, history and what it dropped), a notice per empty market, the films in none. */
+function marketLines({ markets, filmsInNoMarket }: MarketsReport): string[] {
+  const lines = markets.map(({ market, counts, history, dropped }) =>
+    [
+      `market ${market.id}: ${plural(counts.cinemas, "cinema")}, ${plural(counts.films, "film")}, ` +
+        `${plural(counts.showtimes, "showtime")}`,
+      ...(history ? [historyLine(history)] : []),
+      ...(dropped ? [droppedLine(dropped)] : []),
+    ].join("; "),
+  );
+  for (const { market, counts } of markets)
+    if (counts.cinemas === 0)
+      lines.push(
+        `notice: market ${market.id} holds no cinema (none in ${market.countries.join(", ")}): its snapshot is empty`,
+      );
+  lines.push(`films showing in no market: ${filmsInNoMarket}, left out`);
+  return lines;
+}
+
 /**
  * Lines for stdout after the "built" (or "checked") line (decision: time zones; decision: upcoming
- * showtimes); a check has no history to report.
+ * showtimes; decision: markets); a check has no history to report.
  */
-export function formatBuildReport(report: BuildReport | CheckReport): string {
+export function formatBuildReport(report: BuildReport | MarketsBuildReport | CheckReport): string {
   const { given, fromCoordinates, fromCountry, without } = report.zoneCounts;
   const lines = [
     `time zones: ${given} given, ${fromCoordinates} derived from coordinates, ${fromCountry} from the country, ` +
       `${without} without (${plural(fromCoordinates + fromCountry, "cinema")} derived)`,
   ];
-  if ("history" in report) {
-    const { history } = report;
-    lines.push(
-      history.restarted
-        ? `history: begun afresh at generation 0 (${history.restarted})`
-        : `history: generation ${history.generation} (${plural(history.upserts, "record")} changed, ` +
-            `${plural(history.deletes, "deletion")})`,
-    );
-  }
-  if (report.dropped)
-    lines.push(
-      `dropped ${plural(report.dropped.showtimes, "showtime")} that start before ${report.dropped.before.text} ` +
-        (report.dropped.before.carried ? "(the previous snapshot's: it never moves back)" : "(--drop-before)"),
-    );
+  if ("history" in report) lines.push(historyLine(report.history));
+  if (report.dropped) lines.push(droppedLine(report.dropped));
+  if (report.markets) lines.push(...marketLines(report.markets));
   if (report.unread.length > 0) lines.push(unreadLine(report.unread));
   return `${lines.join("\n")}\n`;
 }

@@ -18,6 +18,10 @@ export const PROBLEM_CODES = {
   no_sources: "the data folder has no source files",
   offset_mismatch: "a warning: a showtime's written UTC offset is not its cinema's time zone's at that instant",
   unsupported_file: "a file under a resource folder that is not a source file (.json, .ndjson or .jsonl)",
+  invalid_market: "markets.json is not JSON, not an array of 1..100 markets, or a market's field breaks a rule",
+  duplicate_market: "two markets of markets.json share an id",
+  country_in_two_markets: "a country is in two markets of markets.json",
+  cinema_outside_markets: "a cinema's country is in no market of markets.json",
 } as const;
 
 /** Codes that are warnings: reported, never stopping the build. */

@@ -7,7 +7,8 @@
 const BAR_WIDTH = 24;
 
 export interface Progress {
-  stage(name: string): void;
+  /** A stage begins; `label` (default: the name) is what is drawn, such as the market it runs for. */
+  stage(name: string, label?: string): void;
   tick(stage: string, done: number, total?: number, estimated?: boolean): void;
   /** Ends the display; prints how long each stage took. */
   finish(): void;
@@ -31,9 +32,10 @@ export function createProgress(
   const minGapMs = interactive ? 100 : 5000;
   let stageName = "";
   let stageStart = clock();
-  const times: Array<[string, number]> = [];
+  // A stage run once per market is timed as one, over every market.
+  const times = new Map<string, number>();
   const closeStage = () => {
-    if (stageName) times.push([stageName, clock() - stageStart]);
+    if (stageName) times.set(stageName, (times.get(stageName) ?? 0) + clock() - stageStart);
   };
   let lastDraw = 0;
   let drawn = false;
@@ -73,14 +75,14 @@ export function createProgress(
   }
 
   return {
-    stage(name) {
+    stage(name, label = name) {
       drawFinalCount();
       closeStage();
       if (drawn) stream.write("\n");
       drawn = false;
       stageName = name;
       stageStart = clock();
-      draw(`· ${name}`);
+      draw(`· ${label}`);
     },
     tick(stage, done, total, estimated = false) {
       const now = clock();
@@ -96,8 +98,8 @@ export function createProgress(
       stageName = "";
       if (drawn) stream.write("\n");
       drawn = false;
-      if (!quiet && times.length > 0)
-        stream.write(`stages: ${times.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}\n`);
+      if (!quiet && times.size > 0)
+        stream.write(`stages: ${[...times].map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}\n`);
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   PROVENANCE_FIELDS,
   SHOWTIME_FIELDS,
 } from "../../api/_core/format/layout/showtime-fields.js";
+import { COUNTRY_CODE_PATTERN, COUNTRY_CODE_RULE } from "../../api/_core/format/layout/market-rules.js";
 import { codePointLength } from "../../api/_core/respond/text.js";
 import { isKnownTimeZone } from "../localize/zone-offsets.js";
 
@@ -182,10 +183,11 @@ export function showtimeSchemaOf(fields: readonly FieldShape[], provenance: read
 }
 
 export const locationSchema = z.strictObject({
-  // Spec leaves the format open; ISO 3166-1 alpha-2 is what every listings feed uses (README).
+  // Spec leaves the format open; ISO 3166-1 alpha-2 is what every listings feed uses (README). A
+  // market's countries follow the same rule (market-rules.ts), so a cinema's country can name one.
   countryCode: z
     .string()
-    .regex(/^[A-Z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code: two uppercase letters" })
+    .regex(COUNTRY_CODE_PATTERN, { message: COUNTRY_CODE_RULE })
     .meta({ minLength: 2, maxLength: 2 }),
   locality: text(1, 160),
   postcode: text(2, 16),

@@ -26,6 +26,11 @@ export interface OutputWriter {
   digest(): string;
   /** Throws away everything written. */
   abort(): Promise<void>;
+  /**
+   * A writer of the folder `name` inside this one (a market's snapshot: decision: markets), whose
+   * digest covers its own files; it is committed, or thrown away, with the whole.
+   */
+  folder(name: string): OutputWriter;
 }
 
 export interface DiskWriter extends OutputWriter {
@@ -73,22 +78,23 @@ async function removeLeftovers(target: string): Promise<void> {
   for (const folder of swapLeftovers(target)) await removeTree(folder.path);
 }
 
+/** Files and bytes written so far, over every folder of one writer. */
+interface Tally {
+  files: number;
+  bytes: number;
+}
+
 /**
- * Creates a writer whose files become `outDir` only on commit. A snapshot a killed build left aside
- * is put back first, so the build (and --out as the previous snapshot) finds it.
+ * The writing half of a writer, for the files under `folder` of the staging folder ("" for its top):
+ * paths are relative to that folder, and its digest covers its own files alone.
  */
-export function createDiskWriter(outDir: string, hooks: WriterHooks = {}): DiskWriter {
-  const target = path.resolve(outDir);
-  restoreInterruptedSwap(target);
-  const staging = swapFolderOf(target, "staging", process.pid, Date.now());
-  const madeDirs = new Set<string>();
+function createFiles(staging: string, folder: string, tally: Tally, madeDirs: Set<string>) {
+  const root = folder === "" ? staging : resolveInside(staging, folder);
   // XOR of per-file digests: the same files give the same identity whatever order they were written in.
   const identity = Buffer.alloc(32);
-  let files = 0;
-  let bytes = 0;
 
   function prepare(relativePath: string): string {
-    const full = resolveInside(staging, relativePath);
+    const full = resolveInside(root, relativePath);
     const dir = path.dirname(full);
     if (!madeDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
@@ -96,7 +102,7 @@ export function createDiskWriter(outDir: string, hooks: WriterHooks = {}): DiskW
       for (let d = dir; d.length > staging.length && !madeDirs.has(d); d = path.dirname(d)) chmodSync(d, FOLDER_MODE);
       madeDirs.add(dir);
     }
-    files++;
+    tally.files++;
     return full;
   }
 
@@ -109,21 +115,19 @@ export function createDiskWriter(outDir: string, hooks: WriterHooks = {}): DiskW
     for (let i = 0; i < 32; i++) identity[i]! ^= digest[i]!;
   }
 
-  mkdirSync(staging, { recursive: true });
-  chmodSync(staging, FOLDER_MODE);
   return {
-    root: staging,
-    write(relativePath, chunk) {
+    root,
+    write(relativePath: string, chunk: Buffer) {
       const fd = openNew(prepare(relativePath));
       try {
         writeAll(fd, chunk);
       } finally {
         closeSync(fd);
       }
-      bytes += chunk.length;
+      tally.bytes += chunk.length;
       combine(fileHash(relativePath).update(chunk));
     },
-    openAppend(relativePath) {
+    openAppend(relativePath: string) {
       const fd = openNew(prepare(relativePath));
       const hash = fileHash(relativePath);
       // Millions of small appends (one per record) cost a system call and a hash update each
@@ -139,8 +143,8 @@ export function createDiskWriter(outDir: string, hooks: WriterHooks = {}): DiskW
         used = 0;
       };
       return {
-        append(chunk) {
-          bytes += chunk.length;
+        append(chunk: Buffer) {
+          tally.bytes += chunk.length;
           if (used + chunk.length > buffer.length) flush();
           if (chunk.length >= buffer.length) put(chunk);
           else used += chunk.copy(buffer, used);
@@ -152,6 +156,39 @@ export function createDiskWriter(outDir: string, hooks: WriterHooks = {}): DiskW
         },
       };
     },
+    digest: () => identity.toString("hex").slice(0, 32),
+  };
+}
+
+/**
+ * Creates a writer whose files become `outDir` only on commit. A snapshot a killed build left aside
+ * is put back first, so the build (and --out as the previous snapshot) finds it.
+ */
+export function createDiskWriter(outDir: string, hooks: WriterHooks = {}): DiskWriter {
+  const target = path.resolve(outDir);
+  restoreInterruptedSwap(target);
+  const staging = swapFolderOf(target, "staging", process.pid, Date.now());
+  const madeDirs = new Set<string>();
+  const tally: Tally = { files: 0, bytes: 0 };
+  mkdirSync(staging, { recursive: true });
+  chmodSync(staging, FOLDER_MODE);
+
+  async function abort(): Promise<void> {
+    await removeTree(staging);
+  }
+
+  /** A writer of one folder inside the staging one: committed, or thrown away, with the whole. */
+  function folderWriter(folder: string): OutputWriter {
+    return {
+      ...createFiles(staging, folder, tally, madeDirs),
+      commit: () => Promise.reject(new Error(`${folder}/ is committed with the folder it lies in`)),
+      abort,
+      folder: (name) => folderWriter(`${folder}/${name}`),
+    };
+  }
+
+  return {
+    ...createFiles(staging, "", tally, madeDirs),
     async commit() {
       mkdirSync(staging, { recursive: true });
       const previous = swapFolderOf(target, "previous", process.pid, Date.now());
@@ -162,10 +199,8 @@ export function createDiskWriter(outDir: string, hooks: WriterHooks = {}): DiskW
       if (hadPrevious) await removeTree(previous);
       await removeLeftovers(target);
     },
-    async abort() {
-      await removeTree(staging);
-    },
-    stats: () => ({ files, bytes }),
-    digest: () => identity.toString("hex").slice(0, 32),
+    abort,
+    folder: folderWriter,
+    stats: () => ({ ...tally }),
   };
 }

@@ -1,6 +1,17 @@
-/** The last stage: write the manifest (its presence marks a complete snapshot) and swap the snapshot in. */
+/**
+ * The last stage: write the manifest (its presence marks a complete snapshot) and swap the snapshot
+ * in; in a multi-market build, each market's manifest, then the folder's index, then the swap.
+ */
+import { createHash } from "node:crypto";
 import type { HistoryFacts } from "../../api/_core/format/layout/history.js";
 import { SNAPSHOT_FORMAT, type Manifest } from "../../api/_core/format/layout/manifest.js";
+import type { Market } from "../../api/_core/format/layout/market-rules.js";
+import {
+  encodeMarketsIndex,
+  MARKETS_INDEX_FORMAT,
+  type MarketsIndex,
+} from "../../api/_core/format/layout/markets-index.js";
+import { MARKETS_INDEX_FILE } from "../../api/_core/format/primitives/files.js";
 import { writeManifest } from "../encode/write-files.js";
 import { DEFAULT_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 import { utcTextOfKey } from "../../api/_core/format/primitives/date-time.js";
@@ -8,16 +19,30 @@ import type { DroppedShowtimes } from "../localize/drop-before.js";
 import type { OutputWriter } from "./output-writer.js";
 import type { RenderedSnapshot } from "../render/render-snapshot.js";
 
-export async function writeSnapshot(
+/**
+ * A market's snapshot id: the digest of its files with the market folded in, so two markets whose
+ * records are the same bytes (two empty ones) still have ids, and entity tags, of their own.
+ */
+function marketSnapshotId(digest: string, market: Market): string {
+  return createHash("sha256")
+    .update(`market\n${JSON.stringify(market)}\n${digest}`)
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/** Writes the manifest of the snapshot `output` holds, last of its files; the caller commits. */
+export function writeManifestLast(
   rendered: Omit<RenderedSnapshot, "files"> & { files: Manifest["files"] },
   history: HistoryFacts,
   output: OutputWriter,
   dropped?: DroppedShowtimes,
-): Promise<Manifest> {
+  market?: Market,
+): Manifest {
+  // A digest of every byte written: equal ids, equal snapshots (cursors and tags stay valid).
+  const digest = output.digest();
   const manifest: Manifest = {
     format: SNAPSHOT_FORMAT,
-    // A digest of every byte written: equal ids, equal snapshots (cursors and tags stay valid).
-    snapshotId: output.digest(),
+    snapshotId: market ? marketSnapshotId(digest, market) : digest,
     defaultLimit: DEFAULT_LIMIT,
     counts: rendered.counts,
     freshness: rendered.freshness,
@@ -30,7 +55,37 @@ export async function writeSnapshot(
     manifest.dropBefore = dropped.effective;
     manifest.dropBeforeRequested = utcTextOfKey(dropped.before.key);
   }
+  // Absent without markets, so such a build writes today's bytes (decision: markets).
+  if (market) manifest.market = market;
   writeManifest(output, manifest);
+  return manifest;
+}
+
+/** Writes the manifest and swaps the snapshot in. */
+export async function writeSnapshot(
+  rendered: Omit<RenderedSnapshot, "files"> & { files: Manifest["files"] },
+  history: HistoryFacts,
+  output: OutputWriter,
+  dropped?: DroppedShowtimes,
+): Promise<Manifest> {
+  const manifest = writeManifestLast(rendered, history, output, dropped);
   await output.commit();
   return manifest;
+}
+
+/**
+ * Writes a multi-market folder's index once every market's snapshot is written (its presence marks a
+ * complete folder) and swaps the whole folder in.
+ */
+export async function writeMarketsIndex(
+  output: OutputWriter,
+  markets: ReadonlyArray<{ market: Market; manifest: Manifest }>,
+): Promise<MarketsIndex> {
+  const index: MarketsIndex = {
+    format: MARKETS_INDEX_FORMAT,
+    markets: markets.map(({ market, manifest }) => ({ ...market, snapshotId: manifest.snapshotId })),
+  };
+  output.write(MARKETS_INDEX_FILE, encodeMarketsIndex(index));
+  await output.commit();
+  return index;
 }

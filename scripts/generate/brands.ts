@@ -21,18 +21,41 @@ export interface Provider {
 }
 
 export const CHAINS: readonly Chain[] = [
-  { id: "odeon", name: "ODEON", countries: ["GB"], bookingHost: "www.odeon.co.uk", premium: 0.4 },
-  { id: "cineworld", name: "Cineworld", countries: ["GB"], bookingHost: "www.cineworld.co.uk", premium: 0.5 },
+  { id: "odeon", name: "ODEON", countries: ["GB", "IE"], bookingHost: "www.odeon.co.uk", premium: 0.4 },
+  { id: "cineworld", name: "Cineworld", countries: ["GB", "IE"], bookingHost: "www.cineworld.co.uk", premium: 0.5 },
   { id: "vue", name: "Vue", countries: ["GB", "DE", "NL"], bookingHost: "www.myvue.com", premium: 0.2 },
   { id: "cinemaxx", name: "CinemaxX", countries: ["DE"], bookingHost: "www.cinemaxx.de", premium: 0.3 },
   { id: "uci", name: "UCI Kinowelt", countries: ["DE", "IT"], bookingHost: "www.uci-kinowelt.de", premium: 0.3 },
-  { id: "pathe", name: "Pathé", countries: ["FR", "NL"], bookingHost: "www.pathe.fr", premium: 0.4 },
+  { id: "pathe", name: "Pathé", countries: ["FR", "NL", "CH"], bookingHost: "www.pathe.fr", premium: 0.4 },
   { id: "ugc", name: "UGC Ciné Cité", countries: ["FR"], bookingHost: "www.ugc.fr", premium: 0.3 },
-  { id: "kinepolis", name: "Kinepolis", countries: ["FR", "ES", "NL"], bookingHost: "kinepolis.com", premium: 0.4 },
+  {
+    id: "kinepolis",
+    name: "Kinepolis",
+    countries: ["FR", "ES", "NL", "BE", "LU"],
+    bookingHost: "kinepolis.com",
+    premium: 0.4,
+  },
   { id: "cinesa", name: "Cinesa", countries: ["ES"], bookingHost: "www.cinesa.es", premium: 0.3 },
   { id: "the-space", name: "The Space Cinema", countries: ["IT"], bookingHost: "www.thespacecinema.it", premium: 0.2 },
   { id: "amc", name: "AMC", countries: ["US"], bookingHost: "www.amctheatres.com", premium: 0.5 },
   { id: "regal", name: "Regal", countries: ["US"], bookingHost: "www.regmovies.com", premium: 0.4 },
+  // Chains of the world dataset's countries only (world-places.ts): places.ts's countries draw as before.
+  { id: "cineplex", name: "Cineplex", countries: ["CA"], bookingHost: "www.cineplex.com", premium: 0.4 },
+  { id: "cineplexx", name: "Cineplexx", countries: ["AT"], bookingHost: "www.cineplexx.at", premium: 0.3 },
+  { id: "kitag", name: "Blue Cinema", countries: ["CH"], bookingHost: "www.kitag.com", premium: 0.2 },
+  { id: "filmstaden", name: "Filmstaden", countries: ["SE"], bookingHost: "www.filmstaden.se", premium: 0.3 },
+  { id: "nordisk-film", name: "Nordisk Film Kino", countries: ["DK", "NO"], bookingHost: "www.nfbio.dk", premium: 0.3 },
+  { id: "finnkino", name: "Finnkino", countries: ["FI"], bookingHost: "www.finnkino.fi", premium: 0.3 },
+  { id: "sambio", name: "Sambíóin", countries: ["IS"], bookingHost: "www.sambio.is", premium: 0.2 },
+  { id: "pvr-inox", name: "PVR INOX", countries: ["IN"], bookingHost: "www.pvrcinemas.com", premium: 0.4 },
+  { id: "hoyts", name: "Hoyts", countries: ["AU", "NZ"], bookingHost: "www.hoyts.com.au", premium: 0.4 },
+  { id: "event", name: "Event Cinemas", countries: ["AU", "NZ"], bookingHost: "www.eventcinemas.com.au", premium: 0.3 },
+  { id: "cinemark", name: "Cinemark", countries: ["BR"], bookingHost: "www.cinemark.com.br", premium: 0.3 },
+  { id: "cinepolis", name: "Cinépolis", countries: ["MX"], bookingHost: "cinepolis.com", premium: 0.4 },
+  { id: "cinemex", name: "Cinemex", countries: ["MX"], bookingHost: "cinemex.com", premium: 0.3 },
+  { id: "toho", name: "TOHO Cinemas", countries: ["JP"], bookingHost: "www.tohotheater.jp", premium: 0.4 },
+  { id: "cgv", name: "CGV", countries: ["KR"], bookingHost: "www.cgv.co.kr", premium: 0.5 },
+  { id: "lotte-cinema", name: "Lotte Cinema", countries: ["KR"], bookingHost: "www.lottecinema.co.kr", premium: 0.3 },
 ];
 
 const BBFC = ["U", "PG", "12A", "15", "18"];
@@ -43,7 +66,7 @@ const MPA = ["G", "PG", "PG-13", "R", "NC-17"];
 export const PROVIDERS: readonly Provider[] = [
   {
     name: "cineworld-feed",
-    countries: ["GB"],
+    countries: ["GB", "IE"],
     withMillis: false,
     ratings: BBFC,
     formatShowtimeId: (site, perf) => `cw:${site}:${perf}`,
@@ -51,7 +74,7 @@ export const PROVIDERS: readonly Provider[] = [
   },
   {
     name: "kinoheld-api",
-    countries: ["DE", "NL"],
+    countries: ["DE", "NL", "AT", "CH", "SE", "NO", "DK", "FI", "IS"],
     withMillis: true,
     ratings: FSK,
     formatShowtimeId: (_site, perf) => `kh-show-${perf}`,
@@ -59,7 +82,7 @@ export const PROVIDERS: readonly Provider[] = [
   },
   {
     name: "allocine-sync",
-    countries: ["FR", "ES", "IT"],
+    countries: ["FR", "ES", "IT", "BE", "LU", "BR", "MX"],
     withMillis: false,
     ratings: CNC,
     formatShowtimeId: (site, perf) => `AC${String(site).padStart(5, "0")}-${perf}`,
@@ -67,7 +90,7 @@ export const PROVIDERS: readonly Provider[] = [
   },
   {
     name: "boxoffice-direct",
-    countries: ["US"],
+    countries: ["US", "CA", "IN", "AU", "NZ", "JP", "KR"],
     withMillis: true,
     ratings: MPA,
     formatShowtimeId: (site, perf) => `bo_${site}_${perf}`,

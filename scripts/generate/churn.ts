@@ -5,7 +5,7 @@
  * cancelled, and two cinemas and two films close while two of each open (copies of existing ones,
  * showing the new day's copies of their originals' showtimes). Deterministic for a seed.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { forkRandom } from "./random.js";
@@ -105,6 +105,9 @@ export function churnDataset(from: string, to: string, seed: number): ChurnRepor
   }
   writeJson(path.join(to, "films/films.json"), keptFilms);
   writeJson(path.join(to, "attributes/attributes.json"), readJson(path.join(from, "attributes/attributes.json")));
+  // A world dataset's markets stay as they were: its new cinemas are copies in the same countries.
+  if (existsSync(path.join(from, "markets.json")))
+    copyFileSync(path.join(from, "markets.json"), path.join(to, "markets.json"));
   // Showtimes, file by file.
   for (const { relative, records } of showtimeFiles(from)) {
     const out: Json[] = [];

@@ -22,17 +22,25 @@ export function countCinemas(showtimes: number): number {
   return Math.max(3, Math.round(showtimes / 364));
 }
 
-/** Creates the cinemas grouped by country, each with its screens, feed and film programme. */
-export function createCinemas(seed: number, count: number, films: readonly FilmPlan[]): CinemaPlan[] {
-  const random = forkRandom(seed, 2);
-  const perCountry = apportion(
+/**
+ * Creates the cinemas grouped by country, each with its screens, feed and film programme: `count`
+ * of them over places.ts's countries by weight, or over `countries` as `perCountry` says (a world dataset).
+ */
+export function createCinemas(
+  seed: number,
+  count: number,
+  films: readonly FilmPlan[],
+  countries: readonly Country[] = COUNTRIES,
+  perCountry = apportion(
     count,
-    COUNTRIES.map((country) => country.weight),
-  );
+    countries.map((country) => country.weight),
+  ),
+): CinemaPlan[] {
+  const random = forkRandom(seed, 2);
   const pickFilm = createFilmPicker(films);
   const plans: CinemaPlan[] = [];
   const sitesPerChainCity = new Map<string, number>();
-  COUNTRIES.forEach((country, c) => {
+  countries.forEach((country, c) => {
     const cityTotals = accumulateWeights(country.cities.map((city) => city.weight));
     const chains = CHAINS.filter((chain) => chain.countries.includes(country.code));
     for (let i = 0; i < perCountry[c]!; i++) {

@@ -17,7 +17,8 @@ export interface Country {
   weight: number;
   /** UTC offset in December: the listing window has no daylight-saving switch, so one offset per place is exact. */
   offset: string;
-  language: "en" | "de" | "fr" | "es" | "it" | "nl";
+  /** A `lang-<language>` attribute must exist (attributes.ts; the world's others: world-places.ts). */
+  language: "en" | "de" | "fr" | "es" | "it" | "nl" | "ja" | "pt" | "hi" | "ko" | "sv" | "nb" | "da" | "fi" | "is";
   /** Whether foreign films are mostly dubbed (DE, FR, ES, IT) or shown subtitled. */
   dubs: boolean;
   screenLabel: string;
@@ -25,9 +26,11 @@ export interface Country {
   formatAddress: (street: string, number: number) => string;
   independents: readonly string[];
   cities: readonly City[];
+  /** The country's own postcode form, drawn from the city's range; without it, drawPostcode's GB, NL or 5 digits. */
+  postcode?: (random: Random, place: City) => string;
 }
 
-const city = (
+export const city = (
   name: string,
   code: string,
   latitude: number,
@@ -344,6 +347,7 @@ const NL_RESERVED = ["SA", "SD", "SS"];
 
 /** Draws a postcode in the country's format from the city's range or outward codes. */
 export function drawPostcode(random: Random, country: Country, place: City): string {
+  if (country.postcode) return country.postcode(random, place);
   const { postal } = place;
   if (typeof postal[0] === "string") {
     const letter = () => pickOne(random, GB_INWARD_LETTERS);

@@ -7,6 +7,7 @@
 import { checkDateTime } from "../primitives/date-time.js";
 import { checksumOf } from "../primitives/checksum.js";
 import type { HistoryFacts } from "./history.js";
+import { checkMarkets, type Market } from "./market-rules.js";
 import { SnapshotError } from "../primitives/errors.js";
 import { DATA_FILES, MANIFEST_FILE, type DataFile } from "../primitives/files.js";
 
@@ -43,6 +44,11 @@ export interface Manifest {
   dropBeforeRequested?: string;
   /** The changes history this snapshot carries: its chain and generation (layout/history.ts). */
   history: HistoryFacts;
+  /**
+   * The market this snapshot is, in a multi-market folder (decision: markets); absent from the
+   * snapshot of a build without markets, which has no market id.
+   */
+  market?: Market;
 }
 
 /** The manifest's text: pretty JSON with a checksum of everything else in it. */
@@ -99,7 +105,8 @@ export function parseManifest(text: string): Manifest {
     isObject(rest.history) &&
     typeof rest.history.id === "string" &&
     /^[0-9a-f]{32}$/.test(rest.history.id) &&
-    isCount(rest.history.generation);
+    isCount(rest.history.generation) &&
+    (rest.market === undefined || checkMarkets([rest.market]).length === 0);
   if (!wellFormed) throw new SnapshotError(MANIFEST_FILE, "has the wrong shape");
   return rest as unknown as Manifest;
 }

@@ -6,6 +6,11 @@
 import path from "node:path";
 
 export const MANIFEST_FILE = "manifest.json";
+/**
+ * At the top of a multi-market folder, beside one snapshot folder per market (layout/markets-index.ts):
+ * written last, so its presence marks a complete multi-market folder as the manifest marks a snapshot.
+ */
+export const MARKETS_INDEX_FILE = "markets.json";
 /** Stored response bodies: every default-limit page of the four unfiltered lists, every get-one. */
 export const BODIES_FILE = "bodies.blocks";
 /** Where each stored body lies, by the key of what it answers: one section of checksummed pages. */

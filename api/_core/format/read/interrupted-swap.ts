@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import { type SwapFolder, swapFoldersAmong } from "../layout/swap-folders.js";
-import { MANIFEST_FILE } from "../primitives/files.js";
+import { MANIFEST_FILE, MARKETS_INDEX_FILE } from "../primitives/files.js";
 
 /** Whether process `pid` runs (EPERM: it runs as another user). */
 function isRunning(pid: number): boolean {
@@ -30,15 +30,19 @@ export function swapLeftovers(target: string): SwapFolder[] {
   return swapFoldersAmong(target, names).filter((folder) => !isRunning(folder.pid));
 }
 
+/** Whether a folder holds what a build writes last: a snapshot's manifest or a multi-market folder's index. */
+const isComplete = (folder: string) =>
+  existsSync(path.join(folder, MANIFEST_FILE)) || existsSync(path.join(folder, MARKETS_INDEX_FILE));
+
 /**
  * Puts back the snapshot a killed build left aside when `target` is missing: the latest one set
- * aside that holds a manifest. Returns whether it did; never throws (another process may be
- * putting it back at the same moment).
+ * aside that holds a manifest, or the index of a multi-market folder (decision: markets). Returns
+ * whether it did; never throws (another process may be putting it back at the same moment).
  */
 export function restoreInterruptedSwap(target: string): boolean {
   if (existsSync(target)) return false;
   const aside = swapLeftovers(target)
-    .filter((folder) => folder.role === "previous" && existsSync(path.join(folder.path, MANIFEST_FILE)))
+    .filter((folder) => folder.role === "previous" && isComplete(folder.path))
     .sort((a, b) => b.stampMs - a.stampMs)[0];
   if (!aside) return false;
   try {
