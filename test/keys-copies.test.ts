@@ -159,6 +159,69 @@ describe("the merge of a copy with Edge Config's item", () => {
   });
 });
 
+describe("the merge of a plan's markets (decision: markets)", () => {
+  const BASE = file(5, []);
+  const sold = (...markets: string[]): Organization => ({
+    id: "acme",
+    entitlements: [{ ...paid("2027-01-01"), markets }],
+  });
+
+  test.each([
+    { reason: "sold here only: this copy's", local: sold("gb"), item: acme(), expected: sold("gb") },
+    { reason: "sold in Edge Config only: its", local: acme(), item: sold("gb", "dach"), expected: sold("gb", "dach") },
+    {
+      reason: "the same markets in another order on each side: no conflict",
+      local: sold("gb", "dach"),
+      item: sold("dach", "gb"),
+      expected: sold("gb", "dach"),
+    },
+  ])("$reason", ({ local, item, expected }) => {
+    expect(mergeAccess(BASE, file(6, [], [local]), file(6, [], [item]))).toEqual({
+      organizations: [expected],
+      keys: [],
+      conflicts: [],
+    });
+  });
+
+  test.each([
+    {
+      reason: "other markets on each side",
+      base: BASE,
+      local: sold("gb", "dach"),
+      item: sold("gb"),
+      words: "(markets here gb,dach, in Edge Config gb)",
+    },
+    {
+      reason: "back to every market here, narrowed in Edge Config",
+      base: file(5, [], [sold("gb", "dach")]),
+      local: acme(),
+      item: sold("gb"),
+      words: "(markets here every market, in Edge Config gb)",
+    },
+    {
+      reason: "markets here, a later end in Edge Config: one plan, one value",
+      base: BASE,
+      local: sold("gb"),
+      item: acme("2028-01-01"),
+      words: "(markets here gb, in Edge Config every market)",
+    },
+    {
+      reason: "the same markets, other ends: no markets named in the line",
+      base: file(5, [], [sold("gb")]),
+      local: { id: "acme", entitlements: [{ ...paid("2028-01-01"), markets: ["gb"] }] },
+      item: { id: "acme", entitlements: [{ ...paid("2029-01-01"), markets: ["gb"] }] },
+      words: "",
+    },
+  ])("a conflict, $reason: Edge Config's is kept and said", ({ base, local, item, words }) => {
+    const merged = mergeAccess(base, file(6, [], [local]), file(6, [], [item]));
+    expect(merged.organizations).toEqual([item]);
+    expect(merged.conflicts).toEqual([
+      `organization acme, plan paid: changed here and in Edge Config${words ? ` ${words}` : ""}; ` +
+        "kept Edge Config's (set it again with org set if this copy's should stand)",
+    ]);
+  });
+});
+
 describe("what a pull makes of a copy", () => {
   const BASE = file(5, [key("k1"), key("k2")]);
   const pull = (local: AccessFile | undefined, item: AccessFile, base: AccessFile | undefined = BASE) =>

@@ -24,6 +24,8 @@ function sampleAccess(): AccessFile {
   };
 }
 
+const orgSet = ["org", "set", "acme", "--plan", "paid", "--status", "active", "--until", "2027-01-01"];
+
 describe("keys arguments", () => {
   test.each([
     {
@@ -74,6 +76,21 @@ describe("keys arguments", () => {
       reason: "--from is optional",
     },
     {
+      args: ["--access", "x.json", ...orgSet, "--markets", "gb,dach"],
+      expected: { command: { name: "org-set", markets: ["gb", "dach"] } },
+      reason: "markets in the order given",
+    },
+    {
+      args: ["--access", "x.json", ...orgSet, "--markets", "all"],
+      expected: { command: { name: "org-set", markets: "all" } },
+      reason: "every market",
+    },
+    {
+      args: ["--access", "x.json", ...orgSet, "--markets", `de,${"x".repeat(32)}`],
+      expected: { command: { markets: ["de", "x".repeat(32)] } },
+      reason: "ids of 2 and 32 characters",
+    },
+    {
       args: ["--access", "x.json", "org", "rate-limit", "acme", "--requests", "1", "--window", "31536000"],
       expected: { command: { requests: 1, windowSeconds: 31_536_000 } },
       reason: "both bounds",
@@ -85,6 +102,11 @@ describe("keys arguments", () => {
     },
   ])("accepts $args ($reason)", ({ args, expected }) => {
     expect(parseKeysArgs(args)).toMatchObject(expected);
+  });
+
+  test("without --markets, org set's command names none: the plan keeps its markets", () => {
+    const invocation = parseKeysArgs(["--access", "x.json", ...orgSet]);
+    expect(invocation !== "help" && "markets" in invocation.command).toBe(false);
   });
 
   test.each([
@@ -135,6 +157,36 @@ describe("keys arguments", () => {
       message: "--plan must be a lowercase word",
       reason: "'Paid' would never grant access",
     },
+    {
+      args: [...orgSet, "--markets", "GB"],
+      message: '--markets takes market ids separated by commas (2..32 lowercase letters, digits or "-"), or all; "GB"',
+      reason: "uppercase is no market id",
+    },
+    { args: [...orgSet, "--markets", "g"], message: '"g" is not one', reason: "1 character, one short" },
+    {
+      args: [...orgSet, "--markets", "x".repeat(33)],
+      message: `"${"x".repeat(33)}" is not one`,
+      reason: "33 characters, one past",
+    },
+    { args: [...orgSet, "--markets", "gb,,dach"], message: '"" is not one', reason: "an empty id between commas" },
+    { args: [...orgSet, "--markets", "gb, dach"], message: '" dach" is not one', reason: "a space" },
+    { args: [...orgSet, "--markets", "gb,gb"], message: '--markets names "gb" twice', reason: "a repeat" },
+    {
+      args: [...orgSet, "--markets", "gb,all"],
+      message: "--markets all means every market; name no market beside it",
+      reason: "all and a market",
+    },
+    {
+      args: [...orgSet, "--markets", "mcp"],
+      message: `--markets: "mcp" can be no market's id (the server answers /mcp itself)`,
+      reason: "reserved",
+    },
+    {
+      args: [...orgSet, "--markets", Array.from({ length: 101 }, (_, i) => `m${i}`).join(",")],
+      message: "--markets names 101 markets; a deployment has at most 100",
+      reason: "one past the most markets",
+    },
+    { args: ["create", "--org", "acme", "--markets", "gb"], message: "create does not take --markets", reason: "keys" },
     {
       args: ["org", "rate-limit", "acme", "--requests", "0", "--window", "60"],
       message: "--requests must be a whole number from 1",
@@ -285,6 +337,49 @@ describe("keys commands", () => {
       ],
       keys: [],
     });
+  });
+
+  test("org set --markets sells markets; without it the plan keeps them; all sells every market again", () => {
+    const planOf = (access: AccessFile | undefined, plan = "paid") =>
+      access!.organizations[0]!.entitlements.find((e) => e.plan === plan);
+    const sold = apply(sampleAccess(), [...orgSet, "--markets", "gb,dach"]);
+    expect(planOf(sold.access)).toEqual({ ...planOf(sampleAccess()), markets: ["gb", "dach"] });
+    expect(sold.lines[0]).toBe("updated organization acme: paid active until 2027-01-01T00:00:00Z, markets gb,dach");
+    const renewed = apply(sold.access, [
+      "org",
+      "set",
+      "acme",
+      "--plan",
+      "paid",
+      "--status",
+      "active",
+      "--until",
+      "2028-01-01",
+    ]);
+    expect(planOf(renewed.access)).toMatchObject({ validUntil: "2028-01-01T00:00:00Z", markets: ["gb", "dach"] });
+    expect(renewed.lines[0]).toContain("until 2028-01-01T00:00:00Z, markets gb,dach");
+    const trial = apply(renewed.access, [...orgSet.slice(0, 4), "trial", ...orgSet.slice(5)]);
+    expect(planOf(trial.access, "trial")).not.toHaveProperty("markets");
+    const every = apply(trial.access, [...orgSet, "--markets", "all"]);
+    expect(planOf(every.access)).not.toHaveProperty("markets");
+    expect(every.lines[0]).toBe("updated organization acme: paid active until 2027-01-01T00:00:00Z, every market");
+  });
+
+  test("org set without --markets on today's file writes it as before markets, byte for byte", () => {
+    const before = apply(sampleAccess(), [...orgSet]);
+    expect(JSON.stringify(before.access)).toBe(JSON.stringify({ version: 1, ...sampleAccess() }));
+  });
+
+  test("list shows each plan's markets and which markets the organization may use now", () => {
+    const access = sampleAccess();
+    access.organizations.push(
+      { id: "gb-co", entitlements: [{ plan: "paid", status: "active", markets: ["gb", "dach"] }] },
+      { id: "lapsed", entitlements: [{ plan: "paid", status: "cancelled", markets: ["gb"] }] },
+    );
+    const lines = apply(access, ["list"]).lines.join("\n");
+    expect(lines).toMatch(/acme\s+entitled\s+600\/60s \(default\)\s+paid active … → 2027-01-01T00:00:00Z\n/);
+    expect(lines).toMatch(/gb-co\s+entitled: gb,dach\s+600\/60s \(default\)\s+paid active … → … markets gb,dach\n/);
+    expect(lines).toMatch(/lapsed\s+not entitled\s+600\/60s \(default\)\s+paid cancelled … → … markets gb\n/);
   });
 
   test("org rate-limit sets the policy", () => {
@@ -462,6 +557,16 @@ describe("the keys CLI against a running server", () => {
     expect(await waitForStatus(key, 401)).toBe(401);
   });
 
+  test("a plan sold for some markets still admits its keys where the deployment has no markets", async () => {
+    const sold = await runCli(["--access", accessFile, ...ORG_SET, "--markets", "gb,dach"]);
+    expect(sold).toMatchObject({ code: 0, stderr: "" });
+    expect(sold.stdout).toContain("until 2099-01-01T00:00:00Z, markets gb,dach\n");
+    expect(readAccess(accessFile)!.organizations[0]!.entitlements[0]!.markets).toEqual(["gb", "dach"]);
+    const created = await runCli(["--access", accessFile, "create", "--org", "acme"]);
+    // This server's /v1 is a single-market deployment, which any paid entitlement admits (decision: markets).
+    expect(await waitForStatus(created.stdout.trimEnd().split("\n").at(-1)!, 200)).toBe(200);
+  });
+
   test("an access file in a folder that does not exist yet: the folder is made, owner-only", async () => {
     const nested = path.join(path.dirname(accessFile), "ops-new", "deeper", "access.json");
     const result = await runCli(["--access", nested, ...ORG_SET]);
@@ -475,6 +580,7 @@ describe("the keys CLI against a running server", () => {
     for (const args of [
       ["create", "--org", "ghost"],
       ["org", "rate-limit", "acme", "--requests", "x", "--window", "60"],
+      [...ORG_SET, "--markets", "GB"],
     ]) {
       const result = await runCli(["--access", accessFile, ...args]);
       expect(result.code).toBe(2);

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { MAX_AGE_MS } from "../../api/_adapters/edge-config-access.js";
 import { checkDate, checkDateTime } from "../../api/_core/format/primitives/date-time.js";
+import { parseMarketsOption, type MarketsOption } from "./markets-option.js";
 
 /**
  * How soon a push is in force on every instance: none uses a copy older than MAX_AGE_MS
@@ -13,10 +14,12 @@ export const USAGE = `usage: npm run keys -- (--access FILE | --demo) [--push] <
   create --org ID [--expires DATE] [--id KEY_ID]   new key, printed once as the last line
   revoke KEY_ID                                    the key stops working at once
   list                                             organizations and keys (never the keys themselves)
-  org set ID --plan PLAN --status STATUS [--from DATE] --until DATE
+  org set ID --plan PLAN --status STATUS [--from DATE] --until DATE [--markets IDS|all]
   org rate-limit ID --requests N --window SECONDS
   pull                                             bring the file up to date with Edge Config's item (merged)
 DATE is YYYY-MM-DD (midnight UTC) or a date-time such as 2027-01-01T00:00:00Z.
+--markets gb,dach: the plan covers those markets only; all: every market (the default for a new plan);
+without --markets, org set keeps the markets the plan covered.
 --access FILE is the access file to read and change (created, with its folder, if it does not exist);
 --demo uses the committed demo file, data/demo-access.json, instead.
 --push also writes the access file (changed or not) to the deployment's Edge Config, in force
@@ -30,7 +33,16 @@ export type KeysCommand =
   | { name: "create"; org: string; expiresAt?: string; keyId?: string }
   | { name: "revoke"; keyId: string }
   | { name: "list" }
-  | { name: "org-set"; org: string; plan: string; status: string; validFrom?: string; validUntil: string }
+  | {
+      name: "org-set";
+      org: string;
+      plan: string;
+      status: string;
+      validFrom?: string;
+      validUntil: string;
+      /** Absent: the markets the plan covered stay (a new plan: every market). */
+      markets?: MarketsOption;
+    }
   | { name: "org-rate-limit"; org: string; requests: number; windowSeconds: number }
   | { name: "pull" };
 
@@ -46,13 +58,13 @@ export class UsageError extends Error {}
 
 type Values = Record<string, string | boolean | undefined>;
 
-const OPTIONS = ["org", "expires", "id", "plan", "status", "from", "until", "requests", "window"] as const;
+const OPTIONS = ["org", "expires", "id", "plan", "status", "from", "until", "markets", "requests", "window"] as const;
 /** Which options each command accepts; the required ones come first, up to `required`. */
 const COMMAND_OPTIONS: Record<KeysCommand["name"], { options: string[]; required: number; positionals: string[] }> = {
   create: { options: ["org", "expires", "id"], required: 1, positionals: [] },
   revoke: { options: [], required: 0, positionals: ["KEY_ID"] },
   list: { options: [], required: 0, positionals: [] },
-  "org-set": { options: ["plan", "status", "until", "from"], required: 3, positionals: ["ID"] },
+  "org-set": { options: ["plan", "status", "until", "from", "markets"], required: 3, positionals: ["ID"] },
   "org-rate-limit": { options: ["requests", "window"], required: 2, positionals: ["ID"] },
   pull: { options: [], required: 0, positionals: [] },
 };
@@ -91,6 +103,12 @@ export function parseDateOption(value: string, option: string): string {
       `--${option} must be YYYY-MM-DD or a date-time such as 2027-01-01T00:00:00Z (${check.reason})`,
     );
   return value;
+}
+
+function marketsOf(value: string): MarketsOption {
+  const parsed = parseMarketsOption(value);
+  if ("problem" in parsed) throw new UsageError(parsed.problem);
+  return parsed.markets;
 }
 
 function parseWhole(value: string, option: string, max: number): number {
@@ -155,6 +173,7 @@ function toCommand(name: KeysCommand["name"], values: Values, rest: string[]): K
         validUntil: parseDateOption(text("until")!, "until"),
       };
       if (text("from") !== undefined) command.validFrom = parseDateOption(text("from")!, "from");
+      if (text("markets") !== undefined) command.markets = marketsOf(text("markets")!);
       return command;
     }
     case "org-rate-limit":

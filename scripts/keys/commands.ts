@@ -11,6 +11,7 @@ import {
 } from "../../api/_core/gate/access-file.js";
 import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import type { KeysCommand } from "./args.js";
+import { EVERY_MARKET } from "./markets-option.js";
 import { formatList } from "./list.js";
 
 /** Recognisable in logs, configs and secret scanners; the rest is 32 random bytes (256 bits). */
@@ -87,27 +88,46 @@ function revokeKey(access: AccessFile, keyId: string): CommandResult {
   };
 }
 
+type OrgSet = Extract<KeysCommand, { name: "org-set" }>;
+
+/**
+ * The markets the plan's entitlement is to cover: those named, none for `all` (every market), else the
+ * ones it covered: renewing a plan never widens what was sold (decision: markets).
+ */
+function marketsAfter(command: OrgSet, previous: Entitlement | undefined): string[] | undefined {
+  if (command.markets === undefined) return previous?.markets;
+  return command.markets === EVERY_MARKET ? undefined : command.markets;
+}
+
 /**
  * Sets the organization's entitlement of one plan (replacing an earlier one of that plan), creating the
  * organization if needed.
  */
-function setOrganization(access: AccessFile, command: Extract<KeysCommand, { name: "org-set" }>): CommandResult {
+function setOrganization(access: AccessFile, command: OrgSet): CommandResult {
   if (command.validFrom !== undefined && instantKeyOf(command.validFrom) >= instantKeyOf(command.validUntil)) {
     throw new CommandError(`--from ${command.validFrom} must be before --until ${command.validUntil}`);
   }
+  const existing = access.organizations.find((o) => o.id === command.org);
   const entitlement: Entitlement = { plan: command.plan, status: command.status };
   if (command.validFrom !== undefined) entitlement.validFrom = command.validFrom;
   entitlement.validUntil = command.validUntil;
-  const existing = access.organizations.find((o) => o.id === command.org);
+  const markets = marketsAfter(
+    command,
+    existing?.entitlements.find((e) => e.plan === command.plan),
+  );
+  if (markets !== undefined) entitlement.markets = markets;
   const organization: Organization = existing
     ? { ...existing, entitlements: [...existing.entitlements.filter((e) => e.plan !== command.plan), entitlement] }
     : { id: command.org, entitlements: [entitlement] };
   const organizations = existing
     ? access.organizations.map((o) => (o === existing ? organization : o))
     : [...access.organizations, organization];
+  // Named whenever the plan covers some markets only, kept ones included: the operator sees what is sold.
+  let covers = markets ? `, markets ${markets.join(",")}` : "";
+  if (command.markets === EVERY_MARKET) covers = ", every market";
   const lines = [
     `${existing ? "updated" : "created"} organization ${command.org}: ` +
-      `${command.plan} ${command.status} until ${command.validUntil}`,
+      `${command.plan} ${command.status} until ${command.validUntil}${covers}`,
   ];
   if (command.plan !== "paid" || command.status !== "active")
     lines.push("note: only plan paid with status active grants access to the API");

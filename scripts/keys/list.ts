@@ -4,8 +4,9 @@ import {
   type AccessFile,
   type Entitlement,
   type KeyRecord,
+  type Organization,
 } from "../../api/_core/gate/access-file.js";
-import { isEntitled } from "../../api/_core/gate/access.js";
+import { entitledMarkets } from "../../api/_core/gate/access.js";
 import { instantKeyOf } from "../../api/_core/format/primitives/date-time.js";
 import { DEFAULT_RATE_LIMIT } from "../../api/_core/gate/rate-limit.js";
 
@@ -24,7 +25,15 @@ function formatTable(rows: string[][]): string[] {
 }
 
 function formatEntitlement(e: Entitlement): string {
-  return `${e.plan} ${e.status} ${e.validFrom ?? "…"} → ${e.validUntil ?? "…"}`;
+  const markets = e.markets ? ` markets ${e.markets.join(",")}` : "";
+  return `${e.plan} ${e.status} ${e.validFrom ?? "…"} → ${e.validUntil ?? "…"}${markets}`;
+}
+
+/** Entitled to every market (the plain word, as before markets), to some, or to none. */
+function accessNow(organization: Organization, now: Date): string {
+  const markets = entitledMarkets(organization, now);
+  if (markets === "every") return "entitled";
+  return markets.length > 0 ? `entitled: ${markets.join(",")}` : "not entitled";
 }
 
 function keyState(key: KeyRecord, access: AccessFile, now: Date): string {
@@ -43,7 +52,7 @@ export function formatList(access: AccessFile, now: Date): string[] {
       const limit = o.rateLimit ?? DEFAULT_RATE_LIMIT;
       return [
         o.id,
-        isEntitled(o, now) ? "entitled" : "not entitled",
+        accessNow(o, now),
         `${limit.requests}/${limit.windowSeconds}s${o.rateLimit ? "" : " (default)"}`,
         o.entitlements.map(formatEntitlement).join("; ") || "(none)",
       ];

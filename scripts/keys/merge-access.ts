@@ -3,7 +3,8 @@
  * changes). No command removes a key, an organization or a plan's entitlement, so whatever either
  * side has is kept; a key revoked on either side stays revoked; a value both sides changed since
  * the item last pulled or pushed here (`base`) keeps the item's (it is in force; this copy's was
- * never pushed), and each such conflict is a line for the operator, who may set theirs again.
+ * never pushed), and each such conflict is a line for the operator, who may set theirs again. A plan's
+ * entitlement is one value, its markets included (a set: their order is no change; decision: markets).
  */
 import type { AccessFile, Entitlement, KeyRecord, Organization } from "../../api/_core/gate/access-file.js";
 import { canonicalJson } from "./sync-record.js";
@@ -17,15 +18,32 @@ export interface MergedAccess {
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
-/** Three-way choice of a value: the side that changed it; the item's when both did, differently. */
+/**
+ * Three-way choice of a value: the side that changed it; the item's when both did, differently.
+ * `alike` says when two values mean the same.
+ */
 function choose<T>(
   base: T | undefined,
   local: T | undefined,
   item: T | undefined,
+  alike: (a: T | undefined, b: T | undefined) => boolean = same,
 ): { value: T | undefined; both: boolean } {
-  if (same(local, item) || same(item, base)) return { value: local, both: false };
-  if (same(local, base)) return { value: item, both: false };
+  if (alike(local, item) || alike(item, base)) return { value: local, both: false };
+  if (alike(local, base)) return { value: item, both: false };
   return { value: item, both: true };
+}
+
+/** An entitlement's markets are a set: the same markets in another order are the same entitlement. */
+function sameEntitlement(a: Entitlement | undefined, b: Entitlement | undefined): boolean {
+  const sorted = (e: Entitlement | undefined) => e && { ...e, markets: e.markets && [...e.markets].sort() };
+  return same(sorted(a), sorted(b));
+}
+
+/** What two sides' markets of one plan are, when they differ: for the conflict's line. */
+function marketsDiffer(mine: Entitlement, theirs: Entitlement): string {
+  if (sameEntitlement({ ...mine, markets: theirs.markets }, mine)) return "";
+  const named = (e: Entitlement) => e.markets?.join(",") ?? "every market";
+  return ` (markets here ${named(mine)}, in Edge Config ${named(theirs)})`;
 }
 
 /** Every element of either list once, in the item's order then this copy's; `both` combines one on each side. */
@@ -67,12 +85,13 @@ function mergeOrganization(
     (e) => e.plan,
     (mine, theirs) => {
       const baseEntitlement = base?.entitlements.find((e) => e.plan === theirs.plan);
-      const { value, both } = choose<Entitlement>(baseEntitlement, mine, theirs);
-      if (both)
-        conflicts.push(
-          `organization ${item.id}, plan ${theirs.plan}: changed here and in Edge Config; kept Edge Config's ` +
-            "(set it again with org set if this copy's should stand)",
-        );
+      const { value, both } = choose<Entitlement>(baseEntitlement, mine, theirs, sameEntitlement);
+      if (!both) return value!;
+      const markets = marketsDiffer(mine, theirs);
+      conflicts.push(
+        `organization ${item.id}, plan ${theirs.plan}: changed here and in Edge Config${markets}; ` +
+          "kept Edge Config's (set it again with org set if this copy's should stand)",
+      );
       return value!;
     },
   );

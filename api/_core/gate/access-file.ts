@@ -4,12 +4,15 @@
  * small (importing zod alone costs more than the function's 30 ms import budget, docs/performance.md).
  */
 import { checkDateTime } from "../format/primitives/date-time.js";
+import { MARKET_BOUNDS, MARKET_ID_PATTERN, RESERVED_MARKET_IDS } from "../format/layout/market-rules.js";
 
 export interface Entitlement {
   plan: string;
   status: string;
   validFrom?: string;
   validUntil?: string;
+  /** The markets it covers; absent: every market (decision: markets). */
+  markets?: string[];
 }
 
 export interface RateLimitPolicy {
@@ -84,6 +87,26 @@ const sha256Hex: Check = (v, path, problems) => {
   if (typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))
     problems.push(`${path} must be 64 lowercase hex digits (a SHA-256)`);
 };
+/** 1..100 market ids (the most markets a deployment has), each once; an empty list would cover no market. */
+const marketIds: Check = (v, path, problems) => {
+  if (!Array.isArray(v) || v.length === 0)
+    return void problems.push(`${path} must be a non-empty array of market ids such as ["gb"]; absent: every market`);
+  const most = MARKET_BOUNDS.markets[1];
+  if (v.length > most) return void problems.push(`${path} names ${v.length} markets; a deployment has at most ${most}`);
+  const first = new Map<string, number>();
+  v.forEach((id: unknown, i) => {
+    const at = `${path}[${i}]`;
+    if (typeof id !== "string") return void problems.push(`${at} must be a market id (a string)`);
+    if (!MARKET_ID_PATTERN.test(id))
+      return void problems.push(`${at} must be a market id: 2..32 lowercase letters, digits or "-", not ${quoted(id)}`);
+    if (RESERVED_MARKET_IDS.includes(id))
+      return void problems.push(`${at} ${quoted(id)} can be no market's id: the server answers /${id} itself`);
+    const seen = first.get(id);
+    if (seen !== undefined) return void problems.push(`${at} ${quoted(id)} is already at ${path}[${seen}]`);
+    first.set(id, i);
+  });
+};
+const quoted = (text: string) => JSON.stringify(text.slice(0, 40));
 const arrayOf =
   (item: Check): Check =>
   (v, path, problems) => {
@@ -104,6 +127,7 @@ const checkAccessFile = fields({
               status: { check: nonEmptyString },
               validFrom: { check: dateTime, optional: true },
               validUntil: { check: dateTime, optional: true },
+              markets: { check: marketIds, optional: true },
             }),
           ),
         },

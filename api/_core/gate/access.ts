@@ -1,7 +1,14 @@
 /** Key and entitlement checks against an access file (spec §5; decision: order of checks). */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { accessVersionOf, parseAccessFile, type AccessFile, type KeyRecord, type Organization } from "./access-file.js";
+import {
+  accessVersionOf,
+  parseAccessFile,
+  type AccessFile,
+  type Entitlement,
+  type KeyRecord,
+  type Organization,
+} from "./access-file.js";
 import { instantKeyOf, instantKeyOfEpochMs } from "../format/primitives/date-time.js";
 import { problemReport } from "../log/problem-report.js";
 
@@ -61,15 +68,33 @@ export class AccessIndex {
   }
 }
 
-/** True when one entitlement is a paid, active plan and now lies in [validFrom, validUntil). */
-export function isEntitled(organization: Organization, now: Date): boolean {
+/**
+ * True when one entitlement is a paid, active plan, now lies in [validFrom, validUntil), and it covers
+ * `market`: it names no markets, or names this one. A request for no market (a single-market
+ * deployment, whose snapshot has no market id) is covered by any (decision: markets).
+ */
+export function isEntitled(organization: Organization, now: Date, market?: string): boolean {
   const instant = instantKeyOfEpochMs(now.getTime());
   return organization.entitlements.some(
-    (e) =>
-      e.plan === "paid" &&
-      e.status === "active" &&
-      (e.validFrom === undefined || instant >= instantKeyOf(e.validFrom)) &&
-      (e.validUntil === undefined || instant < instantKeyOf(e.validUntil)),
+    (e) => grants(e, instant) && (market === undefined || e.markets === undefined || e.markets.includes(market)),
+  );
+}
+
+/** The markets an organization is entitled to now: "every", or those its entitlements in force name. */
+export function entitledMarkets(organization: Organization, now: Date): "every" | string[] {
+  const instant = instantKeyOfEpochMs(now.getTime());
+  const inForce = organization.entitlements.filter((e) => grants(e, instant));
+  if (inForce.some((e) => e.markets === undefined)) return "every";
+  return [...new Set(inForce.flatMap((e) => e.markets ?? []))];
+}
+
+/** An entitlement grants access at `instant` (an instant key) when paid, active and in [validFrom, validUntil). */
+function grants(e: Entitlement, instant: string): boolean {
+  return (
+    e.plan === "paid" &&
+    e.status === "active" &&
+    (e.validFrom === undefined || instant >= instantKeyOf(e.validFrom)) &&
+    (e.validUntil === undefined || instant < instantKeyOf(e.validUntil))
   );
 }
 

@@ -1,6 +1,7 @@
 /**
  * Admission, in a gateway's order (decision: order of checks): the key (401), the organization's
- * rate limit (429), its paid entitlement (403). A caller without a valid key learns nothing else.
+ * rate limit (429), its paid entitlement for the request's market (403; decision: markets). A caller
+ * without a valid key learns nothing else.
  */
 import { isEntitled, type AccessIndex, type AccessSource, type RefusedKey } from "./access.js";
 import type { Organization } from "./access-file.js";
@@ -51,7 +52,16 @@ function unauthorized(authorization: string | readonly string[] | undefined): Ap
   return new ApiError(401, "unauthorized", message, undefined, { "www-authenticate": challenge });
 }
 
-function decide(organization: Organization, rate: RateDecision, now: Date): Admission {
+/**
+ * The decision once the key is known and counted, for a request of `market` (undefined: a single-market
+ * deployment): admitted, or refused by the rate limit (429) and then the entitlement (403).
+ */
+export function decideAdmission(
+  organization: Organization,
+  rate: RateDecision,
+  now: Date,
+  market: string | undefined,
+): Admission {
   if (!rate.allowed) {
     const policy = organization.rateLimit ?? DEFAULT_RATE_LIMIT;
     const message =
@@ -60,11 +70,20 @@ function decide(organization: Organization, rate: RateDecision, now: Date): Admi
     const headers = { "retry-after": String(rate.resetSeconds) };
     return { organization, rate, refusal: new ApiError(429, "rate_limited", message, undefined, headers, rate) };
   }
-  if (!isEntitled(organization, now)) {
-    const message = "Your organization has no active paid entitlement for this API.";
-    return { organization, rate, refusal: new ApiError(403, "entitlement_required", message, undefined, {}, rate) };
-  }
+  if (!isEntitled(organization, now, market)) return { organization, rate, refusal: notEntitled(market, rate) };
   return { organization, rate };
+}
+
+/** The 403: for a market, named in the message and in details.market; without one, as before markets. */
+function notEntitled(market: string | undefined, rate: RateDecision): ApiError {
+  if (market === undefined) {
+    const message = "Your organization has no active paid entitlement for this API.";
+    return new ApiError(403, "entitlement_required", message, undefined, {}, rate);
+  }
+  const message =
+    `Your organization has no active paid entitlement for the market ${JSON.stringify(market)}; ` +
+    "GET /markets lists the markets and which your key may use.";
+  return new ApiError(403, "entitlement_required", message, { market }, {}, rate);
 }
 
 /** The key's organization, rate-counted and checked; throws the 401 of a key that has none. */
@@ -73,6 +92,7 @@ function admitWith(
   authorization: string | readonly string[] | undefined,
   limiter: RateLimiter,
   now: Date,
+  market: string | undefined,
 ): Admission | Promise<Admission> {
   const token = typeof authorization === "string" ? bearerToken(authorization) : undefined;
   const check = token === undefined ? undefined : index.checkKey(token, now);
@@ -82,10 +102,11 @@ function admitWith(
   // a key revoked since is never let in (decision: revocation in seconds). Not counted: no organization is sure.
   if (index.unconfirmed !== undefined) throw new ServiceUnavailable(index.unconfirmed);
   const { organization } = check;
+  // Counted per organization, whatever the market: one limit across markets (decision: markets).
   const rate = limiter.hit(organization.id, organization.rateLimit ?? DEFAULT_RATE_LIMIT, now.getTime());
   return rate instanceof Promise
-    ? rate.then((decided) => decide(organization, decided, now))
-    : decide(organization, rate, now);
+    ? rate.then((decided) => decideAdmission(organization, decided, now, market))
+    : decideAdmission(organization, rate, now, market);
 }
 
 /**
@@ -99,9 +120,11 @@ export function admit(
   access: AccessSource,
   limiter: RateLimiter,
   now: Date,
+  /** The market the request is for: a market id the deployment serves; undefined in a single-market one. */
+  market?: string,
 ): Admission | Promise<Admission> {
   const index = access.current();
   return index instanceof Promise
-    ? index.then((ready) => admitWith(ready, authorization, limiter, now))
-    : admitWith(index, authorization, limiter, now);
+    ? index.then((ready) => admitWith(ready, authorization, limiter, now, market))
+    : admitWith(index, authorization, limiter, now, market);
 }

@@ -72,18 +72,23 @@ function refused(method: string, caller: Caller, thrown: unknown, organization?:
   return { admitted: false, answer, organization: thrown.key.organization, key: thrown.key, thrown };
 }
 
-/** Passes a request through the gate: synchronous unless the access data or the rate limiter is not. */
+/**
+ * Passes a request through the gate: synchronous unless the access data or the rate limiter is not.
+ * `market` is the market the request is for (undefined in a single-market deployment): the entitlement
+ * is checked for it here, before any cache or market's function sees the request (decision: markets).
+ */
 export function passGate(
   request: CoreRequest,
   requestId: string,
   options: GateOptions,
+  market?: string,
 ): GateOutcome | Promise<GateOutcome> {
   const caller = callerOf(request, requestId, options.corsOrigins);
   const answered = preflight(request, caller, options.corsOrigins);
   if (answered) return { admitted: false, answer: answered };
   let admission: Admission | Promise<Admission>;
   try {
-    admission = admit(authorizationOf(request), options.access, options.limiter, options.now());
+    admission = admit(authorizationOf(request), options.access, options.limiter, options.now(), market);
   } catch (thrown) {
     return refused(request.method, caller, thrown);
   }
