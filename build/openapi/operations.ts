@@ -1,4 +1,7 @@
-/** The tables the OpenAPI paths are rendered from: the operations (words here, the rest from the route table), each error status. */
+/**
+ * The tables the OpenAPI paths are rendered from: the operations (their words here, the rest from
+ * the route table) and each error status.
+ */
 import type { ParameterTable } from "../../api/_core/endpoints/parameters/parameter.js";
 import { isGetOne, type OperationId, ROUTES, templateOf } from "../../api/_core/endpoints/routes.js";
 

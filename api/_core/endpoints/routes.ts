@@ -1,7 +1,8 @@
 /**
  * Every endpoint, defined once: its operation id (the OpenAPI document's and the typed client's
- * method), its path, its table of query parameters, and what answers it. A path segment is a literal or a record's id, named by
- * its parameter and the records it names; the ids of a path are what a list's cursors, entity tags
+ * method), its path, its table of query parameters, and what answers it. A path segment is a
+ * literal or a record's id, named by its parameter and the records it names; the ids of a path are
+ * what a list's cursors, entity tags
  * and pages are scoped to, and the 404 of a missing record. Given the route, an endpoint learns
  * its path's ids from here, so a list of a record's own (a sub-resource such as
  * `/v1/films/{filmId}/cinemas`) cannot be left unscoped. A new endpoint is a row here, its
