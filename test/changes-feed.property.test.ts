@@ -165,8 +165,11 @@ async function buildStep(dataset: Dataset, dir: string, label: string, dropBefor
 }
 
 import { instantKeyOf as instantKeyOfText } from "../api/_core/format/primitives/date-time.js";
+import { scaled } from "./helpers/deadlines.js";
 
-test("a mirror that copies once and catches up later holds exactly what the API serves", async () => {
+test("a mirror that copies once and catches up later holds exactly what the API serves", {
+  timeout: scaled(300_000),
+}, async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(
@@ -216,7 +219,7 @@ test("a mirror that copies once and catches up later holds exactly what the API 
     ),
     { numRuns: 12, seed: Number(process.env.FC_SEED ?? 20_261_129) },
   );
-}, 300_000);
+});
 
 describe("cases the random chains rarely reach", () => {
   /** Builds `dataset` as step `label` into a chain folder and returns a client of what it serves. */

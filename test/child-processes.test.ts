@@ -57,7 +57,7 @@ describe.sequential("a test that times out", () => {
       started.grandchild = Number(line.trim());
       await new Promise(() => {});
     },
-    scaled(2_000),
+    scaled(1_000),
   );
 
   test("left nothing running: the shell, the sleep it started, nothing else of its process group", () => {

@@ -22,6 +22,7 @@ import {
   openDataset,
   type QuerySpec,
 } from "./helpers/query-walk.js";
+import { scaled } from "./helpers/deadlines.js";
 
 let root: string;
 let accessFile: string;
@@ -55,12 +56,16 @@ const discoverySpecArb: fc.Arbitrary<QuerySpec> = fc
     }),
   );
 
-test("films and cinemas by where, when and name page through exactly what the showtimes say", async () => {
+test("films and cinemas by where, when and name page through exactly what the showtimes say", {
+  timeout: scaled(300_000),
+}, async () => {
   const specs = fc.array(discoverySpecArb, { minLength: 8, maxLength: 16 });
   await checkRandomQueries(specs, { root, accessFile, runs: 10, seed: 20_261_129 });
-}, 300_000);
+});
 
-test("a discovery cursor from before a rebuild resumes right after its record's key", async () => {
+test("a discovery cursor from before a rebuild resumes right after its record's key", {
+  timeout: scaled(300_000),
+}, async () => {
   // The rebuild drops every third showtime: counts, cinemas and first showtimes change.
   const rebuilt = (before: Dataset): Dataset => ({
     ...before,
@@ -68,7 +73,7 @@ test("a discovery cursor from before a rebuild resumes right after its record's 
   });
   const specs = fc.array(discoverySpecArb, { minLength: 4, maxLength: 8 });
   await checkCursorsAcrossRebuild(specs, rebuilt, { root, accessFile, runs: 4, seed: 20_261_130, pageAfter: 25 });
-}, 300_000);
+});
 
 // ---- Names in several scripts, against the naive oracle ----
 
@@ -121,7 +126,9 @@ const nameQueryArb = (titles: readonly string[]) =>
       return `  ${upper ? text.toUpperCase() : text.toLowerCase()} `;
     });
 
-test("q finds every title whose words start with the query's, in any script, ranked, and nothing else", async () => {
+test("q finds every title whose words start with the query's, in any script, ranked, and nothing else", {
+  timeout: scaled(300_000),
+}, async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(
@@ -165,4 +172,4 @@ test("q finds every title whose words start with the query's, in any script, ran
     ),
     { numRuns: 8, seed: Number(process.env.FC_SEED ?? 20_261_131) },
   );
-}, 300_000);
+});

@@ -19,6 +19,7 @@ import { ROOT, makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { writeAccessFile } from "./helpers/http-setup.js";
 import { BREAK_AFTER, codeLayoutProblems, fixedOverCode } from "./helpers/page-layout.js";
 import { findTool, whenInstalled } from "./helpers/system-tools.js";
+import { scaled } from "./helpers/deadlines.js";
 
 const CHROMIUM = findTool("chromium");
 const ARTIFACTS = path.join(ROOT, "test/artifacts");
@@ -66,14 +67,18 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
       return route.abort();
     });
     await page.goto(`${origin}/`, { waitUntil: "load" });
-    await page.waitForSelector(`[data-section-id="operation/${OPERATIONS.at(-1)!.operationId}"]`, { timeout: 30_000 });
+    await page.waitForSelector(`[data-section-id="operation/${OPERATIONS.at(-1)!.operationId}"]`, {
+      timeout: scaled(30_000),
+    });
   });
 
   /** A fresh page of the given size with the reference rendered, scrolled to the top. */
   async function openAt(width: number, height: number): Promise<Page> {
     const fresh = await browser.newPage({ viewport: { width, height } });
     await fresh.goto(`${origin}/`, { waitUntil: "load" });
-    await fresh.waitForSelector(`[data-section-id="operation/${OPERATIONS.at(-1)!.operationId}"]`, { timeout: 30_000 });
+    await fresh.waitForSelector(`[data-section-id="operation/${OPERATIONS.at(-1)!.operationId}"]`, {
+      timeout: scaled(30_000),
+    });
     await fresh.evaluate("window.scrollTo(0, 0)");
     return fresh;
   }

@@ -11,6 +11,7 @@ import { applyCommand, CommandError, hashKey, KEY_PREFIX } from "../scripts/keys
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { runKeysCli } from "./helpers/keys-cli.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
+import { scaled } from "./helpers/deadlines.js";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
 const runCli = (args: string[]) => runKeysCli(args);
@@ -526,7 +527,7 @@ describe("the keys CLI against a running server", () => {
 
   /** The server re-reads the file within a fraction of a second; poll rather than sleep a fixed time. */
   async function waitForStatus(key: string, expected: number): Promise<number> {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + scaled(10_000);
     let seen = await status(key);
     while (seen !== expected && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -18,6 +18,7 @@ import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, compareInstants, type Dataset, formatInstant, type Showtime } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 import { offsetMinutes, onDay } from "./helpers/local-day-oracle.js";
+import { scaled } from "./helpers/deadlines.js";
 
 /** Zones given in source records, and places whose zone the build derives. */
 const ZONES = [
@@ -217,7 +218,9 @@ async function page(handle: Handler, url: string) {
   };
 }
 
-test("every local day, alone and with other filters, pages through exactly the oracle's showtimes", async () => {
+test("every local day, alone and with other filters, pages through exactly the oracle's showtimes", {
+  timeout: scaled(300_000),
+}, async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(specArb, fc.array(queryArb, { minLength: 4, maxLength: 10 }), async (spec, queries) => {
@@ -244,9 +247,11 @@ test("every local day, alone and with other filters, pages through exactly the o
     }),
     { numRuns: 14, seed: Number(process.env.FC_SEED ?? 20_261_127) },
   );
-}, 300_000);
+});
 
-test("a cursor of a local day taken before a rebuild resumes right after its record", async () => {
+test("a cursor of a local day taken before a rebuild resumes right after its record", {
+  timeout: scaled(300_000),
+}, async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(specArb, fc.array(queryArb, { minLength: 2, maxLength: 6 }), async (spec, queries) => {
@@ -276,4 +281,4 @@ test("a cursor of a local day taken before a rebuild resumes right after its rec
     }),
     { numRuns: 5, seed: Number(process.env.FC_SEED ?? 20_261_128) },
   );
-}, 300_000);
+});

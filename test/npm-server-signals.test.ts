@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { makeTempDir, removeDir, ROOT, runBuildCli } from "./helpers/build-helpers.js";
+import { scaled } from "./helpers/deadlines.js";
 
 const LINKED = ["package.json", "node_modules", "api", "build", "scripts", "data", "public", "tsconfig.json"];
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -71,7 +72,8 @@ function isAlive(pid: number): boolean {
  * it takes to exit (esbuild's service ends when its node does), an orphan lives on.
  */
 async function survivors(pids: number[]): Promise<number[]> {
-  for (let i = 0; i < 100 && pids.some(isAlive); i++) await new Promise((r) => setTimeout(r, 50));
+  const deadline = Date.now() + scaled(5_000);
+  while (Date.now() < deadline && pids.some(isAlive)) await new Promise((r) => setTimeout(r, 50));
   return pids.filter(isAlive);
 }
 
@@ -112,7 +114,7 @@ async function listeningPort(run: NpmRun): Promise<number> {
 /** "stuck" when npm is still running long after the signal (it waits on a child that never got it). */
 function exitedOrStuck(run: NpmRun): Promise<"exited" | "stuck"> {
   let timer: NodeJS.Timeout | undefined;
-  const stuck = new Promise<"stuck">((resolve) => (timer = setTimeout(() => resolve("stuck"), 20_000)));
+  const stuck = new Promise<"stuck">((resolve) => (timer = setTimeout(() => resolve("stuck"), scaled(20_000))));
   return Promise.race([run.exited.then(() => "exited" as const), stuck]).finally(() => clearTimeout(timer));
 }
 

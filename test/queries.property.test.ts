@@ -6,6 +6,7 @@ import type { Dataset } from "./helpers/dataset.js";
 import { writeAccessFile } from "./helpers/http-setup.js";
 import { type ListResource, ORACLES, oracleGaps, queryArb } from "./helpers/query-oracle.js";
 import { checkCursorsAcrossRebuild, checkRandomQueries, located } from "./helpers/query-walk.js";
+import { scaled } from "./helpers/deadlines.js";
 
 let root: string;
 let accessFile: string;
@@ -40,10 +41,12 @@ describe("the oracle", () => {
   });
 });
 
-test("every combination of filters pages through exactly filter-then-sort of the source", async () => {
+test("every combination of filters pages through exactly filter-then-sort of the source", {
+  timeout: scaled(240_000),
+}, async () => {
   const specs = fc.array(querySpecArb, { minLength: 6, maxLength: 14 });
   await checkRandomQueries(specs, { root, accessFile, runs: 12, seed: 20_261_125 });
-}, 240_000);
+});
 
 /** The rebuild drops every third showtime and moves every fourth cinema a little. */
 function rebuilt(before: Dataset): Dataset {
@@ -59,7 +62,9 @@ function rebuilt(before: Dataset): Dataset {
   };
 }
 
-test("a cursor from before a rebuild resumes right after its record in the rebuilt snapshot", async () => {
+test("a cursor from before a rebuild resumes right after its record in the rebuilt snapshot", {
+  timeout: scaled(240_000),
+}, async () => {
   const specs = fc.array(querySpecArb, { minLength: 4, maxLength: 8 });
   await checkCursorsAcrossRebuild(specs, rebuilt, { root, accessFile, runs: 4, seed: 20_261_126, pageAfter: 100 });
-}, 240_000);
+});

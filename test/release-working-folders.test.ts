@@ -31,6 +31,7 @@ import { makeTempDir, removeDir, runTsxScript } from "./helpers/build-helpers.js
 import { generateDataset, writeDataset } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 import { commandsOf, linkInstalledTree, makeProject, type ReleaseHarness } from "./helpers/release-harness.js";
+import { scaled } from "./helpers/deadlines.js";
 
 const MORNING = { RELEASE_NOW: "2026-11-23T06:00:00Z" };
 /** The folders of the checkout that a server, a link and a build of the checkout's own keep. */
@@ -153,7 +154,9 @@ test.each([
   },
 );
 
-test("verify:vercel leaves the checkout's snapshot/, generated/ and .vercel/ as they were", async () => {
+test("verify:vercel leaves the checkout's snapshot/, generated/ and .vercel/ as they were", {
+  timeout: scaled(240_000),
+}, async () => {
   // The real pinned CLI, offline, with the checkout's own copy of this repository's scripts, on
   // packages it bundles as files (the releases above ran the fake CLI on a node_modules of links).
   linkInstalledTree(harness.project);
@@ -161,7 +164,7 @@ test("verify:vercel leaves the checkout's snapshot/, generated/ and .vercel/ as 
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
   expect(run.stdout).toContain("verify:vercel: OK");
   await expectCheckoutUntouched();
-}, 240_000);
+});
 
 test(
   "a working copy holds the tracked files as they are, and node_modules as hard links but for its caches, " +

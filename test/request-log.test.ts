@@ -13,6 +13,7 @@ import { createOperationLog, deferredOperationLog } from "../api/_core/log/reque
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
+import { scaled } from "./helpers/deadlines.js";
 
 const KEY = "cl_live_secretkeyvalue_do_not_log_0123456789";
 const WRONG_KEY = "cl_live_wrongkeyvalue_do_not_log_9876543210";
@@ -322,7 +323,7 @@ describe("the deferred log of the Vercel function", () => {
     log.warn("second");
     log.request!(entry("third"));
     const after = new Date().toISOString();
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + scaled(10_000);
     while (out.lines.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     const lines = out.parsed();
     expect(lines.map((l) => l.requestId ?? l.msg)).toEqual(["first", "second", "third"]);
@@ -349,7 +350,7 @@ describe("the deferred log of the Vercel function", () => {
         log.error("r-2", new Error("ignored when silent"));
       }
       // The warn log's two lines arrive once pino has loaded: by then a silent log would have written too.
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + scaled(10_000);
       while (warnOut.lines.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(warnOut.parsed().map((line) => [line.level, line.msg])).toEqual([
         ["warn", "ignored when silent"],

@@ -6,9 +6,10 @@
 import { appendFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { takeLock } from "../../scripts/files/file-lock.js";
+import { scaled } from "./deadlines.js";
 
 const [mode, lockFile, log] = process.argv.slice(2);
-const unlock = await takeLock(lockFile!, 60_000);
+const unlock = await takeLock(lockFile!, scaled(60_000));
 if (mode === "hold") {
   process.stdout.write("held\n");
   process.stdin.once("data", () => {

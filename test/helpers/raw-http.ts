@@ -1,5 +1,6 @@
 /** Raw HTTP/1.1 over a socket: requests Node's own client would refuse to send, read as bytes. */
 import { connect } from "node:net";
+import { scaled } from "./deadlines.js";
 
 export interface RawResponse {
   status: number;
@@ -24,8 +25,8 @@ export function parseRawResponse(bytes: Buffer): RawResponse | undefined {
   return { status: Number(status[1]), headers, body: bytes.subarray(end + 4, end + 4 + length) };
 }
 
-/** Writes `request` and resolves with everything the server sent once it closes (or `waitMs` passes). */
-export function rawExchange(url: string, request: Buffer | string, waitMs = 5000): Promise<Buffer> {
+/** Writes `request` and resolves with everything the server sent once it closes (or `waitMs`, scaled, passes). */
+export function rawExchange(url: string, request: Buffer | string, waitMs = scaled(5000)): Promise<Buffer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
