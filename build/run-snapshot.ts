@@ -12,6 +12,7 @@ import { dropBeforeOf, dropPastShowtimes } from "./localize/drop-before.js";
 import { type LocalizedRecords, localizeRecords } from "./localize/localize.js";
 import type { MarketPrevious } from "./markets/market-previous.js";
 import type { MarketRecords } from "./markets/partition-markets.js";
+import type { BodyPool } from "./render/body-pool.js";
 import { renderSnapshot } from "./render/render-snapshot.js";
 import type { Problem } from "./report/problems.js";
 import { type BuildOptions, type CheckOptions, DEFAULT_KEEP, type StageName } from "./build-types.js";
@@ -54,7 +55,10 @@ export function localizeMarket(
   return stage("localize", () => localizeRecords(scheduled, warnings), id);
 }
 
-/** Index to manifest: writes one snapshot into `output` (not committed) and returns its manifest and history. */
+/**
+ * Index to manifest: writes one snapshot into `output` (not committed) and returns its manifest and
+ * history; `pool`, when given, encodes its stored bodies (one for every market: its workers start once).
+ */
 export async function writeMarketSnapshot(
   localized: LocalizedRecords,
   part: MarketRecords,
@@ -62,6 +66,7 @@ export async function writeMarketSnapshot(
   output: OutputWriter,
   options: BuildOptions,
   stage: Stage,
+  pool?: BodyPool,
 ): Promise<{ manifest: Manifest; history: HistoryReport }> {
   const id = part.market?.id;
   const content = stage("index", () => indexRecords(localized), id);
@@ -73,6 +78,7 @@ export async function writeMarketSnapshot(
         gzipWorkers: options.gzipWorkers,
         layout: options.layout,
         onProgress: (done, total) => options.onProgress?.("render", done, total),
+        pool,
       }),
     id,
   );

@@ -9,6 +9,7 @@ import type { Market } from "../../api/_core/format/layout/market-rules.js";
 import type { MarketsIndex } from "../../api/_core/format/layout/markets-index.js";
 import { previousManifest } from "../history/carry-history.js";
 import type { ZoneCounts } from "../localize/localize.js";
+import { createBodyPool } from "../render/body-pool.js";
 import type { Problem } from "../report/problems.js";
 import type { BuildOptions, CheckOptions, MarketReport, MarketsReport } from "../build-types.js";
 import { localizeMarket, type Stage, writeMarketSnapshot } from "../run-snapshot.js";
@@ -67,13 +68,24 @@ export async function buildEachMarket(
   const previous = options.newHistory ? markets.map(() => ({})) : previousOfMarkets(options.previous, markets);
   let zoneCounts = NO_ZONES;
   const built: Array<{ market: Market; manifest: Manifest; report: MarketReport }> = [];
-  for (const [i, part] of split.markets.entries()) {
-    const market = part.market!;
-    const localized = localizeMarket(part, previous[i]!, options, stage, warnings);
-    zoneCounts = addZoneCounts(zoneCounts, localized.zoneCounts);
-    const output = options.output.folder(market.id);
-    const { manifest, history } = await writeMarketSnapshot(localized, part, previous[i]!, output, options, stage);
-    built.push({ market, manifest, report: { market, counts: manifest.counts, dropped: localized.dropped, history } });
+  // One set of body workers for every market: starting them per market cost more than a small market's render.
+  const pool = await createBodyPool(options.gzipLevel ?? 6, options.gzipWorkers);
+  try {
+    for (const [i, part] of split.markets.entries()) {
+      const market = part.market!;
+      const localized = localizeMarket(part, previous[i]!, options, stage, warnings);
+      zoneCounts = addZoneCounts(zoneCounts, localized.zoneCounts);
+      const output = options.output.folder(market.id);
+      const written = await writeMarketSnapshot(localized, part, previous[i]!, output, options, stage, pool);
+      const { manifest, history } = written;
+      built.push({
+        market,
+        manifest,
+        report: { market, counts: manifest.counts, dropped: localized.dropped, history },
+      });
+    }
+  } finally {
+    await pool.close();
   }
   const index = await stage("write", () => writeMarketsIndex(options.output, built));
   const reports = built.map((b) => b.report);

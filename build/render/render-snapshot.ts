@@ -22,7 +22,7 @@ import { openDataFiles, SnapshotLists } from "../../api/_core/format/read/snapsh
 import { bodyKeyOf } from "../../api/_core/format/layout/body-index.js";
 import { openStoredBodies, writeLists } from "../encode/write-files.js";
 import { DEFAULT_LIMIT } from "../../api/_core/endpoints/parse-request.js";
-import { createBodyPool } from "./body-pool.js";
+import { type BodyPool, createBodyPool } from "./body-pool.js";
 import { BodyWriter } from "./body-writer.js";
 import type { OutputWriter } from "../write/output-writer.js";
 
@@ -32,6 +32,8 @@ export interface RenderOptions {
   gzipWorkers?: number;
   layout?: BlockLayout;
   onProgress?: (done: number, total: number) => void;
+  /** Workers shared by several snapshots (a build's markets), left open; without it one is made and closed. */
+  pool?: BodyPool;
 }
 
 /** What the snapshot holds, once its data files are written: all the manifest needs but its id. */
@@ -108,7 +110,7 @@ export async function renderSnapshot(
     counts.cinemas +
     counts.films;
   const stored = openStoredBodies(output);
-  const pool = await createBodyPool(options.gzipLevel, options.gzipWorkers);
+  const pool = options.pool ?? (await createBodyPool(options.gzipLevel, options.gzipWorkers));
   try {
     const bodies = new BodyWriter(stored, pool, (count) => options.onProgress?.(count, total));
     for (const resource of LIST_RESOURCES) await renderPages(lists, bodies, resource, freshness);
@@ -116,7 +118,7 @@ export async function renderSnapshot(
     await renderGetOnes(lists, bodies, "films");
     await bodies.drain();
   } finally {
-    await pool.close();
+    if (!options.pool) await pool.close();
     opened.close();
   }
   return { files: { ...listFiles, ...stored.finish() }, counts, freshness };
