@@ -83,6 +83,6 @@ test("every market's snapshot is the snapshot of its own data but for its market
         removeDir(run);
       },
     ),
-    { numRuns: 6 },
+    { numRuns: 10 },
   );
 });
