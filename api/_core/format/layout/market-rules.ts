@@ -16,9 +16,19 @@ export const MARKET_ID_PATTERN = /^[a-z0-9-]{2,32}$/;
 
 /**
  * Names the server answers at the top level, which no market may take (a market `v1` would hide the
- * API's own paths); `_c` (the gateway's internal path) and dotted names cannot match the pattern anyway.
+ * API's own paths), and `all`, which `npm run keys -- org set --markets all` reads as every market;
+ * `_c` (the gateway's internal path) and dotted names cannot match the pattern anyway.
  */
-export const RESERVED_MARKET_IDS: readonly string[] = ["_c", "api", "healthz", "markets", "mcp", "register", "v1"];
+export const RESERVED_MARKET_IDS: readonly string[] = [
+  "_c",
+  "all",
+  "api",
+  "healthz",
+  "markets",
+  "mcp",
+  "register",
+  "v1",
+];
 
 export const MARKET_BOUNDS = {
   markets: [1, 100],
