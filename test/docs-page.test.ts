@@ -72,15 +72,27 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
     });
   });
 
-  /** A fresh page of the given size with the reference rendered, scrolled to the top. */
+  /** Pages by width, each loaded (the reference rendered) once: the loads were most of this file's time. */
+  const byWidth = new Map<number, Promise<Page>>();
+
+  /** A page of the given size with the reference rendered, scrolled to the top (shared by the tests of its width). */
   async function openAt(width: number, height: number): Promise<Page> {
-    const fresh = await browser.newPage({ viewport: { width, height } });
-    await fresh.goto(`${origin}/`, { waitUntil: "load" });
-    await fresh.waitForSelector(`[data-section-id="operation/${OPERATIONS.at(-1)!.operationId}"]`, {
-      timeout: scaled(30_000),
-    });
-    await fresh.evaluate("window.scrollTo(0, 0)");
-    return fresh;
+    if (!byWidth.has(width))
+      byWidth.set(
+        width,
+        (async () => {
+          const fresh = await browser.newPage({ viewport: { width, height } });
+          await fresh.goto(`${origin}/`, { waitUntil: "load" });
+          await fresh.waitForSelector(`[data-section-id="operation/${OPERATIONS.at(-1)!.operationId}"]`, {
+            timeout: scaled(30_000),
+          });
+          return fresh;
+        })(),
+      );
+    const at = await byWidth.get(width)!;
+    await at.setViewportSize({ width, height });
+    await at.evaluate("window.scrollTo(0, 0)");
+    return at;
   }
 
   afterAll(async () => {
@@ -107,39 +119,31 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
     "on %s (%i×%i) the navigation is on the first screen and leads to every section and operation",
     async (_device, width, height) => {
       const at = await openAt(width, height);
-      try {
-        const nav = at.locator("nav#contents");
-        const box = (await nav.boundingBox())!;
-        expect(box.y).toBeGreaterThanOrEqual(0);
-        expect(box.y + box.height).toBeLessThanOrEqual(height);
-        const links = await nav
-          .locator("a")
-          .evaluateAll((anchors) =>
-            anchors.map((a) => ({ href: a.getAttribute("href")!, text: a.textContent!.trim() })),
-          );
-        expect(links.filter((link) => link.href.startsWith("#operation/"))).toEqual(
-          OPERATIONS.map((op) => ({ href: `#operation/${op.operationId}`, text: op.summary })),
-        );
-        const missing = await at.evaluate(
-          (hrefs: string[]) => {
-            const { document } = globalThis as any;
-            return hrefs.filter((href) => !document.getElementById(decodeURIComponent(href.slice(1))));
-          },
-          links.map((link) => link.href),
-        );
-        expect(missing).toEqual([]);
-        // Following a link brings its operation to the top of the screen.
-        const last = OPERATIONS.at(-1)!;
-        await nav.locator(`a[href="#operation/${last.operationId}"]`).click();
-        await at.waitForFunction((id: string) => {
+      const nav = at.locator("nav#contents");
+      const box = (await nav.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(height);
+      const links = await nav
+        .locator("a")
+        .evaluateAll((anchors) => anchors.map((a) => ({ href: a.getAttribute("href")!, text: a.textContent!.trim() })));
+      expect(links.filter((link) => link.href.startsWith("#operation/"))).toEqual(
+        OPERATIONS.map((op) => ({ href: `#operation/${op.operationId}`, text: op.summary })),
+      );
+      const missing = await at.evaluate(
+        (hrefs: string[]) => {
           const { document } = globalThis as any;
-          return (
-            Math.abs(document.querySelector(`[data-section-id="operation/${id}"]`).getBoundingClientRect().top) < 50
-          );
-        }, last.operationId);
-      } finally {
-        await at.close();
-      }
+          return hrefs.filter((href) => !document.getElementById(decodeURIComponent(href.slice(1))));
+        },
+        links.map((link) => link.href),
+      );
+      expect(missing).toEqual([]);
+      // Following a link brings its operation to the top of the screen.
+      const last = OPERATIONS.at(-1)!;
+      await nav.locator(`a[href="#operation/${last.operationId}"]`).click();
+      await at.waitForFunction((id: string) => {
+        const { document } = globalThis as any;
+        return Math.abs(document.querySelector(`[data-section-id="operation/${id}"]`).getBoundingClientRect().top) < 50;
+      }, last.operationId);
     },
   );
 
@@ -147,28 +151,24 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
     "on a phone (390 px) nothing scrolls sideways: the page, its code blocks and the reference's " + "samples wrap",
     async () => {
       const phone = await openAt(390, 844);
-      try {
-        const overflow = await phone.evaluate(() => {
-          // Inside the browser: its globals, typed loosely (this project compiles without the DOM library).
-          const { document, getComputedStyle } = globalThis as any;
-          const sideways = [...document.querySelectorAll("body *")].filter((element: any) => {
-            const style = getComputedStyle(element);
-            const scrolls = style.overflowX === "auto" || style.overflowX === "scroll" || element.tagName === "PRE";
-            return scrolls && element.scrollWidth > element.clientWidth + 1 && style.display !== "none";
-          });
-          return {
-            page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-            elements: sideways.map(
-              (e: any) => `${e.tagName} in ${e.closest("[data-section-id], section")?.id || "page"}`,
-            ),
-          };
+      const overflow = await phone.evaluate(() => {
+        // Inside the browser: its globals, typed loosely (this project compiles without the DOM library).
+        const { document, getComputedStyle } = globalThis as any;
+        const sideways = [...document.querySelectorAll("body *")].filter((element: any) => {
+          const style = getComputedStyle(element);
+          const scrolls = style.overflowX === "auto" || style.overflowX === "scroll" || element.tagName === "PRE";
+          return scrolls && element.scrollWidth > element.clientWidth + 1 && style.display !== "none";
         });
-        expect(overflow).toEqual({ page: 0, elements: [] });
-        mkdirSync(ARTIFACTS, { recursive: true });
-        await phone.screenshot({ path: path.join(ARTIFACTS, "docs-page-390.png") });
-      } finally {
-        await phone.close();
-      }
+        return {
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          elements: sideways.map(
+            (e: any) => `${e.tagName} in ${e.closest("[data-section-id], section")?.id || "page"}`,
+          ),
+        };
+      });
+      expect(overflow).toEqual({ page: 0, elements: [] });
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await phone.screenshot({ path: path.join(ARTIFACTS, "docs-page-390.png") });
     },
   );
 
@@ -179,25 +179,21 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
     "on %s (%i×%i) nothing pinned to the screen lies over the getting-started code, wherever it is scrolled",
     async (_device, width, height) => {
       const at = await openAt(width, height);
-      try {
-        const blocks = at.locator("#getting-started pre");
-        const overlaps: string[] = [];
-        for (let i = 0; i < (await blocks.count()); i++)
-          for (const block of ["start", "end"]) {
-            await blocks.nth(i).evaluate((element: any, where) => element.scrollIntoView({ block: where }), block);
-            // Two frames: the page's scroll observers run before the next paint.
-            await at.evaluate(
-              () =>
-                new Promise((done) =>
-                  (globalThis as any).requestAnimationFrame(() => (globalThis as any).requestAnimationFrame(done)),
-                ),
-            );
-            overlaps.push(...(await at.evaluate(fixedOverCode, "#getting-started pre")));
-          }
-        expect(overlaps).toEqual([]);
-      } finally {
-        await at.close();
-      }
+      const blocks = at.locator("#getting-started pre");
+      const overlaps: string[] = [];
+      for (let i = 0; i < (await blocks.count()); i++)
+        for (const block of ["start", "end"]) {
+          await blocks.nth(i).evaluate((element: any, where) => element.scrollIntoView({ block: where }), block);
+          // Two frames: the page's scroll observers run before the next paint.
+          await at.evaluate(
+            () =>
+              new Promise((done) =>
+                (globalThis as any).requestAnimationFrame(() => (globalThis as any).requestAnimationFrame(done)),
+              ),
+          );
+          overlaps.push(...(await at.evaluate(fixedOverCode, "#getting-started pre")));
+        }
+      expect(overlaps).toEqual([]);
     },
   );
 
@@ -209,16 +205,12 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
       "continuation indented",
     async (_device, width) => {
       const at = await openAt(width, 844);
-      try {
-        const problems = await at.evaluate(codeLayoutProblems, {
-          selector: "#getting-started pre, redoc pre",
-          breakAfter: BREAK_AFTER,
-        });
-        expect(problems.wrapped).toBeGreaterThan(0);
-        expect({ breaks: problems.breaks, indents: problems.indents }).toEqual({ breaks: [], indents: [] });
-      } finally {
-        await at.close();
-      }
+      const problems = await at.evaluate(codeLayoutProblems, {
+        selector: "#getting-started pre, redoc pre",
+        breakAfter: BREAK_AFTER,
+      });
+      expect(problems.wrapped).toBeGreaterThan(0);
+      expect({ breaks: problems.breaks, indents: problems.indents }).toEqual({ breaks: [], indents: [] });
     },
   );
 
