@@ -88,7 +88,7 @@ async function answers(): Promise<string[]> {
 
 beforeAll(async () => {
   root = makeTempDir("working-folders");
-  harness = makeProject(root);
+  harness = makeProject(root, "dependencies");
   const project = harness.project;
   // The checkout as a developer has it: a snapshot built into snapshot/ (as npm run build -- --out
   // snapshot does) and served, a gateway secret, the link and the secrets a vercel pull left.

@@ -10,7 +10,7 @@ import type { Manifest } from "../api/_core/format/layout/manifest.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { generateDataset, writeDataset, type Dataset } from "./helpers/dataset.js";
-import { commandsOf, makeProject, type ReleaseHarness } from "./helpers/release-harness.js";
+import { commandsOf, makeProject, type Packages, type ReleaseHarness } from "./helpers/release-harness.js";
 
 /** Before every showtime of the test data (which start on 2026-11-23 from 09:00 UTC): nothing is past. */
 const MORNING = { RELEASE_NOW: "2026-11-23T06:00:00Z" };
@@ -43,14 +43,14 @@ const fileOrNone = (file: string) => (existsSync(file) ? readFileSync(file, "utf
 
 beforeAll(() => {
   root = makeTempDir("release");
-  harness = makeProject(path.join(root, "history"));
+  harness = makeProject(path.join(root, "history"), "dependencies");
   dataFolder("base", base);
 });
 
 let projects = 0;
-/** A project folder of the test's own, for tests that run side by side. */
-function own(): ReleaseHarness {
-  return makeProject(path.join(root, `project-${++projects}`));
+/** A project folder of the test's own, for tests that run side by side; every package installed for npm run. */
+function own(packages: Packages = "dependencies"): ReleaseHarness {
+  return makeProject(path.join(root, `project-${++projects}`), packages);
 }
 afterAll(() => removeDir(root));
 
@@ -262,7 +262,7 @@ describe.concurrent("a dry run", () => {
   });
 
   test("works on a fresh clone with no link and no token: vercel build offline with local settings", async () => {
-    const owned = own();
+    const owned = own("installed");
     rmSync(path.join(owned.project, ".vercel"), { recursive: true });
     const state = path.join(root, "s-dry-unlinked");
     // As an operator runs it: npm run release in the clone, its build under tsx, the build command through npm.

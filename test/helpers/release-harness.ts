@@ -67,7 +67,7 @@ export const TEST_LINK = {
  * Copies this repository's files as they are now (tracked, or new and not ignored) into a git repository at
  * `project`.
  */
-function cloneRepository(project: string): void {
+function cloneRepository(project: string, packages: Packages): void {
   const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
     cwd: ROOT,
     encoding: "utf8",
@@ -76,10 +76,19 @@ function cloneRepository(project: string): void {
     if (!existsSync(path.join(ROOT, file))) continue;
     cpSync(path.join(ROOT, file), path.join(project, file), { recursive: true, verbatimSymlinks: true });
   }
-  linkPackages(path.join(project, "node_modules"));
+  linkPackages(path.join(project, "node_modules"), packages);
   execFileSync("git", ["init", "--quiet"], { cwd: project });
   execFileSync("git", ["add", "--all"], { cwd: project });
 }
+
+/**
+ * Which of this repository's installed packages a checkout's node_modules links: all of them, as
+ * `npm ci` leaves them (what npm run, tsx and the build of data/ need), or the production
+ * dependencies alone, enough for a release run from the bundles (which load their packages from this
+ * repository): its working copy reproduces a folder of links either way, and a link costs a
+ * millisecond of CPU to make, twice per release for each of the 480 installed.
+ */
+export type Packages = "installed" | "dependencies";
 
 /**
  * node_modules as a folder of links to this repository's installed packages. A release's working
@@ -89,10 +98,16 @@ function cloneRepository(project: string): void {
  * (release-working-folders.test.ts); nothing writes into a working copy's node_modules. A real
  * `vercel build` would bundle these links (linkInstalledTree is for it).
  */
-function linkPackages(modules: string): void {
+function linkPackages(modules: string, packages: Packages): void {
   const installed = path.join(ROOT, "node_modules");
+  const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  // A scoped package's link is its scope's folder.
+  const names =
+    packages === "installed"
+      ? readdirSync(installed)
+      : [...new Set(Object.keys(dependencies).map((name) => name.split("/")[0]!))];
   mkdirSync(modules);
-  for (const name of readdirSync(installed)) symlinkSync(path.join(installed, name), path.join(modules, name));
+  for (const name of names) symlinkSync(path.join(installed, name), path.join(modules, name));
 }
 
 /**
@@ -109,31 +124,36 @@ export function linkInstalledTree(project: string): void {
 
 /**
  * The fake `vercel` where npm run finds the pinned CLI, in node_modules/.bin (npm run puts that
- * first on PATH): a folder of links to the installed commands but that one.
+ * first on PATH): a folder of links to the installed commands (those of the packages linked) but that one.
  */
-function installFakeVercel(project: string, fake: string): void {
+function installFakeVercel(project: string, fake: string, packages: Packages): void {
   const installed = path.join(ROOT, "node_modules/.bin");
   const bin = path.join(project, "node_modules/.bin");
-  rmSync(bin, { recursive: true });
+  rmSync(bin, { recursive: true, force: true });
   mkdirSync(bin);
-  for (const name of readdirSync(installed))
+  for (const name of packages === "installed" ? readdirSync(installed) : ["vercel"])
     symlinkSync(name === "vercel" ? fake : path.join(installed, name), path.join(bin, name));
 }
 
-/** A checkout under `root`, linked to a made-up project, with its own snapshot/, generated/, .vercel/. */
-export function makeProject(root: string): ReleaseHarness {
+/**
+ * A checkout under `root`, linked to a made-up project, with its own snapshot/, generated/, .vercel/,
+ * and the packages asked for (a release `via: "npm"` needs them all).
+ */
+export function makeProject(root: string, packages: Packages = "installed"): ReleaseHarness {
   const project = path.join(root, "project");
-  cloneRepository(project);
+  cloneRepository(project, packages);
   mkdirSync(path.join(project, ".vercel"), { recursive: true });
   writeFileSync(path.join(project, ".vercel/project.json"), JSON.stringify(TEST_LINK));
   const bin = path.join(root, "bin");
   mkdirSync(bin, { recursive: true });
   copyFileSync(path.join(ROOT, "test/helpers/fake-vercel.mjs"), path.join(bin, "vercel"));
   chmodSync(path.join(bin, "vercel"), 0o755);
-  installFakeVercel(project, path.join(bin, "vercel"));
+  installFakeVercel(project, path.join(bin, "vercel"), packages);
   const log = path.join(root, "vercel-calls.ndjson");
-  const run = (args: string[], env: Record<string, string> = {}, via: ReleaseVia = "bundle") =>
-    runRelease({ project, bin, log }, args, env, via);
+  const run = (args: string[], env: Record<string, string> = {}, via: ReleaseVia = "bundle") => {
+    if (via === "npm" && packages !== "installed") throw new Error("npm run release needs every installed package");
+    return runRelease({ project, bin, log }, args, env, via);
+  };
   return { project, run };
 }
 
