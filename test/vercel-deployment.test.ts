@@ -25,6 +25,7 @@ import { MCP_CHECKS } from "../scripts/vercel/mcp-checks.js";
 import { FIXED_ORIGIN_CHECK } from "../scripts/vercel/origin-check.js";
 import { type Platform, startPlatform } from "../scripts/vercel/platform.js";
 import { makeTempDir, removeDir, ROOT, setPlainModes } from "./helpers/build-helpers.js";
+import { runEntry } from "./helpers/child-processes.js";
 
 const RUNTIME = path.join(ROOT, "scripts/vercel/runtime.mjs");
 /** The middleware's route as the platform needs it: its matcher (middleware.ts) and nothing else. */
@@ -86,11 +87,8 @@ beforeAll(async () => {
   setPlainModes(root);
   // The secret as the build command writes it, copied into both pieces with its modes.
   const project = path.join(root, "project");
-  const written = spawnSync(process.execPath, ["--import", "tsx", "scripts/gateway-secret.ts", "--root", project], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-  if (written.status !== 0) throw new Error(`npm run gateway-secret failed: ${written.stderr}`);
+  const written = await runEntry("scripts/gateway-secret.ts", ["--root", project], { cwd: ROOT });
+  if (written.code !== 0) throw new Error(`npm run gateway-secret failed: ${written.stderr}`);
   for (const dir of [funcDir, middlewareDir])
     cpSync(path.join(project, "generated"), path.join(dir, "generated"), { recursive: true });
   const doc = createOpenApiDocument() as Record<string, any>;
