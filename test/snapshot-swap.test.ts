@@ -23,8 +23,7 @@ import { runBuild } from "../build/run-build.js";
 import {
   makeTempDir,
   removeDir,
-  ROOT,
-  runTsxScript,
+  runScript,
   toNdjson,
   validRecords,
   writeFiles,
@@ -92,10 +91,7 @@ test("a build killed between its two renames: the server's open and the next bui
   const out = path.join(work, "killed");
   await buildWithTitle(out, "Old");
   const oldId = new SnapshotSource(out).current().manifest.snapshotId;
-  const killed = await runTsxScript(path.join(ROOT, "test/helpers/build-killed-at-swap.ts"), [
-    dataWithTitle("New"),
-    out,
-  ]);
+  const killed = await runScript("test/helpers/build-killed-at-swap.ts", [dataWithTitle("New"), out]);
   expect(killed.code, killed.stderr).toBeNull();
   // What the kill left: no snapshot at --out, the old one aside, the new one staged.
   expect(existsSync(out)).toBe(false);
