@@ -5,12 +5,10 @@
  * exit code 0; on a closed port the error at once and exit code 1), plain node imports the
  * package, and TypeScript finds the package's own declarations.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createDiskWriter } from "../build/write/output-writer.js";
@@ -18,6 +16,7 @@ import { runBuild } from "../build/run-build.js";
 import { writeCurrentDemo } from "../scripts/demo/demo-folder.js";
 import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { runProcess } from "./helpers/child-processes.js";
 
 const DEMO_KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
 /** The day the demo is made current for, and the example's clock (it asks for today's showtimes). */
@@ -54,16 +53,11 @@ afterAll(async () => {
   removeDir(root);
 });
 
-/** A command's exit code and output, whatever the code (execFile rejects on a non-zero one). */
+/** A command's exit code (-1 when a signal ended it) and output; the command is ended if its test fails. */
 async function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const options = { cwd, env: { ...process.env, npm_config_cache: path.join(root, "npm-cache"), ...env } };
-  try {
-    const { stdout, stderr } = await promisify(execFile)(command, args, options);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
+  const childEnv = { ...process.env, npm_config_cache: path.join(root, "npm-cache"), ...env };
+  const { code, stdout, stderr } = await runProcess(command, args, { cwd, env: childEnv });
+  return { code: code ?? -1, stdout, stderr };
 }
 
 /** A port nothing listens on: taken from the system, then given back. */

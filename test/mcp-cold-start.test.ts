@@ -6,16 +6,15 @@
  * function bundle is), where a static import of the SDK would be hoisted to the bundle's top. The
  * gateway (middleware.ts), which every request on Vercel passes, carries none of it at all.
  */
-import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { runProcess } from "./helpers/child-processes.js";
 import { readFileSync } from "node:fs";
 
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -59,7 +58,7 @@ interface Step {
 
 /** The module graph after import, after a GET of /v1, after an MCP call, in a fresh process. */
 async function stepsOf(entry: string, loader: string[]): Promise<Record<"imported" | "v1" | "mcp", Step>> {
-  const { stdout } = await promisify(execFile)(process.execPath, [...loader, GRAPH, entry], {
+  const { code, stdout, stderr } = await runProcess(process.execPath, [...loader, GRAPH, entry], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -69,6 +68,7 @@ async function stepsOf(entry: string, loader: string[]): Promise<Record<"importe
       LOG_LEVEL: "silent",
     },
   });
+  if (code !== 0) throw new Error(`the module graph of ${entry} (exit ${code}): ${stderr}`);
   return JSON.parse(stdout.trim().split("\n").pop()!);
 }
 

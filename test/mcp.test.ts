@@ -5,7 +5,6 @@
  * structured answer is the HTTP API's JSON for the same question; a bad argument is a tool error
  * with the API's own message; the gate, the bounds and the log are the API's.
  */
-import { spawn } from "node:child_process";
 import type { Server } from "node:http";
 import path from "node:path";
 import { build } from "esbuild";
@@ -19,6 +18,7 @@ import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { startProcess } from "./helpers/child-processes.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 import { ACCEPT_BOTH, connectMcp, postMcp, rpc } from "./helpers/mcp-session.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -588,14 +588,15 @@ describe("npm run serve: the server bundled as that script bundles it (CommonJS,
       logLevel: "warning",
     });
     const args = ["--snapshot", path.join(root, "snapshot"), "--access", path.join(root, "access.json"), "--port", "0"];
-    const child = spawn(process.execPath, [bundle, ...args], {
+    const child = startProcess(process.execPath, [bundle, ...args], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: "silent" },
+      stdio: ["ignore", "pipe", "inherit"],
     });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = "";
-        child.stdout.on("data", (chunk: Buffer) => {
+        child.stdout!.on("data", (chunk: Buffer) => {
           out += chunk;
           const match = /listening on (http:\/\/\S+)/.exec(out);
           if (match) resolve(match[1]!);

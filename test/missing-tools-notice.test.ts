@@ -5,11 +5,11 @@
  * line. Real vitest runs of the real test files (and of a fixture that also skips a test for a
  * reason of its own), with PATH emptied of the two programs.
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { missingToolsLine } from "./reporters/missing-tools.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
+import { startProcess } from "./helpers/child-processes.js";
 import { whenInstalled } from "./helpers/system-tools.js";
 
 const VITEST = path.join(ROOT, "node_modules/vitest/vitest.mjs");
@@ -27,7 +27,7 @@ function childEnv(PATH: string): NodeJS.ProcessEnv {
 
 /** `vitest run ARGS` as npm test runs it (the repository's config unless ARGS name one), with its whole output. */
 function runVitest(args: string[], PATH: string): Promise<{ code: number | null; lines: string[] }> {
-  const child = spawn(process.execPath, [VITEST, "run", ...args], {
+  const child = startProcess(process.execPath, [VITEST, "run", ...args], {
     cwd: ROOT,
     env: childEnv(PATH),
     stdio: ["ignore", "pipe", "pipe"],
