@@ -5,13 +5,14 @@
  * Real npm, real processes: each run happens in a throwaway project folder whose code and data are
  * links to this repository, so snapshot/ and dist/ are written there.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { makeTempDir, removeDir, ROOT, runBuildCli } from "./helpers/build-helpers.js";
+import { startProcess } from "./helpers/child-processes.js";
 import { scaled } from "./helpers/deadlines.js";
 
 const LINKED = ["package.json", "node_modules", "api", "build", "scripts", "data", "public", "tsconfig.json"];
@@ -84,7 +85,7 @@ interface NpmRun {
 }
 
 function runNpm(args: string[], env: Record<string, string> = {}): NpmRun {
-  const child = spawn(npm, args, {
+  const child = startProcess(npm, args, {
     cwd: project,
     env: { ...process.env, LOG_LEVEL: "silent", npm_config_update_notifier: "false", ...env },
     stdio: ["ignore", "pipe", "pipe"],
