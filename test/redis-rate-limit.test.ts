@@ -15,7 +15,7 @@ import { redisRateLimiter, type RedisRateLimiter } from "../api/_adapters/redis-
 import { rateKey } from "../api/_adapters/store-rate-limit.js";
 import { startServer } from "../scripts/server/local-server.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
-import { endProcess, entryArgs, startProcess } from "./helpers/child-processes.js";
+import { entryArgs, startProcess } from "./helpers/child-processes.js";
 import { buildDataset, generateDataset } from "./helpers/dataset.js";
 import { scaled } from "./helpers/deadlines.js";
 import { startRedis, type RedisProcess } from "./helpers/redis.js";
