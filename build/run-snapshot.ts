@@ -79,6 +79,7 @@ export async function writeMarketSnapshot(
         layout: options.layout,
         onProgress: (done, total) => options.onProgress?.("render", done, total),
         pool,
+        market: id,
       }),
     id,
   );

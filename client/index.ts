@@ -7,7 +7,7 @@
  *     for await (const showtime of client.showtimes({ cinemaId: "gb-lon-odeon-leicester-sq" })) { … }
  */
 import { ApiError, networkError, toApiError } from "./errors.js";
-import { authorizationOf, baseOf } from "./options.js";
+import { authorizationOf, baseOf, marketPrefixOf } from "./options.js";
 import type {
   Attribute,
   ChangesFeed,
@@ -19,6 +19,7 @@ import type {
   Film,
   FilmFilters,
   ListParams,
+  MarketList,
   NearFilter,
   Page,
   Result,
@@ -34,6 +35,11 @@ export type * from "./types.js";
 export interface ClientOptions {
   /** Where the API is served: e.g. https://listings.example.com (a trailing /v1 is accepted too). */
   baseUrl: string;
+  /**
+   * The market to ask, in a deployment with markets: its id, as `listMarkets()` gives it (`gb` asks
+   * https://listings.example.com/gb/v1/...). Absent: /v1, the deployment's only or default market.
+   */
+  market?: string;
   /**
    * The key issued to your organization. `process.env.API_KEY` may be passed as it is: a missing or
    * empty key throws a TypeError here, before any request.
@@ -76,6 +82,11 @@ export interface Client {
   films(params?: IterateParams<FilmFilters>): AsyncIterableIterator<ServedFilm>;
   attributes(params?: ListParams): AsyncIterableIterator<Attribute>;
   listChanges(params?: ChangesParams): Promise<ChangesPage>;
+  /**
+   * Every market the deployment serves (whatever `market` is set to), what each holds and whether
+   * your key may use it; a deployment without markets lists one, its id null.
+   */
+  listMarkets(): Promise<MarketList>;
   /**
    * Keeps a mirror in sync (decision: changes feed): yields the feed's pages in order (apply each,
    * then drop the showtimes that start before its `dropBefore`); once the last is applied, the
@@ -127,7 +138,8 @@ function retryDelayMs(error: ApiError, attempt: number): number {
 
 export function createClient(options: ClientOptions): Client {
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const base = baseOf(options.baseUrl);
+  const root = baseOf(options.baseUrl);
+  const base = `${root}${marketPrefixOf(options.market)}`;
   const authorization = authorizationOf(options.apiKey);
 
   /** The answer's status, headers and text; a failure before the whole body arrived is a network ApiError. */
@@ -141,8 +153,9 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  async function get<T>(path: string, query?: Query): Promise<T> {
-    const { response, text } = await send(`${base}${path}${toQueryString(query)}`);
+  /** A GET of `path` below the market's base (or, `atRoot`, below the deployment's, for /markets). */
+  async function get<T>(path: string, query?: Query, atRoot = false): Promise<T> {
+    const { response, text } = await send(`${atRoot ? root : base}${path}${toQueryString(query)}`);
     if (response.status !== 200) throw toApiError(response.status, response.headers, text);
     try {
       return JSON.parse(text) as T;
@@ -243,5 +256,6 @@ export function createClient(options: ClientOptions): Client {
     attributes: (params) => every("/v1/attributes", { ...params }),
     listChanges: (params) => get("/v1/changes", { ...params }),
     changes,
+    listMarkets: () => get("/markets", undefined, true),
   };
 }

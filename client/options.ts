@@ -25,6 +25,23 @@ export function authorizationOf(apiKey: unknown): string {
   return `Bearer ${apiKey}`;
 }
 
+/** A market's id, as the API's markets.json rule has it (lowercase letters, digits and "-", 2..32). */
+const MARKET_ID = /^[a-z0-9-]{2,32}$/;
+
+/**
+ * The path a market's API is under (`/gb`), or "" without one: a malformed id is a TypeError here
+ * rather than a 404 from every request.
+ */
+export function marketPrefixOf(market: unknown): string {
+  if (market === undefined) return "";
+  if (typeof market !== "string" || !MARKET_ID.test(market))
+    throw new TypeError(
+      `createClient: market must be a market's id, 2..32 lowercase letters, digits or "-" (as GET /markets ` +
+        `lists them), not ${JSON.stringify(market)}`,
+    );
+  return `/${market}`;
+}
+
 /**
  * Where the API is, without /v1 and without a trailing slash. A base URL ending in /v1 (the
  * address the API's own docs show as `API=`) is taken as meaning the API under it.

@@ -246,3 +246,30 @@ export interface ChangesParams {
   /** The nextCursor of the previous page (with the same since and limit). */
   cursor?: string;
 }
+
+/** A market as `GET /markets` lists it (a deployment without markets lists one, its id null, at /v1). */
+export interface Market {
+  /** The market's id, the first segment of its base address: `gb` is at /gb/v1 and /gb/mcp. */
+  id: string | null;
+  name: string | null;
+  /** ISO 3166-1 alpha-2 codes of the countries whose cinemas it holds. */
+  countries: string[];
+  /** Where its API is, from the origin: `/gb/v1` (`/v1` without markets). */
+  basePath: string;
+  /** Whether /v1 serves it too. */
+  default: boolean;
+  /** Whether your key may use it now (a 403 `entitlement_required` otherwise). */
+  entitled: boolean;
+  /** Null, as the dates and freshness, while the market's data cannot be read (its requests answer 503). */
+  counts: { cinemas: number; films: number; showtimes: number } | null;
+  /** The first and last local date (YYYY-MM-DD) with a showtime; null when it has none. */
+  firstDate: string | null;
+  lastDate: string | null;
+  freshness: Freshness | null;
+}
+
+export interface MarketList {
+  /** Every market, in the deployment's order (at most 100, never paged). */
+  data: Market[];
+  freshness: Freshness;
+}

@@ -6,7 +6,7 @@ import { listenFailure, parsePort } from "./server/listen-port.js";
 import { startServer } from "./server/local-server.js";
 import { requestLogger } from "./server/request-log.js";
 
-const USAGE = "usage: npm run serve -- --snapshot DIR --access FILE --port N [--host 127.0.0.1]";
+const USAGE = "usage: npm run serve -- --snapshot DIR --access FILE --port N [--host 127.0.0.1] [--default-market ID]";
 
 function fail(message: string, usage = true): never {
   process.stderr.write(`serve: ${message}\n${usage ? `${USAGE}\n` : ""}`);
@@ -22,6 +22,11 @@ function readOptions() {
         access: { type: "string", default: "data/demo-access.json" },
         port: { type: "string", default: process.env.PORT ?? "3000" },
         host: { type: "string", default: process.env.HOST ?? "127.0.0.1" },
+        // The market /v1 and /mcp serve in a multi-market folder (decision: markets).
+        "default-market": {
+          type: "string",
+          ...(process.env.DEFAULT_MARKET ? { default: process.env.DEFAULT_MARKET } : {}),
+        },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -35,7 +40,8 @@ function readOptions() {
   }
   const port = parsePort(values.port!);
   if (port === undefined) fail("--port must be a number from 0 to 65535");
-  return { snapshotDir: values.snapshot!, accessFile: values.access!, port, host: values.host! };
+  const defaultMarket = values["default-market"];
+  return { snapshotDir: values.snapshot!, accessFile: values.access!, port, host: values.host!, defaultMarket };
 }
 
 const options = readOptions();
@@ -50,10 +56,13 @@ Promise.resolve()
       onLog: log.request,
       onError: log.error,
       snapshotLog: log,
-      onSnapshotProblem: (reason) =>
+      onSnapshotProblem: (reason, market) =>
         process.stderr.write(
-          `serve: the snapshot in ${options.snapshotDir} cannot be served (${reason}); ` +
-            "every request answers 503 until it can\n",
+          market === undefined
+            ? `serve: the snapshot in ${options.snapshotDir} cannot be served (${reason}); ` +
+                "every request answers 503 until it can\n"
+            : `serve: market ${market} in ${options.snapshotDir} cannot be served (${reason}); ` +
+                "its requests answer 503 until it can\n",
         ),
     }),
   )

@@ -56,6 +56,8 @@ async function main(): Promise<void> {
     port: hold.port,
     host,
     limiter,
+    // Only when data/ holds markets.json (decision: markets).
+    defaultMarket: process.env.DEFAULT_MARKET || undefined,
     corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
     onLog: log.request,
     onError: log.error,

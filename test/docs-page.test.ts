@@ -240,9 +240,12 @@ describe("the documentation page in headless Chromium", whenInstalled("chromium"
     expect(requested.filter((url) => url.includes("favicon") || url.includes(REDOC_LOGO))).toEqual([]);
   });
 
-  test("public/openapi.json names this deployment as its server", async () => {
+  test("public/openapi.json names this deployment as its server, and a market of it (decision: markets)", async () => {
     const doc = (await (await fetch(`${origin}/openapi.json`)).json()) as { servers: unknown };
-    expect(doc.servers).toEqual([{ url: "/", description: expect.any(String) }]);
+    expect(doc.servers).toEqual([
+      { url: "/", description: expect.any(String) },
+      { url: "/{market}", description: expect.any(String), variables: { market: expect.any(Object) } },
+    ]);
   });
 
   test(

@@ -3,12 +3,16 @@
  * data (decision: a demo that is always current): the demo made current for a fixed "today"
  * (two of them, one in summer time), each example run against it with today's date where the
  * example asks for `$(date -u +%F)`, and every list answering some records, every get-one its record.
+ * An example of markets (`/markets`, `/gb/v1/...`) is run against the same demo built as two
+ * markets, gb and dach (decision: markets).
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { staticAccess } from "../api/_core/gate/access.js";
+import { MarketsSource } from "../api/_core/format/read/markets-source.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
+import { routeMarket } from "../api/_core/endpoints/market-path.js";
 import { createHandler, type Handler } from "../api/_core/handle-request.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
@@ -16,6 +20,11 @@ import { writeCurrentDemo } from "../scripts/demo/demo-folder.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 
 const DEMO_KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
+/** The demo's countries as markets, for the examples of a deployment with markets. */
+const DEMO_MARKETS = [
+  { id: "gb", name: "United Kingdom", countries: ["GB"] },
+  { id: "dach", name: "Germany, Austria, Switzerland", countries: ["DE", "AT", "CH"] },
+];
 
 /** The request target of each curl example in a text (HTML entities and markup already undone). */
 function curlTargets(text: string): string[] {
@@ -56,6 +65,7 @@ function requestPath(target: string, today: string): string {
 describe.each(["2027-07-14", "2028-01-10"])("the examples on the demo made current for %s", (today) => {
   let root: string;
   let handle: Handler;
+  let withMarkets: Handler;
 
   beforeAll(async () => {
     root = makeTempDir("examples-");
@@ -70,16 +80,22 @@ describe.each(["2027-07-14", "2028-01-10"])("the examples on the demo made curre
     expect(built.ok).toBe(true);
     if (built.ok) expect(built.report.warnings, "the current demo's offsets agree with its zones").toEqual([]);
     const access = staticAccess(readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"), "demo");
-    handle = createHandler({
-      snapshots: new SnapshotSource(path.join(root, "snapshot")),
-      access,
-      now: () => new Date(`${today}T12:00:00Z`),
-    });
+    const now = () => new Date(`${today}T12:00:00Z`);
+    handle = createHandler({ snapshots: new SnapshotSource(path.join(root, "snapshot")), access, now });
+    const marketData = path.join(root, "data-markets");
+    cpSync(data, marketData, { recursive: true });
+    writeFileSync(path.join(marketData, "markets.json"), JSON.stringify(DEMO_MARKETS));
+    const markets = path.join(root, "markets");
+    expect((await runBuild({ dataDir: marketData, output: createDiskWriter(markets), gzipWorkers: 0 })).ok).toBe(true);
+    const folder = { markets: new MarketsSource(markets) };
+    withMarkets = createHandler({ snapshots: new SnapshotSource(markets), folder, access, now });
   });
   afterAll(() => removeDir(root));
 
   async function get(url: string) {
-    const response = await handle({ method: "GET", url, headers: { authorization: `Bearer ${DEMO_KEY}` } });
+    const route = routeMarket(url, undefined);
+    const server = route.to === "list" || (route.to === "market" && !route.byDefault) ? withMarkets : handle;
+    const response = await server({ method: "GET", url, headers: { authorization: `Bearer ${DEMO_KEY}` } });
     return { status: response.status, body: JSON.parse(Buffer.from(response.body).toString()) };
   }
 

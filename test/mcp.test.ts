@@ -81,6 +81,7 @@ const TOOL_NAMES = [
   "get_cinema",
   "get_showtime",
   "list_attributes",
+  "list_markets",
 ];
 
 describe("a session", () => {
@@ -175,6 +176,8 @@ describe("a session", () => {
       "/v1/showtimes/st-de-ber-cinemaxx-20261127-1345-s1?include=film,cinema",
     ],
     ["list_attributes", { limit: 20 }, "/v1/attributes?limit=20"],
+    // A deployment without markets: its one market (decision: markets).
+    ["list_markets", {}, "/markets"],
   ];
 
   test.each(SAME_QUESTION)("%s %j answers what GET %s answers", async (name, args, target) => {
@@ -496,7 +499,7 @@ describe("HTTP: one JSON-RPC message per POST, bounded, answered as JSON and nev
     expect(answer.headers.get("ratelimit-policy")).toBe('"org";q=600;w=60');
     expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
     expect(answer.headers.get("mcp-session-id")).toBeNull();
-    expect(answer.json().result.tools).toHaveLength(7);
+    expect(answer.json().result.tools).toHaveLength(TOOL_NAMES.length);
   });
 
   test.each(["GET", "DELETE", "PUT"])("%s: 405, Allow: POST (stateless: no stream, no session)", async (method) => {

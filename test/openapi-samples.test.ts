@@ -18,7 +18,8 @@ import { makeTempDir, removeDir, ROOT, runBuildCli } from "./helpers/build-helpe
 import { parseRawResponse, rawExchange } from "./helpers/raw-http.js";
 
 const DEMO_KEY = "cl_demo_3f9a1c7e5b2d4086a1e7c9b3";
-const CURL = /^curl -s -H "Authorization: Bearer \$KEY" "\$API(\/[^"\s$`\\]+)"$/;
+/** $API, or ${API%/v1} (the origin, for /markets: decision: markets), then the request's path. */
+const CURL = /^curl -s -H "Authorization: Bearer \$KEY" "(\$API|\$\{API%\/v1\})(\/[^"\s$`\\]+)"$/;
 
 interface Sample {
   lang: string;
@@ -65,9 +66,10 @@ test.each(OPERATIONS.map((op) => [op.operationId, op.path]))(
   async (operationId, opPath) => {
     const samples = document.paths[opPath]!.get["x-codeSamples"];
     expect(samples?.map((s) => [s.lang, s.label])).toEqual([["Shell", "curl"]]);
-    const request = CURL.exec(samples![0]!.source)?.[1];
+    const [, base, request] = CURL.exec(samples![0]!.source) ?? [];
     expect(request, samples![0]!.source).toBeDefined();
-    const response = await fetch(`${api}${request}`, { headers: { authorization: `Bearer ${DEMO_KEY}` } });
+    const root = base === "$API" ? api : api.replace(/\/v1$/, "");
+    const response = await fetch(`${root}${request}`, { headers: { authorization: `Bearer ${DEMO_KEY}` } });
     const body = (await response.json()) as { data: unknown };
     expect(response.status, JSON.stringify(body)).toBe(200);
     expect(Array.isArray(body.data) ? body.data.length : 1).toBeGreaterThan(0);

@@ -16,8 +16,13 @@ import { MANIFEST_FILE } from "./format/primitives/files.js";
 import { PagePool } from "./format/primitives/page-buffer.js";
 import { SnapshotError } from "./format/primitives/errors.js";
 import type { SnapshotSource } from "./format/read/snapshot-source.js";
+import type { MarketsSource } from "./format/read/markets-source.js";
 import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from "./gate/gate.js";
-import { checkHealth, isHealthCheck } from "./endpoints/health.js";
+import { isEntitled } from "./gate/access.js";
+import { checkHealth, checkMarketsHealth, isHealthCheck } from "./endpoints/health.js";
+import { isMarketsList, type MarketRoute, routeMarket } from "./endpoints/market-path.js";
+import { answerMarketsList, servingMarket } from "./endpoints/markets-endpoint.js";
+import { MarketPlaces, type Place } from "./respond/market-caches.js";
 import { isOAuthDiscovery, noOAuth } from "./endpoints/oauth-discovery.js";
 import { answerMcp, isMcpTarget, type McpAnswer } from "./endpoints/mcp-route.js";
 import {
@@ -50,6 +55,18 @@ export interface CoreOptions {
   corsOrigins?: CorsOrigins;
   /** The secret the gateway proves itself with on the internal path; undefined: the path is a 404. */
   gatewaySecret?: string;
+  /**
+   * The folder served, when it may be a multi-market folder (the local server): while it is one, its
+   * markets are served and `snapshots` is not read (decision: markets).
+   */
+  folder?: ServedFolder;
+  /** The market `/v1` and `/mcp` serve when the folder has markets (DEFAULT_MARKET); none: they are a 404. */
+  defaultMarket?: string;
+}
+
+/** A snapshot folder that may hold markets: its markets while it does, undefined while it holds one snapshot. */
+export interface ServedFolder {
+  readonly markets: MarketsSource | undefined;
 }
 
 /** One request on its way through the steps. */
@@ -58,6 +75,17 @@ interface Exchange {
   requestId: string;
   /** When it arrived, when a log line will report its duration. */
   started: bigint | undefined;
+  /** The market it is served from, in a deployment with markets: the id its path names, or the default. */
+  market?: string;
+}
+
+/** Whether the index in service names a market; when it cannot be read, the 503 comes after the key checks. */
+function isServed(markets: MarketsSource, id: string): boolean {
+  try {
+    return markets.market(id) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 export function createHandler(options: CoreOptions): Handler {
@@ -69,6 +97,9 @@ export function createHandler(options: CoreOptions): Handler {
   };
   const cache = new ResponseCache(options.cacheBudgets);
   const pages = new PagePool();
+  /** The one snapshot's place; with markets, each market's (respond/market-caches.ts). */
+  const single: Place = { source: options.snapshots, cache };
+  const places = new MarketPlaces(options.cacheBudgets);
   const log = requestLogger(options.onLog);
 
   /** The log step: one line per request. */
@@ -98,20 +129,30 @@ export function createHandler(options: CoreOptions): Handler {
     if (status >= 500) options.onError?.(x.requestId, thrown);
   }
 
-  /** The serve step for a public target, in the coding the request accepts (or the one named). */
-  function serveTarget(x: Exchange, url: string, coding?: Coding): Outgoing {
-    const { request } = x;
-    const conditions = {
-      acceptEncoding: coding ?? headerOf(request, "accept-encoding"),
-      ifNoneMatch: headerOf(request, "if-none-match"),
+  /** The conditions of the request's answer: the coding it accepts (or the one named), its entity tags. */
+  function conditionsOf(x: Exchange, coding?: Coding) {
+    return {
+      acceptEncoding: coding ?? headerOf(x.request, "accept-encoding"),
+      ifNoneMatch: headerOf(x.request, "if-none-match"),
     };
-    return serve({ method: request.method, url, conditions }, options.snapshots, cache, pages);
   }
 
-  /** Serve, then respond with the caller's headers. */
-  function serveAdmitted(x: Exchange, caller: Caller, organization: string): CoreResponse {
+  /** The serve step for a public target (within its market, if any), from its place. */
+  function serveTarget(x: Exchange, url: string, coding?: Coding, place: Place = single): Outgoing {
+    const request = { method: x.request.method, url, conditions: conditionsOf(x, coding) };
+    return serve(request, place.source, place.cache, pages);
+  }
+
+  /** Serve, then respond with the caller's headers; `url` is the target within its market. */
+  function serveAdmitted(
+    x: Exchange,
+    caller: Caller,
+    organization: string,
+    place: Place = single,
+    url: string = x.request.url,
+  ): CoreResponse {
     try {
-      const outgoing = serveTarget(x, x.request.url);
+      const outgoing = serveTarget(x, url, undefined, place);
       addCallerHeaders(outgoing.headers, caller);
       return logged(x, finishResponse(x.request.method, x.requestId, outgoing), outgoing, organization);
     } catch (thrown) {
@@ -125,15 +166,25 @@ export function createHandler(options: CoreOptions): Handler {
    * The MCP endpoint (decision: MCP), admitted: its module answers (tools ask the serve step in
    * process, identity-coded). With a caller, its headers are added; without, the gateway adds them.
    */
-  function serveMcp(x: Exchange, caller?: Caller, organization?: string): Promise<CoreResponse> {
+  function serveMcp(
+    x: Exchange,
+    caller?: Caller,
+    organization?: string,
+    place: Place = single,
+    listMarkets?: () => Outgoing,
+  ): Promise<CoreResponse> {
     const { request, requestId } = x;
     const answered = answerMcp({
       method: request.method,
       headers: request.headers,
       readBody: request.readBody,
       requestId,
-      ask: (target) => serve({ method: "GET", url: target, conditions: {} }, options.snapshots, cache, pages),
-      zoneOffset: (zone, t) => options.snapshots.current().lists.zones.offsetOf(zone, t),
+      // With markets, the list of markets is the core's to answer (it reads them all), not a market's.
+      ask: (target) =>
+        listMarkets && isMarketsList(target)
+          ? listMarkets()
+          : serve({ method: "GET", url: target, conditions: {} }, place.source, place.cache, pages),
+      zoneOffset: (zone, t) => place.source.current().lists.zones.offsetOf(zone, t),
       onError: (error) => options.onError?.(requestId, error),
     });
     const sent = ({ outgoing, tool }: McpAnswer) => {
@@ -151,8 +202,61 @@ export function createHandler(options: CoreOptions): Handler {
   function afterGate(x: Exchange, outcome: GateOutcome): CoreResponse | Promise<CoreResponse> {
     if (outcome.admitted && isMcpTarget(x.request.url)) return serveMcp(x, outcome.caller, outcome.organization);
     if (outcome.admitted) return serveAdmitted(x, outcome.caller, outcome.organization);
+    return refused(x, outcome);
+  }
+
+  function refused(x: Exchange, outcome: Extract<GateOutcome, { admitted: false }>): CoreResponse {
     reported(x, outcome.answer.status, outcome.thrown);
     return logged(x, outcome.answer, undefined, outcome.organization, outcome.key && { key: outcome.key });
+  }
+
+  /**
+   * A request to a multi-market folder (decision: markets), routed by its path (market-path.ts). The
+   * gate is told the market the request is for when the index names it; a market it does not name
+   * is no entitlement to check, and its 404 comes after the key checks, as any unknown path's.
+   */
+  function marketsRequest(x: Exchange, markets: MarketsSource): CoreResponse | Promise<CoreResponse> {
+    const route = routeMarket(x.request.url, options.defaultMarket);
+    const market = route.to === "market" && isServed(markets, route.market) ? route.market : undefined;
+    // The gate reads the path of a CORS preflight (MCP's differs): the path within the market.
+    const request =
+      route.to === "market" && x.request.method === "OPTIONS" ? { ...x.request, url: route.rest } : x.request;
+    const outcome = passGate(request, x.requestId, gate, market);
+    return outcome instanceof Promise
+      ? outcome.then((o) => afterMarketsGate(x, o, route, markets))
+      : afterMarketsGate(x, outcome, route, markets);
+  }
+
+  function afterMarketsGate(
+    x: Exchange,
+    outcome: GateOutcome,
+    route: MarketRoute,
+    markets: MarketsSource,
+  ): CoreResponse | Promise<CoreResponse> {
+    if (!outcome.admitted) return refused(x, outcome);
+    const { caller, organization, entitlements } = outcome;
+    const { method, url } = x.request;
+    const context = {
+      markets,
+      defaultMarket: options.defaultMarket,
+      entitled: (id: string) => isEntitled(entitlements, gate.now(), id),
+    };
+    try {
+      if (route.to === "list") {
+        const outgoing = answerMarketsList(method, url, conditionsOf(x), context);
+        addCallerHeaders(outgoing.headers, caller);
+        return logged(x, finishResponse(method, x.requestId, outgoing), outgoing, organization);
+      }
+      const { id, served, rest } = servingMarket(route, markets);
+      x.market = id;
+      const place = places.of(served.source, markets.markets().size);
+      if (!isMcpTarget(rest)) return serveAdmitted(x, caller, organization, place, rest);
+      return serveMcp(x, caller, organization, place, () => answerMarketsList("GET", "/markets", {}, context));
+    } catch (thrown) {
+      const answer = refusal(method, thrown, caller);
+      reported(x, answer.status, thrown);
+      return logged(x, answer, undefined, organization);
+    }
   }
 
   /**
@@ -202,7 +306,8 @@ export function createHandler(options: CoreOptions): Handler {
     const { request } = x;
     let outgoing: Outgoing;
     try {
-      outgoing = checkHealth(request.method, options.snapshots);
+      const markets = options.folder?.markets;
+      outgoing = markets ? checkMarketsHealth(request.method, markets) : checkHealth(request.method, options.snapshots);
     } catch (thrown) {
       outgoing = errorResponse(thrown, x.requestId);
       reported(x, outgoing.status, thrown);
@@ -219,6 +324,8 @@ export function createHandler(options: CoreOptions): Handler {
     if (isInternalTarget(x.request.url)) return notAnEndpoint(x);
     if (isHealthCheck(x.request.url)) return health(x);
     if (isOAuthDiscovery(x.request.url)) return notAnEndpoint(x, noOAuth());
+    const markets = options.folder?.markets;
+    if (markets) return marketsRequest(x, markets);
     const outcome = passGate(x.request, x.requestId, gate);
     return outcome instanceof Promise ? outcome.then((o) => afterGate(x, o)) : afterGate(x, outcome);
   };

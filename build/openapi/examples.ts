@@ -70,6 +70,19 @@ export const PATH_EXAMPLES: Record<string, string> = {
   filmId: FILM_EXAMPLE.id,
 };
 
+export const MARKET_EXAMPLE = {
+  id: "gb",
+  name: "United Kingdom",
+  countries: ["GB"],
+  basePath: "/gb/v1",
+  default: true,
+  entitled: true,
+  counts: { cinemas: 180, films: 84, showtimes: 36_512 },
+  firstDate: "2026-11-22",
+  lastDate: "2026-12-05",
+  freshness: FRESHNESS_EXAMPLE,
+};
+
 const page = (record: unknown) => ({ data: [record], pagination: PAGINATION_EXAMPLE, freshness: FRESHNESS_EXAMPLE });
 
 /** Example per component id. */
@@ -92,4 +105,22 @@ export const EXAMPLES: Record<string, unknown> = {
     freshness: { observedAt: provenance.observedAt, sourceUpdatedAt: "2026-10-02T09:15:00Z" },
   },
   FilmResult: { data: FILM_EXAMPLE, freshness: { observedAt: FILM_EXAMPLE.provenance.observedAt } },
+  Market: MARKET_EXAMPLE,
+  MarketList: {
+    data: [
+      MARKET_EXAMPLE,
+      {
+        ...MARKET_EXAMPLE,
+        id: "dach",
+        name: "Germany, Austria, Switzerland",
+        countries: ["DE", "AT", "CH"],
+        basePath: "/dach/v1",
+        default: false,
+        entitled: false,
+        counts: { cinemas: 214, films: 96, showtimes: 41_870 },
+        freshness: { observedAt: "2026-11-22T06:01:13+01:00" },
+      },
+    ],
+    freshness: { observedAt: "2026-11-22T06:01:13+01:00", sourceUpdatedAt: "2026-11-20T13:13:00Z" },
+  },
 };

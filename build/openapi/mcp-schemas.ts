@@ -21,6 +21,7 @@ const ROOTS = [
   "FilmResult",
   "CinemaResult",
   "ShowtimeResult",
+  "MarketList",
   "DateTime",
 ];
 

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RECORD_SCHEMAS_FILE, renderRecordSchemasModule } from "./mcp-schemas.js";
-import { PARAMETERS, renderPaths, renderResponses } from "./paths.js";
+import { MARKET_SERVER, ORIGIN_SERVER, PARAMETERS, renderPaths, renderResponses } from "./paths.js";
 import { renderComponentSchemas } from "./schemas.js";
 
 export const PUBLIC_DIR = fileURLToPath(new URL("../../public", import.meta.url));
@@ -50,7 +50,15 @@ unless the organization's contract says otherwise). Authenticated responses carr
 **Other methods.** \`HEAD\` is answered like \`GET\` without a body; any other method is a 405 with
 \`Allow: GET, HEAD\` and code \`bad_request\`.
 
-**Versioning.** Everything is under \`/v1\`.
+**Versioning.** Every operation but \`GET /markets\` is under \`/v1\` (in a market, \`/{market}/v1\`).
+
+**Markets.** A deployment may serve its listings as markets (a country or a few), each its own data
+at its own base address: \`/gb/v1/...\` and \`/gb/mcp\`, the second server below. \`GET /markets\`,
+at the origin, lists them with what each holds and whether your key may use it. \`/v1\` serves the
+default market if the deployment has one, and is otherwise a 404 naming the markets' addresses.
+Cursors and sync tokens belong to the market that issued them (another market's is a 400), and a
+key entitled to some markets only is refused the others with a 403 whose \`details.market\` names it.
+A deployment without markets serves everything at \`/v1\`.
 
 **Request samples** use two shell variables: \`KEY\`, your API key, and \`API\`, this deployment's
 address followed by \`/v1\` (\`KEY=cl_demo_3f9a1c7e5b2d4086a1e7c9b3 API=http://localhost:3000/v1\` for
@@ -66,8 +74,9 @@ export function createOpenApiDocument(): Record<string, unknown> {
       summary: "Showtimes, cinemas, films and showtime attributes, read-only.",
       description: OVERVIEW,
     },
-    // Relative: the deployment that serves this document serves the API (OpenAPI 3.1 §4.8.5).
-    servers: [{ url: "/", description: "This deployment: the API is served where this document is." }],
+    // Relative: the deployment that serves this document serves the API (OpenAPI 3.1 §4.8.5); with
+    // markets, each market's operations are under its id.
+    servers: [ORIGIN_SERVER, MARKET_SERVER],
     security: [{ bearerAuth: [] }],
     tags: [
       { name: "Showtimes", description: "Screenings of films at cinemas." },
@@ -78,6 +87,7 @@ export function createOpenApiDocument(): Record<string, unknown> {
         description: "The catalogue of showtime attributes (accessibility, event, format, language).",
       },
       { name: "Changes", description: "Keeping a mirror in sync: every record once, then what changed since." },
+      { name: "Markets", description: "What a deployment with markets serves, where, and what your key may use." },
     ],
     paths: renderPaths(),
     components: {

@@ -59,7 +59,10 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     code: "entitlement_required",
     required: ["Cache-Control", ...RATE],
     message: "Your organization has no active paid entitlement for this API.",
-    description: "The key is valid but its organization has no active paid entitlement now.",
+    description:
+      "The key is valid but its organization has no active paid entitlement now; in a deployment with markets, " +
+      "none for the market the request is for, which `details.market` names (`GET /markets` says which " +
+      "markets the key may use).",
   },
   "404": {
     name: "NotFound",
@@ -133,6 +136,8 @@ export interface Operation extends OperationText {
   getOne: boolean;
   /** Its path names a record: a 404 when it names none. */
   notFound: boolean;
+  /** Served at the origin, not under a market's base address (`/markets`). */
+  atOrigin: boolean;
 }
 
 /** A get-one operation whose path parameter is a value of the 200 body, at a JSON pointer. */
@@ -239,6 +244,16 @@ const TEXTS: Record<OperationId, OperationText> = {
       "bound to `since` " +
       "and `limit`.",
   },
+  listMarkets: {
+    tag: "Markets",
+    summary: "List markets",
+    result: "MarketList",
+    description:
+      "Every market the deployment serves, with its base address, what its data holds and whether your key " +
+      "may use it; at the origin (`/markets`), never under a market. It takes no query parameters. An " +
+      "organization needs an active paid entitlement (for any market) to read it. A deployment without " +
+      "markets lists its one market, at `/v1`, with `id` null.",
+  },
 };
 
 /** Every operation, in the route table's order. */
@@ -249,4 +264,5 @@ export const OPERATIONS: Operation[] = ROUTES.map((route) => ({
   parameters: [...route.ids.map((id) => id.parameter), ...documented(route.table)],
   getOne: isGetOne(route),
   notFound: route.ids.length > 0,
+  atOrigin: route.path[0] !== "v1",
 }));

@@ -142,6 +142,21 @@ function renderLinks(links: readonly Link[]): Json {
   return rendered;
 }
 
+/** The deployment itself, where the document is served: the API without markets, or its default market. */
+export const ORIGIN_SERVER = {
+  url: "/",
+  description:
+    "This deployment: the API is served where this document is (in a deployment with markets, its " +
+    "default market, if it has one).",
+};
+
+/** A market of a deployment with markets: its operations are under its id (decision: markets). */
+export const MARKET_SERVER = {
+  url: "/{market}",
+  description: "One market of a deployment with markets: `GET /markets` lists them, each with its `basePath`.",
+  variables: { market: { default: "gb", description: "The market's id, such as `gb` or `dach`." } },
+};
+
 /** The `paths` object: one GET operation per endpoint. */
 export function renderPaths(): Json {
   const paths: Json = {};
@@ -162,6 +177,8 @@ export function renderPaths(): Json {
         responses[status] = ref("responses", error.name);
     }
     paths[op.path] = {
+      // A market's server (`/{market}`) never prefixes it (decision: markets).
+      ...(op.atOrigin ? { servers: [ORIGIN_SERVER] } : {}),
       get: {
         operationId: op.operationId,
         tags: [op.tag],

@@ -21,9 +21,14 @@ export function samplePath(op: Operation): string {
   return op.parameters.includes("limit") ? `${filled}?limit=${SAMPLE_LIMIT}` : filled;
 }
 
-/** The curl command of an operation, as the getting-started section writes them. */
+/**
+ * The curl command of an operation, as the getting-started section writes them. An operation at the
+ * origin (`/markets`) drops API's `/v1` by the shell's own suffix removal, so the two variables still do.
+ */
 export function curlSample(op: Operation): string {
-  return `curl -s -H "Authorization: Bearer $KEY" "$API${samplePath(op)}"`;
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion, not a template
+  const base = op.atOrigin ? "${API%/v1}" : "$API";
+  return `curl -s -H "Authorization: Bearer $KEY" "${base}${samplePath(op)}"`;
 }
 
 /** The operation's `x-codeSamples`. */

@@ -9,8 +9,10 @@ import { MAX_CHANGES_LIMIT } from "../../api/_core/endpoints/parameters/changes.
 import { MAX_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 import { MAX_TOKEN_LENGTH } from "../../api/_core/tokens/sync-token.js";
 import { EXAMPLES } from "./examples.js";
+import { COUNTRY_CODE_PATTERN, MARKET_BOUNDS, MARKET_ID_PATTERN } from "../../api/_core/format/layout/market-rules.js";
 import {
   attributeSchema,
+  calendarDate,
   cinemaSchema,
   dateTime,
   filmSchema,
@@ -113,6 +115,27 @@ export const changesPageSchema = z.strictObject({
   freshness: freshnessSchema,
 });
 
+const count = z.number().int().min(0);
+
+/** One market as `GET /markets` lists it (decision: markets); without markets, the one market has no id. */
+export const marketSchema = z.strictObject({
+  id: z.string().regex(MARKET_ID_PATTERN).nullable(),
+  name: text(MARKET_BOUNDS.name[0], MARKET_BOUNDS.name[1]).nullable(),
+  countries: z.array(z.string().regex(COUNTRY_CODE_PATTERN)).max(MARKET_BOUNDS.countries[1]),
+  basePath: z.string().regex(/^(\/[a-z0-9-]{2,32})?\/v1$/),
+  default: z.boolean(),
+  entitled: z.boolean(),
+  counts: z.strictObject({ cinemas: count, films: count, showtimes: count }).nullable(),
+  firstDate: calendarDate.nullable(),
+  lastDate: calendarDate.nullable(),
+  freshness: freshnessSchema.nullable(),
+});
+
+export const marketListSchema = z.strictObject({
+  data: z.array(marketSchema).min(1).max(MARKET_BOUNDS.markets[1]),
+  freshness: freshnessSchema,
+});
+
 /** Named components: each becomes `#/components/schemas/<id>` and is referenced, not repeated. */
 const COMPONENTS: [z.ZodType, string, string][] = [
   [dateTime, "DateTime", DATE_TIME_DESCRIPTION],
@@ -178,6 +201,23 @@ const COMPONENTS: [z.ZodType, string, string][] = [
     "ChangesPage",
     "A page of the changes feed. `syncToken` is given on the last page only: store it after applying that " +
       "page and pass it as `since` next time. A mirror drops every showtime that starts before `dropBefore`.",
+  ],
+  [
+    marketSchema,
+    "Market",
+    "A market the deployment serves: its id (the first segment of its base address), name and countries, " +
+      "`basePath`, where its API is (`/gb/v1`; its MCP endpoint is `/gb/mcp`), whether `/v1` serves it too " +
+      "(`default`) and whether the calling key may use it (`entitled`: a 403 otherwise), and what its data " +
+      "holds: counts, the first and last local date with a showtime (`date` finds showtimes on them; null " +
+      "when it has none) and its freshness. `counts`, the dates and `freshness` are null while the market's " +
+      "data cannot be read (its requests answer 503). A deployment without markets lists one market whose " +
+      "`id` and `name` are null, at `/v1`, with its cinemas' countries.",
+  ],
+  [
+    marketListSchema,
+    "MarketList",
+    "Every market the deployment serves, in its own order (at most 100, never paged), and the freshness " +
+      "over them all.",
   ],
   [
     errorCodeSchema,

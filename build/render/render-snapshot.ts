@@ -34,6 +34,8 @@ export interface RenderOptions {
   onProgress?: (done: number, total: number) => void;
   /** Workers shared by several snapshots (a build's markets), left open; without it one is made and closed. */
   pool?: BodyPool;
+  /** The market's id in a multi-market build: its stored pages' cursors bind it, as the server's do. */
+  market?: string;
 }
 
 /** What the snapshot holds, once its data files are written: all the manifest needs but its id. */
@@ -69,9 +71,10 @@ async function renderPages(
   bodies: BodyWriter,
   resource: ListResource,
   fallback: Freshness,
+  market: string | undefined,
 ): Promise<void> {
   const list = lists.list(resource);
-  const binding = bindingOf(resource);
+  const binding = bindingOf(resource, [], market);
   const out = new PageBuffer();
   let after: string[] | null = null;
   for (let start = 0; start < list.length || start === 0; start += DEFAULT_LIMIT) {
@@ -113,7 +116,7 @@ export async function renderSnapshot(
   const pool = options.pool ?? (await createBodyPool(options.gzipLevel, options.gzipWorkers));
   try {
     const bodies = new BodyWriter(stored, pool, (count) => options.onProgress?.(count, total));
-    for (const resource of LIST_RESOURCES) await renderPages(lists, bodies, resource, freshness);
+    for (const resource of LIST_RESOURCES) await renderPages(lists, bodies, resource, freshness, options.market);
     await renderGetOnes(lists, bodies, "cinemas");
     await renderGetOnes(lists, bodies, "films");
     await bodies.drain();

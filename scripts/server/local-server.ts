@@ -10,8 +10,11 @@ import { createHandler, type CoreOptions, type RequestLog } from "../../api/_cor
 import { LINGER_MS, toNodeListener } from "../../api/_adapters/node-listener.js";
 import { withoutFragment } from "../../api/_core/endpoints/request-target.js";
 import type { RateLimiter } from "../../api/_core/gate/rate-limit.js";
+import type { MarketsSource } from "../../api/_core/format/read/markets-source.js";
+import type { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
 import { answerProtocolErrors, refusedForMissingHost, SERVER_OPTIONS } from "./protocol-errors.js";
-import { loggedSnapshots, type SnapshotLog, watchSnapshot } from "./snapshot-watch.js";
+import { defaultMarketProblem } from "./default-market.js";
+import { FolderSource, loggedMarkets, loggedSnapshots, type SnapshotLog, watchSnapshot } from "./snapshot-watch.js";
 
 export interface ServerOptions {
   snapshotDir: string;
@@ -27,8 +30,13 @@ export interface ServerOptions {
   onError?: CoreOptions["onError"];
   /** Origins allowed to call from a browser (CORS_ORIGINS, parsed); undefined: no CORS. */
   corsOrigins?: CoreOptions["corsOrigins"];
-  /** Told, once at start, why the snapshot cannot be served (it is then a 503 until it can). */
-  onSnapshotProblem?: (reason: string) => void;
+  /**
+   * Told, once at start, why the snapshot cannot be served (it is then a 503 until it can); in a
+   * multi-market folder, why a market cannot be (`market`: that market's requests alone are 503s).
+   */
+  onSnapshotProblem?: (reason: string, market?: string) => void;
+  /** The market /v1 and /mcp serve when the folder holds markets (decision: markets); checked at start. */
+  defaultMarket?: string;
   /** Told of each snapshot taken into service, and of a rebuilt one that cannot be (the last stays). */
   snapshotLog?: SnapshotLog;
   /** How often to look for a rebuilt snapshot (tests make it short). */
@@ -102,14 +110,47 @@ async function servePublic(
   }
 }
 
-/** Starts the server; throws (before listening) when the access file is missing or malformed. */
+/** Opens the snapshot, or every market, telling what cannot be served (its requests answer 503 until it can). */
+function openAtStart(
+  markets: MarketsSource | undefined,
+  snapshots: SnapshotSource,
+  tell: ServerOptions["onSnapshotProblem"],
+): void {
+  const attempt = (open: () => unknown, market?: string) => {
+    try {
+      open();
+      return true;
+    } catch (error) {
+      tell?.((error as Error).message, market);
+      return false;
+    }
+  };
+  if (!markets) attempt(() => snapshots.current());
+  else if (attempt(() => markets.markets()))
+    for (const [id, { source }] of markets.markets()) attempt(() => source.current(), id);
+}
+
+/**
+ * Starts the server; throws (before listening) when the access file is missing or malformed, or the
+ * default market is not one the folder serves.
+ */
 export async function startServer(options: ServerOptions): Promise<{ server: Server; url: string }> {
   // A missing, unreadable or broken file: one line per problem and one when it is read again.
   const access = fileAccess(options.accessFile, (message) => process.stderr.write(`${message}\n`));
   const recheckMs = options.snapshotRecheckMs ?? SNAPSHOT_RECHECK_MS;
+  const problem = defaultMarketProblem(options.snapshotDir, options.defaultMarket);
+  if (problem) throw new Error(problem);
   const snapshots = options.snapshots ?? loggedSnapshots(options.snapshotDir, recheckMs, options.snapshotLog);
+  // A folder of ours may hold markets, now or after a rebuild; a source a test gives is one snapshot.
+  const folder = options.snapshots
+    ? undefined
+    : new FolderSource(options.snapshotDir, snapshots, () =>
+        loggedMarkets(options.snapshotDir, recheckMs, options.snapshotLog),
+      );
   const handle = createHandler({
     snapshots,
+    folder,
+    defaultMarket: options.defaultMarket,
     access,
     limiter: options.limiter,
     now: options.now,
@@ -140,14 +181,8 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
   });
   // Open the snapshot while the first client connects rather than inside its request. A missing or
   // broken snapshot is not an error here: requests answer 503 until one is built.
-  setImmediate(() => {
-    try {
-      snapshots.current();
-    } catch (error) {
-      options.onSnapshotProblem?.((error as Error).message);
-    }
-  });
-  watchSnapshot(server, snapshots, recheckMs);
+  setImmediate(() => openAtStart(folder?.markets, snapshots, options.onSnapshotProblem));
+  watchSnapshot(server, folder ?? snapshots, recheckMs);
   const { port } = server.address() as AddressInfo;
   return { server, url: `http://${options.host ?? "127.0.0.1"}:${port}` };
 }

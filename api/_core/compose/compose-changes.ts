@@ -25,15 +25,18 @@ function expired(reason: string, message: string, restart: string): ApiError {
 function checkAnswerable(snapshot: Snapshot, request: ChangesRequest): void {
   const { meta } = snapshot.history;
   const since = request.query.since;
+  // A market's feed is at its own base address (decision: markets): the restart names it.
+  const market = snapshot.manifest.market;
+  const feed = market ? `/${market.id}/v1/changes` : "/v1/changes";
   if (since && (since.token.history !== meta.id || !snapshot.history.answers(since.token.generation)))
     throw expired(
       "sync_token_expired",
       "This sync token is older than the history the service keeps, or of a history that began afresh: " +
-        "start a full copy at /v1/changes.",
-      "/v1/changes",
+        `start a full copy at ${feed}.`,
+      feed,
     );
   if (request.position && request.position.snapshotId !== snapshot.manifest.snapshotId) {
-    const restart = since ? `/v1/changes?since=${since.text}` : "/v1/changes";
+    const restart = since ? `${feed}?since=${since.text}` : feed;
     throw expired(
       "sync_page_expired",
       "The data changed while paging: start this sync again from its first page.",
@@ -55,7 +58,9 @@ export function composeChangesInto(snapshot: Snapshot, request: ChangesRequest, 
     ? encodeCursorEscaped(request.binding, [`${manifest.snapshotId}.${page.next.phase}`], String(page.next.index))
     : null;
   const token =
-    next === null ? encodeSyncToken({ history: history.meta.id, generation: history.meta.generation }) : null;
+    next === null
+      ? encodeSyncToken({ history: history.meta.id, generation: history.meta.generation, market: manifest.market?.id })
+      : null;
   out.text(
     `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},` +
       `"syncToken":${JSON.stringify(token)},"dropBefore":${JSON.stringify(manifest.dropBefore ?? null)},` +

@@ -9,7 +9,7 @@ import type { RouteEndpoint } from "./path-ids.js";
 /** The feed parses by its own table (CHANGES_PARAMETERS), which its route row names too. */
 export const changesEndpoint: RouteEndpoint = () => ({
   answer(_, rawQuery, serving) {
-    const request = parseChangesRequest(rawQuery);
+    const request = parseChangesRequest(rawQuery, serving.snapshot.manifest.market?.id);
     const identity = `changes|${request.binding}|${JSON.stringify(request.position ?? null)}`;
     return serving.composed(identity, (out) => composeChangesInto(serving.snapshot, request, out));
   },

@@ -4,6 +4,7 @@
  * API request would get. No listings data.
  */
 import { requireReadMethod } from "../respond/errors.js";
+import type { MarketsSource } from "../format/read/markets-source.js";
 import type { SnapshotSource } from "../format/read/snapshot-source.js";
 import { JSON_TYPE, type Outgoing } from "../respond/respond.js";
 
@@ -23,5 +24,24 @@ export function checkHealth(method: string, snapshots: SnapshotSource): Outgoing
     status: 200,
     headers: { "content-type": JSON_TYPE, "cache-control": "no-store" },
     body: Buffer.from(JSON.stringify(body)),
+  };
+}
+
+/**
+ * The health answer of a multi-market folder (decision: markets): 200 with each market's snapshot
+ * when the index and every market can be read; otherwise the 503 of the first that cannot, which its
+ * requests get too (a server with a market down is not healthy, though the others are served).
+ */
+export function checkMarketsHealth(method: string, markets: MarketsSource): Outgoing {
+  requireReadMethod(method);
+  const served = [...markets.markets().values()].map(({ market, source }) => ({
+    id: market.id,
+    snapshotId: source.current().manifest.snapshotId,
+    builtAt: source.builtAt ?? null,
+  }));
+  return {
+    status: 200,
+    headers: { "content-type": JSON_TYPE, "cache-control": "no-store" },
+    body: Buffer.from(JSON.stringify({ status: "ok", markets: served })),
   };
 }

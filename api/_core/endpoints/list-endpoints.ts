@@ -11,12 +11,7 @@ import type { RecordList } from "../format/read/record-list.js";
 import type { SnapshotLists } from "../format/read/snapshot.js";
 import type { Outgoing } from "../respond/respond.js";
 import { decodePathIds, requireRecords, type RouteEndpoint } from "./path-ids.js";
-import {
-  isStoredPageRequest,
-  type ListRequest,
-  type ListScope,
-  parseListRequestWith,
-} from "./parse-request.js";
+import { isStoredPageRequest, type ListRequest, type ListScope, parseListRequestWith } from "./parse-request.js";
 import type { Serving } from "./serving.js";
 
 /**
@@ -58,7 +53,9 @@ export function listEndpoint(spec: ListResource | ListSpec): RouteEndpoint {
         const scope: ListScope | undefined = scoped
           ? { endpoint: route.name, ids: route.ids.map((id, i) => [id.parameter, ids[i]!] as const) }
           : undefined;
-        const list = parseListRequestWith(table, resource, rawQuery, scope);
+        // A market's snapshot binds its cursors to the market (decision: markets).
+        const market = serving.snapshot.manifest.market?.id;
+        const list = parseListRequestWith(table, resource, rawQuery, scope, market);
         // Parameters first (a 400 before a 404), as on a get-one.
         if (scoped) requireRecords(serving.snapshot.lists, route.ids, ids);
         else if (isStoredPageRequest(list, serving.snapshot.manifest.defaultLimit)) {

@@ -123,9 +123,21 @@ export function parseTableQuery<Q>(table: ParameterTable, rawQuery: string): { q
   return { query: parseWith<Q>(table, params), names: [...params.keys()] };
 }
 
-/** Validates a list request's parameters into its parsed query, page and cursor binding. */
-export function parseListRequest(resource: ListResource, rawQuery: string): ListRequest {
-  return parseListRequestWith(LIST_TABLES[resource], resource, rawQuery);
+/**
+ * Validates a list request's parameters into its parsed query, page and cursor binding; `market` is
+ * the id of the market whose snapshot answers (undefined without markets), which cursors bind.
+ */
+export function parseListRequest(resource: ListResource, rawQuery: string, market?: string): ListRequest {
+  return parseListRequestWith(LIST_TABLES[resource], resource, rawQuery, undefined, market);
+}
+
+/** The 400 of a cursor issued elsewhere: `where` it may be from, `what` to repeat; in a market, the market too. */
+function foreignCursor(where: string, what: string, market: string | undefined): never {
+  const message =
+    market === undefined
+      ? `was issued for ${where}; repeat ${what} of the first page`
+      : `was issued for another market, ${where}; repeat ${what} of the first page in the same market`;
+  throw badParameter("cursor", message);
 }
 
 /**
@@ -138,23 +150,24 @@ export interface ListScope {
   ids: ReadonlyArray<readonly [name: string, id: string]>;
 }
 
-/** parseListRequest by any table (tests add rows the product has never had), for a record's own list with `scope`. */
+/**
+ * parseListRequest by any table (tests add rows the product has never had), for a record's own list
+ * with `scope`, in the snapshot of `market`.
+ */
 export function parseListRequestWith(
   table: ParameterTable,
   resource: ListResource,
   rawQuery: string,
   scope?: ListScope,
+  market?: string,
 ): ListRequest {
   const { query, names } = parseTableQuery<Partial<ShowtimeQuery & CinemaQuery & FilmQuery> & Paging>(table, rawQuery);
-  const binding = bindingOf(scope?.endpoint ?? resource, [...(scope?.ids ?? []), ...boundFieldsOf(table, query)]);
+  const bound = [...(scope?.ids ?? []), ...boundFieldsOf(table, query)];
+  const binding = bindingOf(scope?.endpoint ?? resource, bound, market);
   const request = { resource, query, limit: query.limit, binding, names } as ListRequest;
   if (query.cursor) {
-    if (query.cursor.binding !== binding || query.cursor.after.length !== sortKeyLength(resource, names)) {
-      throw badParameter(
-        "cursor",
-        "was issued for another endpoint or other filters; repeat the filters of the first page",
-      );
-    }
+    if (query.cursor.binding !== binding || query.cursor.after.length !== sortKeyLength(resource, names))
+      foreignCursor("another endpoint or other filters", "the filters", market);
     request.after = query.cursor.after;
   }
   return request;
@@ -193,15 +206,27 @@ export interface ChangesRequest {
 
 const FEED_POSITION = /^([0-9a-f]{32})\.([0-9])$/;
 
-export function parseChangesRequest(rawQuery: string): ChangesRequest {
+/**
+ * The feed's request, in the snapshot of `market` (undefined without markets): its cursors bind the
+ * market, and a sync token another market's feed issued (or one of a snapshot without markets, and
+ * the other way round) is a 400 naming `since` (decision: markets).
+ */
+export function parseChangesRequest(rawQuery: string, market?: string): ChangesRequest {
   const { query } = parseTableQuery<ChangesQuery>(CHANGES_PARAMETERS, rawQuery);
-  const binding = bindingOf("changes", boundFieldsOf(CHANGES_PARAMETERS, query));
+  if (query.since && query.since.token.market !== market)
+    throw badParameter(
+      "since",
+      market === undefined
+        ? "is a sync token of a market's feed; pass it to that market's /v1/changes"
+        : "was issued by another market's feed; pass the syncToken this market's feed gave",
+    );
+  const binding = bindingOf("changes", boundFieldsOf(CHANGES_PARAMETERS, query), market);
   const request: ChangesRequest = { query, limit: query.limit, binding };
   if (query.cursor) {
     const [where, index] = query.cursor.after;
     const position = where === undefined ? null : FEED_POSITION.exec(where);
     if (query.cursor.binding !== binding || !position || !/^[0-9]{1,10}$/.test(index ?? ""))
-      throw badParameter("cursor", "was issued for another endpoint, token or limit; repeat those of the first page");
+      foreignCursor("another endpoint, token or limit", "those", market);
     request.position = { snapshotId: position[1]!, phase: Number(position[2]), index: Number(index) };
   }
   return request;

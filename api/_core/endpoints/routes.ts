@@ -14,6 +14,7 @@ import { CHANGES_PARAMETERS } from "./parameters/changes.js";
 import type { ParameterTable } from "./parameters/parameter.js";
 import { LIST_TABLES, ONE_TABLES } from "./parse-request.js";
 import { listEndpoint } from "./list-endpoints.js";
+import { MARKETS_PARAMETERS, marketsEndpoint } from "./markets-endpoint.js";
 import { showtimeOneEndpoint, storedOneEndpoint } from "./one-endpoints.js";
 import type { PathId, RouteEndpoint } from "./path-ids.js";
 import type { Endpoint } from "./serving.js";
@@ -59,6 +60,8 @@ export const ROUTES = [
   route("getFilm", ["v1", "films", filmId], ONE_TABLES.films, storedOneEndpoint("films")),
   route("listAttributes", ["v1", "attributes"], LIST_TABLES.attributes, listEndpoint("attributes")),
   route("listChanges", ["v1", "changes"], CHANGES_PARAMETERS, changesEndpoint),
+  // At the origin, beside the markets' base addresses (decision: markets): last, as no /v1 path can match it.
+  route("listMarkets", ["markets"], MARKETS_PARAMETERS, marketsEndpoint),
 ] as const;
 
 /** Every operation id: the OpenAPI document has the text of each (tsc holds it to this list). */

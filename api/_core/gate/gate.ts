@@ -7,6 +7,7 @@
  */
 import type { AccessSource } from "./access.js";
 import type { RefusedKey } from "./access.js";
+import type { Organization } from "./access-file.js";
 import { admit, KnownKeyRefused, type Admission } from "./admit.js";
 import { addCallerHeaders, type Caller } from "./caller-headers.js";
 import { allowedOrigin, preflightHeaders, type CorsOrigins } from "./cors.js";
@@ -25,7 +26,8 @@ export interface GateOptions {
 }
 
 export type GateOutcome =
-  | { admitted: true; caller: Caller; organization: string }
+  /** `entitlements`: the organization's, for an answer that says which markets it may use (GET /markets). */
+  | { admitted: true; caller: Caller; organization: string; entitlements: Organization }
   /**
    * The complete answer (a preflight or a refusal); `thrown` is what refused it; `organization`
    * is the key's, when the key was valid (a 429 or 403) or known and refused (a 401 with `key`).
@@ -63,7 +65,7 @@ function decided(method: string, caller: Caller, admission: Admission): GateOutc
   caller.rate = admission.rate;
   const organization = admission.organization.id;
   if (admission.refusal) return refused(method, caller, admission.refusal, organization);
-  return { admitted: true, caller, organization };
+  return { admitted: true, caller, organization, entitlements: admission.organization };
 }
 
 function refused(method: string, caller: Caller, thrown: unknown, organization?: string): GateOutcome {

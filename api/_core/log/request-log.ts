@@ -12,7 +12,7 @@ import type { RequestLog } from "../handle-request.js";
 import type { Manifest } from "../format/layout/manifest.js";
 
 /** What the line of a snapshot taken into service says of it. */
-export type ServedSnapshot = Pick<Manifest, "snapshotId" | "counts">;
+export type ServedSnapshot = Pick<Manifest, "snapshotId" | "counts" | "market">;
 
 /** Most to least verbose; a level logs itself and everything after it. */
 const LEVELS: readonly LevelWithSilent[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
@@ -25,10 +25,13 @@ export interface OperationLog {
   request?: (entry: RequestLog) => void;
   error: (requestId: string, error: unknown) => void;
   warn: (message: string) => void;
-  /** A snapshot taken into service (the first, or a rebuilt one): its id and records per list. */
+  /** A snapshot taken into service (the first, or a rebuilt one): its id, its market if any, records per list. */
   serving: (snapshot: ServedSnapshot) => void;
-  /** A rebuilt snapshot that cannot be opened, why, and the id of the one that stays in service. */
-  notTaken: (reason: string, servingId: string) => void;
+  /**
+   * A rebuilt snapshot that cannot be opened, why, and the id of the one that stays in service; of a
+   * multi-market folder, the market's (or, for its index, the ids of every market's, `market` unset).
+   */
+  notTaken: (reason: string, servingId: string, market?: string) => void;
   /** Writes out anything buffered. */
   flush(): void;
 }
@@ -69,7 +72,7 @@ interface TimedWriter {
   error: (time: string, requestId: string, error: unknown) => void;
   warn: (time: string, message: string) => void;
   serving: (time: string, snapshot: ServedSnapshot) => void;
-  notTaken: (time: string, reason: string, servingId: string) => void;
+  notTaken: (time: string, reason: string, servingId: string, market?: string) => void;
   flush(): void;
 }
 
@@ -95,8 +98,10 @@ async function loadWriter(options: OperationLogOptions, level: LevelWithSilent):
               "request failed",
             ),
     warn: (time, message) => logger.warn({ time }, message),
-    serving: (time, { snapshotId, counts }) => logger.info({ time, snapshotId, ...counts }, "snapshot in service"),
-    notTaken: (time, reason, servingId) => logger.error({ time, snapshot: reason, snapshotId: servingId }, NOT_TAKEN),
+    serving: (time, { snapshotId, counts, market }) =>
+      logger.info({ time, ...(market && { market: market.id }), snapshotId, ...counts }, "snapshot in service"),
+    notTaken: (time, reason, servingId, market) =>
+      logger.error({ time, ...(market && { market }), snapshot: reason, snapshotId: servingId }, NOT_TAKEN),
     flush: () => logger.flush(),
   };
 }
@@ -117,7 +122,7 @@ export async function createOperationLog(options: OperationLogOptions = {}): Pro
     error: (requestId, error) => writer.error(now(), requestId, error),
     warn: (message) => writer.warn(now(), message),
     serving: (snapshot) => writer.serving(now(), snapshot),
-    notTaken: (reason, servingId) => writer.notTaken(now(), reason, servingId),
+    notTaken: (reason, servingId, market) => writer.notTaken(now(), reason, servingId, market),
     flush: () => writer.flush(),
   };
 }
@@ -158,9 +163,9 @@ export function deferredOperationLog(options: OperationLogOptions = {}): Operati
       const time = now();
       via((writer) => writer.serving(time, snapshot));
     },
-    notTaken: (reason, servingId) => {
+    notTaken: (reason, servingId, market) => {
       const time = now();
-      via((writer) => writer.notTaken(time, reason, servingId));
+      via((writer) => writer.notTaken(time, reason, servingId, market));
     },
     flush: () => loaded?.flush(),
   };

@@ -591,5 +591,161 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
     ],
     "additionalProperties": false,
     "description": "One showtime and its freshness."
+  },
+  "Market": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "anyOf": [
+          {
+            "type": "string",
+            "pattern": "^[a-z0-9-]{2,32}$"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "name": {
+        "anyOf": [
+          {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 120
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "countries": {
+        "maxItems": 250,
+        "type": "array",
+        "items": {
+          "type": "string",
+          "pattern": "^[A-Z]{2}$"
+        }
+      },
+      "basePath": {
+        "type": "string",
+        "pattern": "^(\\/[a-z0-9-]{2,32})?\\/v1$"
+      },
+      "default": {
+        "type": "boolean"
+      },
+      "entitled": {
+        "type": "boolean"
+      },
+      "counts": {
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "cinemas": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "films": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "showtimes": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              }
+            },
+            "required": [
+              "cinemas",
+              "films",
+              "showtimes"
+            ],
+            "additionalProperties": false
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "firstDate": {
+        "anyOf": [
+          {
+            "type": "string",
+            "format": "date"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "lastDate": {
+        "anyOf": [
+          {
+            "type": "string",
+            "format": "date"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "freshness": {
+        "anyOf": [
+          {
+            "$ref": "#/$defs/Freshness"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    },
+    "required": [
+      "id",
+      "name",
+      "countries",
+      "basePath",
+      "default",
+      "entitled",
+      "counts",
+      "firstDate",
+      "lastDate",
+      "freshness"
+    ],
+    "additionalProperties": false,
+    "description":
+      "A market the deployment serves: its id (the first segment of its base address), name and countries, " +
+      "`basePath`, where its API is (`/gb/v1`; its MCP endpoint is `/gb/mcp`), whether `/v1` serves it too " +
+      "(`default`) and whether the calling key may use it (`entitled`: a 403 otherwise), and what its data holds: " +
+      "counts, the first and last local date with a showtime (`date` finds showtimes on them; null when it has none) " +
+      "and its freshness. `counts`, the dates and `freshness` are null while the market's data cannot be read (its " +
+      "requests answer 503). A deployment without markets lists one market whose `id` and `name` are null, at `/v1`, " +
+      "with its cinemas' countries."
+  },
+  "MarketList": {
+    "type": "object",
+    "properties": {
+      "data": {
+        "minItems": 1,
+        "maxItems": 100,
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/Market"
+        }
+      },
+      "freshness": {
+        "$ref": "#/$defs/Freshness"
+      }
+    },
+    "required": [
+      "data",
+      "freshness"
+    ],
+    "additionalProperties": false,
+    "description":
+      "Every market the deployment serves, in its own order (at most 100, never paged), and the freshness over them " +
+      "all."
   }
 };

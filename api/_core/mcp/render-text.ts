@@ -6,6 +6,7 @@
 import type {
   Attribute,
   Location,
+  MarketList,
   MatchingShowtimes,
   Page,
   Result,
@@ -108,4 +109,23 @@ export function renderPage<T>(
 /** One record (a get-one's answer). */
 export function renderOne<T>(result: Pick<Result<T>, "data">, item: RenderItem<T>, zoneOffset: ZoneOffset): string {
   return item(result.data, zoneOffset);
+}
+
+/**
+ * The markets (decision: markets): each with its countries, what it holds and its dates, where its
+ * tools are, and whether the key may use it.
+ */
+export function renderMarkets(list: Pick<MarketList, "data">): string {
+  const lines = list.data.map((market) => {
+    const name = market.id === null ? "These listings" : `${oneLine(market.name)} (${market.id})`;
+    const { counts } = market;
+    const holds = counts
+      ? `${plural(counts.cinemas, "cinema")}, ${plural(counts.films, "film")}, ${plural(counts.showtimes, "showtime")}`
+      : "its data cannot be read right now";
+    const dates = market.firstDate && market.lastDate ? `dates ${market.firstDate} to ${market.lastDate}` : undefined;
+    const tools = `tools at ${market.basePath.replace(/\/v1$/, "/mcp")}${market.default ? " (and /mcp)" : ""}`;
+    const key = market.entitled ? "your key may use it" : "your key may not use it";
+    return `- ${joined([name, market.countries.join(", "), holds, dates, tools, key])}`;
+  });
+  return [`${plural(list.data.length, "market")}:`, ...lines].join("\n");
 }

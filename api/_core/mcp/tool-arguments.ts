@@ -78,6 +78,18 @@ export function listTarget(tool: string, resource: ListResource, omit: readonly 
   };
 }
 
+/** A tool that takes no argument and always asks `target` (the list of markets). */
+export function fixedTarget(tool: string, target: string): ToolTarget {
+  const properties = {};
+  return {
+    inputSchema: { type: "object", properties, additionalProperties: false },
+    targetOf(args) {
+      checkNames(tool, args, properties);
+      return target;
+    },
+  };
+}
+
 /** A get-one tool: one required argument, the id, which the path carries (percent-encoded). */
 export function oneTarget(
   tool: string,

@@ -4,18 +4,19 @@
  * schema (the API's response schema for that endpoint) and how its records read as text. A tool's
  * structured answer is the API's JSON for the same question, by construction.
  */
-import type { Page, Result } from "../../../client/types.js";
+import type { MarketList, Page, Result } from "../../../client/types.js";
 import type { ZoneOffset } from "./local-time.js";
 import {
   renderAttribute,
   renderCinema,
   renderFilm,
+  renderMarkets,
   renderOne,
   renderPage,
   renderShowtime,
   type RenderItem,
 } from "./render-text.js";
-import { listTarget, oneTarget, TOOL_MAX_LIMIT, type ToolTarget } from "./tool-arguments.js";
+import { fixedTarget, listTarget, oneTarget, TOOL_MAX_LIMIT, type ToolTarget } from "./tool-arguments.js";
 import { type JsonSchema, outputSchemaOf } from "./tool-schemas.js";
 
 export interface Tool {
@@ -153,6 +154,18 @@ export const TOOLS: readonly Tool[] = [
     renderAttribute,
     "attribute",
   ),
+  {
+    name: "list_markets",
+    title: "List markets",
+    description:
+      "The markets these listings cover (a country or a few, each its own listings): for each its id, name and " +
+      "countries, how many cinemas, films and showtimes it holds, its first and last date with showtimes, where its " +
+      "tools are (/gb/mcp; /mcp serves the default market, if any) and whether this key may use it. The other tools " +
+      "answer from the market of the address they are called at.",
+    target: fixedTarget("list_markets", "/markets"),
+    output: "MarketList",
+    render: (body) => renderMarkets(body as MarketList),
+  },
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((tool) => [tool.name, tool]));

@@ -16,7 +16,7 @@ import type { BodyInCodings } from "./respond.js";
 export type CachedBody = BodyInCodings;
 
 /** Makes `coding` of a body from the coding it has. */
-function encoded(body: CachedBody, coding: Coding): Buffer {
+export function encoded(body: CachedBody, coding: Coding): Buffer {
   const identity = (body.identity ??= gunzipSync(body.gzip!));
   if (coding === "gzip") return (body.gzip ??= gzipSync(identity, { level: 1 }));
   if (coding === "br")

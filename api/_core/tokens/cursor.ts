@@ -39,14 +39,21 @@ const GROUPED = ["startsBefore", "attributeIds", "near", "countryCode"];
  * Fingerprint of an endpoint and its bound filters (parameters/parameter.ts boundFieldsOf: [key,
  * JSON value] in table order), as carried in cursors. The first two generations are hashed exactly
  * as they always were; every filter added since binds alone as [key, value], and only when given,
- * so adding a parameter never changes the binding of a cursor already issued.
+ * so adding a parameter never changes the binding of a cursor already issued. A market's snapshot
+ * binds its market id last (decision: markets), so a cursor of one market is refused on another; a
+ * snapshot without a market binds nothing more.
  */
-export function bindingOf(resource: string, bound: ReadonlyArray<readonly [string, unknown]> = []): string {
+export function bindingOf(
+  resource: string,
+  bound: ReadonlyArray<readonly [string, unknown]> = [],
+  market?: string,
+): string {
   const boundValue = (key: string) => bound.find(([k]) => k === key)?.[1] ?? null;
   const parts: unknown[] = [resource, ...POSITIONAL.map(boundValue)];
   if (bound.some(([key]) => GROUPED.includes(key)))
     parts.push(Object.fromEntries(GROUPED.map((key) => [key, boundValue(key)])));
   for (const [key, value] of bound) if (!POSITIONAL.includes(key) && !GROUPED.includes(key)) parts.push([key, value]);
+  if (market !== undefined) parts.push(["market", market]);
   return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 16);
 }
 

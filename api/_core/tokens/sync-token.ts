@@ -14,17 +14,25 @@ export interface SyncToken {
   /** The history's id (layout/history.ts). */
   history: string;
   generation: number;
+  /**
+   * The market whose feed issued it (decision: markets): a fourth element only a market's snapshot
+   * writes, so the tokens of a snapshot without markets are what they always were.
+   */
+  market?: string;
 }
 
 export function encodeSyncToken(token: SyncToken): string {
-  return SEALER.seal(Buffer.from(JSON.stringify([TOKEN_VERSION, token.history, token.generation]), "utf8"));
+  const parts: unknown[] = [TOKEN_VERSION, token.history, token.generation];
+  if (token.market !== undefined) parts.push(token.market);
+  return SEALER.seal(Buffer.from(JSON.stringify(parts), "utf8"));
 }
 
-/** The token's history and generation, or undefined when it is not a token this API issued. */
+/** The token's history, generation and market, or undefined when it is not a token this API issued. */
 export function decodeSyncToken(text: string): SyncToken | undefined {
   const parsed = SEALER.open(text, MAX_TOKEN_LENGTH);
-  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== TOKEN_VERSION) return undefined;
-  const [, history, generation] = parsed;
+  if (!Array.isArray(parsed) || parsed.length < 3 || parsed.length > 4 || parsed[0] !== TOKEN_VERSION) return undefined;
+  const [, history, generation, market] = parsed;
   if (typeof history !== "string" || !Number.isSafeInteger(generation) || generation < 0) return undefined;
-  return { history, generation };
+  if (parsed.length === 3) return { history, generation };
+  return typeof market === "string" ? { history, generation, market } : undefined;
 }

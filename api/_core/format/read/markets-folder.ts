@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { SnapshotError } from "../primitives/errors.js";
 import { MARKETS_INDEX_FILE, resolveInside } from "../primitives/files.js";
+import type { Manifest } from "../layout/manifest.js";
 import { type IndexedMarket, type MarketsIndex, parseMarketsIndex } from "../layout/markets-index.js";
 import { type CacheBudgets, DEFAULT_BUDGETS, readManifest, Snapshot } from "./snapshot.js";
 
@@ -41,10 +42,8 @@ function inMarket(id: string, error: unknown): unknown {
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** Opens one market's snapshot and checks its manifest is the market the index names. */
-function openMarket(dir: string, market: IndexedMarket, budgets: CacheBudgets): Snapshot {
-  const folder = marketDir(dir, market.id);
-  const manifest = readManifest(folder);
+/** Throws unless a market's manifest is the market the index names: the same id, name, countries and snapshot id. */
+export function checkMarketManifest(market: IndexedMarket, manifest: Manifest): void {
   const own = manifest.market;
   const matches =
     own !== undefined &&
@@ -53,6 +52,13 @@ function openMarket(dir: string, market: IndexedMarket, budgets: CacheBudgets): 
     sameList(own.countries, market.countries) &&
     manifest.snapshotId === market.snapshotId;
   if (!matches) throw new SnapshotError("manifest.json", `is not the market ${MARKETS_INDEX_FILE} names`);
+}
+
+/** Opens one market's snapshot and checks its manifest is the market the index names. */
+function openMarket(dir: string, market: IndexedMarket, budgets: CacheBudgets): Snapshot {
+  const folder = marketDir(dir, market.id);
+  const manifest = readManifest(folder);
+  checkMarketManifest(market, manifest);
   return new Snapshot(manifest, folder, budgets);
 }
 

@@ -10,6 +10,7 @@ import { statSync } from "node:fs";
 import { SnapshotError } from "../primitives/errors.js";
 import { restoreInterruptedSwap } from "./interrupted-swap.js";
 import { MANIFEST_FILE, resolveInside } from "../primitives/files.js";
+import type { Manifest } from "../layout/manifest.js";
 import { DEFAULT_BUDGETS, readManifest, Snapshot, type CacheBudgets } from "./snapshot.js";
 
 export interface SourceOptions {
@@ -20,13 +21,24 @@ export interface SourceOptions {
   onServing?: (snapshot: Snapshot) => void;
   /** Told, once per problem, that a rebuilt snapshot cannot be opened and `serving` stays in service. */
   onNotTaken?: (problem: SnapshotError, serving: Snapshot) => void;
+  /**
+   * Throws a SnapshotError when a manifest is not the snapshot wanted here (a market's folder holding
+   * another market's snapshot): checked before its files are opened.
+   */
+  check?: (manifest: Manifest) => void;
+  /** The folder's name within a larger one (a market's id), which the problems of opening it name first. */
+  within?: string;
 }
 
-/** What failed to open a snapshot, as a SnapshotError naming the file at fault. */
-function snapshotProblem(error: unknown): SnapshotError {
-  if (error instanceof SnapshotError) return error;
-  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new SnapshotError(MANIFEST_FILE, `cannot be read (${reason})`);
+/** What failed to open a snapshot, as a SnapshotError naming the file at fault (inside `within`, if given). */
+function snapshotProblem(error: unknown, within: string | undefined): SnapshotError {
+  let problem: SnapshotError;
+  if (error instanceof SnapshotError) problem = error;
+  else {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    problem = new SnapshotError(MANIFEST_FILE, `cannot be read (${reason})`);
+  }
+  return within === undefined ? problem : new SnapshotError(`${within}/${problem.file}`, problem.reason);
 }
 
 /** What identifies one manifest file (a rebuild writes a new one), and when it was written. */
@@ -39,7 +51,7 @@ function stampOf(path: string): { stamp: string; mtimeMs: number } {
  * The manifest's stamp; with none, after putting back the snapshot a build killed mid-swap left
  * aside (decision: a build's swap), if there is one. An empty stamp: no manifest.
  */
-function stampOrRestore(dir: string, path: string): { stamp: string; mtimeMs: number } {
+export function stampOrRestore(dir: string, path: string): { stamp: string; mtimeMs: number } {
   for (const attempt of [1, 2]) {
     try {
       return stampOf(path);
@@ -86,7 +98,7 @@ export class SnapshotSource {
     try {
       opened = this.open(path, stamp);
     } catch (error) {
-      const problem = snapshotProblem(error);
+      const problem = snapshotProblem(error, this.options.within);
       if (this.snapshot) return this.keep(problem, stamp);
       this.replace(undefined, stamp);
       this.failure = problem;
@@ -101,7 +113,9 @@ export class SnapshotSource {
   /** Opens the snapshot whose manifest has `stamp`; throws what keeps it from being served. */
   private open(path: string, stamp: string): Snapshot {
     if (stamp === "") throw new SnapshotError(MANIFEST_FILE, "does not exist: build a snapshot first (npm run build)");
-    const opened = new Snapshot(readManifest(this.dir), this.dir, this.options.budgets ?? DEFAULT_BUDGETS);
+    const manifest = readManifest(this.dir);
+    this.options.check?.(manifest);
+    const opened = new Snapshot(manifest, this.dir, this.options.budgets ?? DEFAULT_BUDGETS);
     // A rebuild swaps the whole folder: files opened now and a manifest unchanged since are one snapshot.
     if (stampOf(path).stamp !== stamp) {
       opened.close();
