@@ -9,11 +9,13 @@
  * npm's scripts run them: the tests that pin what an operator runs.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { inject, onTestFailed } from "vitest";
+import { scaled } from "./deadlines.js";
 import type { BundledEntry } from "./entry-bundles.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -39,17 +41,52 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-/** Ends the child's process group and waits for the child itself to be gone. */
-export async function endProcess(child: ChildProcess): Promise<void> {
-  started.delete(child);
-  const exited = running(child) ? new Promise((resolve) => child.once("exit", resolve)) : undefined;
-  killGroup(child);
-  await exited;
+/** The groups among `groups` that a running process belongs to (from Linux's /proc; elsewhere none is known). */
+function groupsWithMembers(groups: Set<number>): Set<number> {
+  const alive = new Set<number>();
+  if (groups.size === 0) return alive;
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return alive;
+  }
+  for (const pid of pids) {
+    try {
+      // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after its last ")".
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (state !== "Z" && groups.has(Number(group))) alive.add(Number(group));
+    } catch {
+      // Gone while being read.
+    }
+  }
+  return alive;
+}
+
+/**
+ * Ends the children's process groups and waits until no process of them is left: the children's own
+ * exits are events, their children's deaths are only seen in /proc, a moment later. A group still
+ * found after a while is left to the operating system (its id may have been given to another).
+ */
+async function endProcesses(children: ChildProcess[]): Promise<void> {
+  for (const child of children) started.delete(child);
+  const exits = children.filter(running).map((child) => new Promise((resolve) => child.once("exit", resolve)));
+  for (const child of children) killGroup(child);
+  await Promise.all(exits);
+  const groups = new Set(children.flatMap((child) => (child.pid === undefined ? [] : [child.pid])));
+  const until = Date.now() + scaled(5_000);
+  while (groupsWithMembers(groups).size > 0 && Date.now() < until) await sleep(10);
+}
+
+/** Ends the child's process group: the child, its children and theirs. */
+export function endProcess(child: ChildProcess): Promise<void> {
+  return endProcesses([child]);
 }
 
 /** Ends every process started and not ended yet (the file's end; setup-children.ts). */
-export async function endAllProcesses(): Promise<void> {
-  await Promise.all([...started].map(endProcess));
+export function endAllProcesses(): Promise<void> {
+  return endProcesses([...started]);
 }
 
 process.once("exit", () => {
