@@ -47,9 +47,12 @@ export function writeMarketAccess(dir: string): string {
   return file;
 }
 
+let dataFolders = 0;
+
 /** Builds `dataset` into `out`: with `markets` a multi-market folder, without one snapshot. */
-export async function buildFolder(dataset: Dataset, out: string, markets?: Market[], previous?: string): Promise<void> {
-  const dataDir = `${out}-data-${Math.random().toString(36).slice(2)}`;
+export async function buildFolder(dataset: Dataset, out: string, markets?: Market[]): Promise<void> {
+  // A data folder per build: `out` may be built again, with other data.
+  const dataDir = `${out}-data-${dataFolders++}`;
   writeDataset(dataDir, dataset);
   if (markets) writeMarkets(dataDir, markets);
   const result = await runBuild({
@@ -58,7 +61,6 @@ export async function buildFolder(dataset: Dataset, out: string, markets?: Marke
     gzipLevel: 1,
     gzipWorkers: 0,
     validateWorkers: 0,
-    ...(previous ? { previous } : {}),
   });
   if (!result.ok) throw new Error(JSON.stringify(result.problems.slice(0, 3)));
 }
