@@ -231,7 +231,7 @@ describe("GET /markets", () => {
     expect((await ask(defaulted.url, "/v1/films", MARKET_KEYS.gb)).status).toBe(200);
   });
 
-  test("behind the same gate and headers as the API: 401, 403 without a paid plan, ETag, 304, strict query", async () => {
+  test("behind the same gate and headers as the API: 401, 403 unpaid, ETag, 304, strict query", async () => {
     expect((await ask(plain.url, "/markets")).status).toBe(401);
     const unpaid = await ask(plain.url, "/markets", MARKET_KEYS.none);
     expect([unpaid.status, unpaid.json().error.code]).toEqual([403, "entitlement_required"]);

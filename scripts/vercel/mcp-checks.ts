@@ -18,6 +18,7 @@ const TOOLS = [
   "get_cinema",
   "get_showtime",
   "list_attributes",
+  "list_markets",
 ];
 
 /** Runs `work` with a client connected to the deployment's /mcp with `key`, closed after. */
