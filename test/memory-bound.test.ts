@@ -11,6 +11,7 @@ import { ROOT } from "./helpers/build-helpers.js";
 import { endProcess, entryArgs, startProcess } from "./helpers/child-processes.js";
 import { scaled } from "./helpers/deadlines.js";
 import { auth, KEYS, useHttpFixture } from "./helpers/http-setup.js";
+import { skippedBecause } from "./helpers/system-tools.js";
 
 const fixture = useHttpFixture();
 const hasProc = existsSync("/proc/self/status");
@@ -117,21 +118,20 @@ function plateauAt(rss: number[]): number | undefined {
   return undefined;
 }
 
-test.skipIf(!hasProc)(
-  "distinct 14 kB startsAfter values, valid and not, each sent twice: the resident set stops growing",
-  async () => {
-    // Growth that stops, not a size: each Node release sizes its heap differently (the plateau of
-    // this test is ~40 MB above the start on Node 20, ~160 MB on Node 24), a leak never stops.
-    const rss = [rssMb(child.pid!)];
-    for (let round = 0; round < MAX_ROUNDS && plateauAt(rss) === undefined; round++) {
-      await sendRound(round);
-      rss.push(rssMb(child.pid!));
-    }
-    const curve = rss.map((mb) => mb.toFixed(0)).join(" → ");
-    expect(plateauAt(rss), `resident set in MB after each round: ${curve}`).toBeDefined();
-  },
-  scaled(300_000),
-);
+test("distinct 14 kB startsAfter values, valid and not, each sent twice: the resident set stops growing", {
+  ...skippedBecause(hasProc ? undefined : "no /proc to read a resident set from"),
+  timeout: scaled(300_000),
+}, async () => {
+  // Growth that stops, not a size: each Node release sizes its heap differently (the plateau of
+  // this test is ~40 MB above the start on Node 20, ~160 MB on Node 24), a leak never stops.
+  const rss = [rssMb(child.pid!)];
+  for (let round = 0; round < MAX_ROUNDS && plateauAt(rss) === undefined; round++) {
+    await sendRound(round);
+    rss.push(rssMb(child.pid!));
+  }
+  const curve = rss.map((mb) => mb.toFixed(0)).join(" → ");
+  expect(plateauAt(rss), `resident set in MB after each round: ${curve}`).toBeDefined();
+});
 
 test("the plateau check tells a heap settling from a leak", () => {
   const leak = Array.from({ length: MAX_ROUNDS + 1 }, (_, i) => 80 + i * ROUND_INPUT_MB * 0.5);

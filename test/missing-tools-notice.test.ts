@@ -73,16 +73,17 @@ describe("a run that also skips tests for other reasons", () => {
     const config = "test/fixtures/missing-tools/vitest.config.ts";
     const { code, lines } = await runVitest(["--config", config], emptyBin);
     expect(code, lines.join("\n")).toBe(0);
-    expect(lines.find((line) => /^\s*Tests\s/.test(line))).toMatch(/\b3 skipped\b/);
+    expect(lines.find((line) => /^\s*Tests\s/.test(line))).toMatch(/\b4 skipped\b/);
     expect(lines.at(-1)).toBe(
-      "skipped 3 tests: chromium is not installed (2 tests); install with: apt-get install -y chromium",
+      "skipped 4 tests: chromium is not installed (2 tests), the fixture's own reason (1 test), " +
+        "1 test with no reason given; install with: apt-get install -y chromium",
     );
   });
 });
 
 // Counted with the tests skipped for want of redis-server when it is missing, as they are.
 describe("a run with both installed", whenInstalled("redis-server"), () => {
-  test("prints no such line: nothing was skipped for want of a program", async () => {
+  test("prints no such line: nothing was skipped", async () => {
     const { code, lines } = await runVitest(["test/redis-rate-limit.test.ts"], process.env.PATH ?? "");
     expect(code, lines.join("\n")).toBe(0);
     expect(lines.find((line) => /^\s*Tests\s/.test(line))).not.toContain("skipped");
@@ -92,22 +93,34 @@ describe("a run with both installed", whenInstalled("redis-server"), () => {
 
 describe("the line itself", () => {
   test.each([
-    [2, new Map(), undefined],
+    [0, new Map(), undefined],
     [
       12,
       new Map([["chromium", 12]]),
       "skipped 12 tests: chromium is not installed (12 tests); install with: apt-get install -y chromium",
     ],
     [
-      16,
+      15,
       new Map([
         ["redis-server", 3],
         ["chromium", 12],
       ]),
-      "skipped 16 tests: redis-server is not installed (3 tests), chromium is not installed (12 tests); " +
+      "skipped 15 tests: redis-server is not installed (3 tests), chromium is not installed (12 tests); " +
         "install with: apt-get install -y redis-server chromium",
     ],
+    [1, new Map(), "skipped 1 test: 1 test with no reason given"],
   ] as const)("%i skipped, %o → %j", (total, byTool, line) => {
     expect(missingToolsLine({ total, byTool: new Map(byTool) })).toBe(line);
+  });
+
+  test("names each reason a suite gave, with its count, beside the missing programs and the rest", () => {
+    const byReason = new Map([["run as another user: there is no user nobody", 7]]);
+    expect(missingToolsLine({ total: 7, byTool: new Map(), byReason })).toBe(
+      "skipped 7 tests: run as another user: there is no user nobody (7 tests)",
+    );
+    expect(missingToolsLine({ total: 11, byTool: new Map([["chromium", 3]]), byReason })).toBe(
+      "skipped 11 tests: chromium is not installed (3 tests), run as another user: there is no user nobody " +
+        "(7 tests), 1 test with no reason given; install with: apt-get install -y chromium",
+    );
   });
 });

@@ -26,6 +26,7 @@ import { FIXED_ORIGIN_CHECK } from "../scripts/vercel/origin-check.js";
 import { type Platform, startPlatform } from "../scripts/vercel/platform.js";
 import { makeTempDir, removeDir, ROOT, setPlainModes } from "./helpers/build-helpers.js";
 import { runEntry } from "./helpers/child-processes.js";
+import { skippedBecause } from "./helpers/system-tools.js";
 
 const RUNTIME = path.join(ROOT, "scripts/vercel/runtime.mjs");
 /** The middleware's route as the platform needs it: its matcher (middleware.ts) and nothing else. */
@@ -129,8 +130,9 @@ async function deploy(options: { mode: "rewrite" | "fetch"; origin?: boolean; us
   return platform;
 }
 
-describe.skipIf(typeof OTHER_USER === "string")(
-  `as a user who does not own the bundle's files${typeof OTHER_USER === "string" ? ` (skipped: ${OTHER_USER})` : ""}`,
+describe(
+  "as a user who does not own the bundle's files",
+  skippedBecause(typeof OTHER_USER === "string" ? `run as another user: ${OTHER_USER}` : undefined),
   () => {
     const user = OTHER_USER as RuntimeUser;
 

@@ -14,6 +14,8 @@ declare module "vitest" {
   interface TaskMeta {
     /** Set on the tests of a suite skipped because this program is not installed. */
     missingTool?: SystemTool;
+    /** Set on the tests of a suite skipped for another reason this machine gives (see skippedBecause). */
+    skipReason?: string;
   }
 }
 
@@ -29,4 +31,9 @@ export function findTool(tool: SystemTool): string | undefined {
 /** Suite options: run when the program is installed, else skip and record which program was missing. */
 export function whenInstalled(tool: SystemTool): { skip?: boolean; meta?: { missingTool: SystemTool } } {
   return findTool(tool) ? {} : { skip: true, meta: { missingTool: tool } };
+}
+
+/** Suite options: skip, naming why, when `reason` is given (the run's last line names it); else run. */
+export function skippedBecause(reason: string | undefined): { skip?: boolean; meta?: { skipReason: string } } {
+  return reason === undefined ? {} : { skip: true, meta: { skipReason: reason } };
 }
