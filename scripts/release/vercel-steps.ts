@@ -6,11 +6,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { makePiecesReadable } from "../vercel/vercel-build.js";
+import { finishOutput } from "../vercel/vercel-build.js";
 import { runProcess, tail } from "./processes.js";
 import { ReleaseStop } from "./snapshot-steps.js";
 import type { Target } from "./state.js";
-import { OUTPUT_DIR } from "./vercel-output-steps.js";
+import { OUTPUT_DIR, PROJECT_SNAPSHOT } from "./vercel-output-steps.js";
 import { tightenPulledSecrets } from "./working-folder.js";
 
 const VERCEL = "vercel";
@@ -74,8 +74,8 @@ export async function vercelPull(project: string, target: Target): Promise<strin
 /**
  * `vercel build` with the candidate in snapshot/: RELEASE_SNAPSHOT_ID tells vercel.json's build
  * command to bundle it instead of building data/ (scripts/vercel-snapshot.ts). Then the bundles are
- * made readable by other users whatever the umask (scripts/vercel/vercel-build.ts); returns what
- * that changed.
+ * made readable by other users whatever the umask, and the function split per market for a
+ * snapshot with markets (scripts/vercel/vercel-build.ts); returns what was made readable.
  */
 export async function vercelBuild(project: string, target: Target, snapshotId: string): Promise<string[]> {
   const args = ["build", "--yes", "--standalone", ...(target === "production" ? ["--prod"] : [])];
@@ -83,7 +83,7 @@ export async function vercelBuild(project: string, target: Target, snapshotId: s
   const env = vercelEnv({ RELEASE_SNAPSHOT_ID: snapshotId, VERCEL_INSTALL_COMPLETED: "1" });
   const outcome = await runProcess(VERCEL, args, { cwd: project, env });
   if (outcome.code !== 0) throw failed(`vercel ${args.join(" ")}`, outcome);
-  return makePiecesReadable(path.join(project, OUTPUT_DIR));
+  return finishOutput(path.join(project, OUTPUT_DIR), path.join(project, PROJECT_SNAPSHOT));
 }
 
 /**

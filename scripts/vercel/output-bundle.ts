@@ -8,15 +8,7 @@
  */
 import { existsSync, readlinkSync, statSync } from "node:fs";
 import path from "node:path";
-import {
-  type CheckFn,
-  FUNCTION_DIR,
-  FUNCTION_SIZE_LIMIT,
-  isInside,
-  listEntries,
-  MIDDLEWARE_DIR,
-  relativeName,
-} from "./output-layout.js";
+import { type CheckFn, FUNCTION_SIZE_LIMIT, isInside, listEntries, pieceDirs, relativeName } from "./output-layout.js";
 
 /** At most this many parts or links named in a detail. */
 const NAMED = 3;
@@ -32,8 +24,15 @@ export function partOf(bundled: string): string {
   return segments.slice(0, segments[1]!.startsWith("@") ? 3 : 2).join("/");
 }
 
-/** The function's size (its files: bundled name → file), checked against the limit; returns it in bytes. */
-export function checkSize(files: Map<string, string>, check: CheckFn): number {
+/**
+ * The function's size (its files: bundled name → file), checked against the limit under the check's
+ * `name` (one per function when the output has one per market); returns it in bytes.
+ */
+export function checkSize(
+  files: Map<string, string>,
+  check: CheckFn,
+  name = "its uncompressed size is under 250 MB",
+): number {
   const parts = new Map<string, number>();
   let total = 0;
   for (const [bundled, file] of files) {
@@ -46,11 +45,7 @@ export function checkSize(files: Map<string, string>, check: CheckFn): number {
     .slice(0, NAMED)
     .map(([part, size]) => `${part} ${megabytes(size)}`);
   const fits = total < FUNCTION_SIZE_LIMIT;
-  check(
-    "its uncompressed size is under 250 MB",
-    fits,
-    fits ? megabytes(total) : `${megabytes(total)}; the largest: ${largest.join(", ")}`,
-  );
+  check(name, fits, fits ? megabytes(total) : `${megabytes(total)}; the largest: ${largest.join(", ")}`);
   return total;
 }
 
@@ -66,7 +61,7 @@ function linkProblem(outputDir: string, pieceDir: string, link: string): string 
 /** Every link in the function and the middleware leads to something inside its piece. */
 export function checkLinks(outputDir: string, check: CheckFn): void {
   const problems: string[] = [];
-  for (const piece of [FUNCTION_DIR, MIDDLEWARE_DIR])
+  for (const piece of pieceDirs(outputDir))
     for (const entry of listEntries(path.join(outputDir, piece))) {
       if (!entry.isSymbolicLink()) continue;
       const problem = linkProblem(outputDir, piece, relativeName(outputDir, entry));

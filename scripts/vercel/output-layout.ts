@@ -3,13 +3,15 @@
  * output-modes.ts are two of them): where the pieces are in the output, the paths they must
  * answer, and how a check reports.
  */
-import { type Dirent, existsSync, readdirSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** Vercel's limit on a function's uncompressed size (the CLI measures it in MiB). */
 export const FUNCTION_SIZE_LIMIT = 250 * 1024 * 1024;
 export const FUNCTION_DIR = "functions/api/v1.func";
 export const MIDDLEWARE_DIR = "functions/middleware.func";
+/** Where the functions of a multi-market output are, one `<id>.func` per market (market-functions.ts). */
+export const MARKET_FUNCTIONS_DIR = "functions/api/markets";
 /**
  * Paths the function answers without the gateway in front: the health check, and where an MCP
  * client looks for OAuth (a 404 in the API's words: decision: MCP).
@@ -98,4 +100,35 @@ export interface Route {
   dest?: string;
   handle?: string;
   status?: number;
+}
+
+/** A function's files (default api/v1's): those written into its folder plus those it maps from the project. */
+export function functionFiles(outputDir: string, projectDir: string, func = FUNCTION_DIR): Map<string, string> {
+  const funcDir = path.join(outputDir, func);
+  const files = new Map<string, string>();
+  for (const file of listFiles(funcDir)) files.set(file, path.join(funcDir, file));
+  const config = JSON.parse(readFileSync(path.join(funcDir, ".vc-config.json"), "utf8")) as {
+    filePathMap?: Record<string, string>;
+  };
+  for (const [bundled, source] of Object.entries(config.filePathMap ?? {}))
+    files.set(bundled, path.join(projectDir, source));
+  return files;
+}
+
+/** Where a path goes after the filesystem phase, following config.json's routes in order. */
+export function routeOf(routes: Route[], pathname: string): string | undefined {
+  const afterFilesystem = routes.slice(routes.findIndex((r) => r.handle === "filesystem") + 1);
+  for (const route of afterFilesystem) {
+    if (route.handle) break;
+    if (route.src && new RegExp(route.src).test(pathname)) return route.dest ?? `status ${route.status}`;
+  }
+  return undefined;
+}
+
+/** The pieces of an output whose every file is checked: the function, each market's (if split), the middleware. */
+export function pieceDirs(outputDir: string): string[] {
+  const markets = listEntries(path.join(outputDir, MARKET_FUNCTIONS_DIR))
+    .filter((entry) => entry.isDirectory() && entry.name.endsWith(".func"))
+    .map((entry) => `${MARKET_FUNCTIONS_DIR}/${entry.name}`);
+  return [FUNCTION_DIR, ...markets.sort(), MIDDLEWARE_DIR];
 }

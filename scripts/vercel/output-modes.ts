@@ -8,7 +8,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { type CheckFn, FUNCTION_DIR, isInside, listEntries, MIDDLEWARE_DIR, relativeName } from "./output-layout.js";
+import { type CheckFn, FUNCTION_DIR, isInside, listEntries, pieceDirs, relativeName } from "./output-layout.js";
 
 /** Others' read bit: what a file needs. */
 const OTHERS_READ = 0o004;
@@ -39,12 +39,12 @@ function entriesOf(outputDir: string, pieceDir: string): string[] {
 }
 
 /**
- * Every file and folder of the function and the middleware, and the files the function maps from
+ * Every file and folder of the function (and of each market's) and the middleware, and the files the function maps from
  * the project (`filePathMap`, named by their place in the bundle), readable by other users.
  */
 export function checkModes(outputDir: string, functionFiles: Map<string, string>, check: CheckFn): void {
   const offenders: string[] = [];
-  for (const piece of [FUNCTION_DIR, MIDDLEWARE_DIR])
+  for (const piece of pieceDirs(outputDir))
     for (const entry of entriesOf(outputDir, piece)) {
       const problem = modeProblem(path.join(outputDir, entry));
       if (problem) offenders.push(`${entry} ${problem}`);

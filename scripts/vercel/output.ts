@@ -3,7 +3,7 @@
  * matter for this project: the function bundles the whole snapshot, /v1/* reaches the function
  * untouched, static/ holds only the public documentation, the bundle fits Vercel's limit and holds
  * no link out of it (output-bundle.ts), and another user than the files' owner can read what the
- * pieces read (output-modes.ts).
+ * pieces read (output-modes.ts). A multi-market snapshot is checked per market's function (output-markets.ts).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -11,40 +11,43 @@ import {
   type CheckFn,
   DATA_LIKE,
   FUNCTION_DIR,
+  functionFiles,
   listFiles,
   type OutputCheck,
   type OutputFacts,
   ROUTED_PATHS,
   type Route,
+  routeOf,
 } from "./output-layout.js";
 import { checkLinks, checkSize } from "./output-bundle.js";
 import { checkGatewaySecret, checkMiddleware } from "./output-gateway.js";
+import { checkMarketFunctions } from "./output-markets.js";
 import { checkModes } from "./output-modes.js";
+import { isMarketsFolder } from "../../api/_core/format/read/markets-folder.js";
 
-export { FUNCTION_DIR, FUNCTION_SIZE_LIMIT, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS } from "./output-layout.js";
+export {
+  FUNCTION_DIR,
+  FUNCTION_SIZE_LIMIT,
+  functionFiles,
+  listFiles,
+  MIDDLEWARE_DIR,
+  ROUTED_PATHS,
+  routeOf,
+} from "./output-layout.js";
 export type { CheckFn, OutputCheck, OutputFacts, Route } from "./output-layout.js";
 
-/** The function's files: those written into its folder plus those it maps from the project. */
-function functionFiles(outputDir: string, projectDir: string): Map<string, string> {
-  const funcDir = path.join(outputDir, FUNCTION_DIR);
-  const files = new Map<string, string>();
-  for (const file of listFiles(funcDir)) files.set(file, path.join(funcDir, file));
-  const config = JSON.parse(readFileSync(path.join(funcDir, ".vc-config.json"), "utf8")) as {
-    filePathMap?: Record<string, string>;
-  };
-  for (const [bundled, source] of Object.entries(config.filePathMap ?? {}))
-    files.set(bundled, path.join(projectDir, source));
-  return files;
-}
-
-/** Where a path goes after the filesystem phase, following config.json's routes in order. */
-export function routeOf(routes: Route[], pathname: string): string | undefined {
-  const afterFilesystem = routes.slice(routes.findIndex((r) => r.handle === "filesystem") + 1);
-  for (const route of afterFilesystem) {
-    if (route.handle) break;
-    if (route.src && new RegExp(route.src).test(pathname)) return route.dest ?? `status ${route.status}`;
-  }
-  return undefined;
+/** The function of a single-market snapshot bundles all of it; returns how many of its files it does. */
+function checkWholeSnapshot(files: Map<string, string>, snapshotDir: string, check: CheckFn): number {
+  const expected = listFiles(snapshotDir);
+  const missing = expected.filter((f) => {
+    const bundled = files.get(`snapshot/${f}`);
+    return !bundled || !existsSync(bundled) || statSync(bundled).size !== statSync(path.join(snapshotDir, f)).size;
+  });
+  const detail = missing.length
+    ? `missing or different: ${missing.slice(0, 5).join(", ")}`
+    : `${expected.length} files`;
+  check("it bundles the whole snapshot", expected.length > 0 && missing.length === 0, detail);
+  return expected.length - missing.length;
 }
 
 /** Runs every check; never throws for a broken output, so all problems are reported at once. */
@@ -58,6 +61,11 @@ export function checkVercelOutput(
   const check: CheckFn = (name, ok, detail) => checks.push({ name, ok, detail });
   const facts: OutputFacts = { functionBytes: 0, snapshotFiles: 0, staticFiles: [] };
 
+  const configFile = path.join(outputDir, "config.json");
+  const routes = existsSync(configFile)
+    ? ((JSON.parse(readFileSync(configFile, "utf8")) as { routes?: Route[] }).routes ?? [])
+    : [];
+  const markets = isMarketsFolder(snapshotDir);
   const funcConfig = path.join(outputDir, FUNCTION_DIR, ".vc-config.json");
   check("the function api/v1 is built", existsSync(funcConfig), FUNCTION_DIR);
   const files = existsSync(funcConfig) ? functionFiles(outputDir, projectDir) : new Map<string, string>();
@@ -73,19 +81,12 @@ export function checkVercelOutput(
       `${config.runtime} ${config.launcherType}`,
     );
     check("its handler file is in the bundle", files.has(config.handler ?? ""), config.handler ?? "(none)");
-    const expected = listFiles(snapshotDir);
-    const missing = expected.filter((f) => {
-      const bundled = files.get(`snapshot/${f}`);
-      return !bundled || !existsSync(bundled) || statSync(bundled).size !== statSync(path.join(snapshotDir, f)).size;
-    });
-    facts.snapshotFiles = expected.length - missing.length;
-    const detail = missing.length
-      ? `missing or different: ${missing.slice(0, 5).join(", ")}`
-      : `${expected.length} files`;
-    check("it bundles the whole snapshot", expected.length > 0 && missing.length === 0, detail);
+    if (!markets) facts.snapshotFiles = checkWholeSnapshot(files, snapshotDir, check);
     facts.functionBytes = checkSize(files, check);
     checkGatewaySecret(outputDir, files, check);
   }
+  // A multi-market snapshot is bundled one market per function (market-functions.ts), checked as such.
+  if (markets) facts.snapshotFiles = checkMarketFunctions(outputDir, projectDir, snapshotDir, routes, check);
 
   const staticDir = path.join(outputDir, "static");
   facts.staticFiles = listFiles(staticDir);
@@ -102,10 +103,6 @@ export function checkVercelOutput(
     stray.length ? `not from public/: ${stray.join(", ")}` : facts.staticFiles.join(", "),
   );
 
-  const configFile = path.join(outputDir, "config.json");
-  const routes = existsSync(configFile)
-    ? ((JSON.parse(readFileSync(configFile, "utf8")) as { routes?: Route[] }).routes ?? [])
-    : [];
   const misrouted = ROUTED_PATHS.map((p) => [p, routeOf(routes, p)] as const).filter(([, dest]) => dest !== "/api/v1");
   // An exact "/api/v1": a named rewrite parameter would be appended as ?path=…, which the strict query parser refuses.
   check(

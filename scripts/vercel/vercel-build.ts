@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, chmodSync, existsSync, lstatSync, readdirSync, renameSync, type Stats } from "node:fs";
 import path from "node:path";
+import { splitFunctionByMarket } from "./market-functions.js";
 import { FUNCTION_DIR, MIDDLEWARE_DIR } from "./output-layout.js";
 
 const FILE_MODE = 0o644;
@@ -58,6 +59,17 @@ export function makePiecesReadable(outputDir: string): string[] {
   return changed.sort();
 }
 
+/**
+ * What follows `vercel build` on its output, for verify:vercel and a release alike: the bundles made
+ * readable, then the function split per market when the bundled snapshot has markets
+ * (market-functions.ts; copies keep the modes just set). Returns what was made readable.
+ */
+export function finishOutput(outputDir: string, snapshotDir: string): string[] {
+  const opened = makePiecesReadable(outputDir);
+  splitFunctionByMarket(outputDir, snapshotDir);
+  return opened;
+}
+
 /** What `makePiecesReadable` did, as a clause of a build's line ("" when nothing). */
 export function describeOpened(changed: string[]): string {
   if (changed.length === 0) return "";
@@ -100,5 +112,5 @@ export function runVercelBuild(work: string): VercelBuildOutcome {
         `${result.stdout}${result.stderr}\n` +
         `verify:vercel: vercel build failed (exit ${result.status ?? result.signal})\n`,
     };
-  return { ok: true, opened: makePiecesReadable(path.join(work, ".vercel/output")) };
+  return { ok: true, opened: finishOutput(path.join(work, ".vercel/output"), path.join(work, "snapshot")) };
 }
