@@ -4,7 +4,8 @@ import { parseCorsOrigins } from "../api/_core/gate/cors.js";
 import { limiterFromEnvironment } from "../api/_adapters/environment.js";
 import { listenFailure, parsePort } from "./server/listen-port.js";
 import { startServer } from "./server/local-server.js";
-import { requestLogger } from "./server/request-log.js";
+import { onStop, requestLogger } from "./server/request-log.js";
+import { localUsage } from "./server/usage-counting.js";
 
 const USAGE = "usage: npm run serve -- --snapshot DIR --access FILE --port N [--host 127.0.0.1] [--default-market ID]";
 
@@ -47,11 +48,15 @@ function readOptions() {
 const options = readOptions();
 const log = requestLogger();
 // UPSTASH_REDIS_REST_* or REDIS_URL set: one rate limit shared by every server process; otherwise in memory.
+// The same store counts usage (decision: usage); without one, files in USAGE_DIR (default ops/usage).
 Promise.resolve()
-  .then(() =>
-    startServer({
+  .then(() => {
+    const usage = localUsage(process.env, log.warn);
+    onStop(usage.close);
+    return startServer({
       ...options,
       limiter: limiterFromEnvironment(process.env, log.warn),
+      usage: usage.counter,
       corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
       onLog: log.request,
       onError: log.error,
@@ -64,7 +69,7 @@ Promise.resolve()
             : `serve: market ${market} in ${options.snapshotDir} cannot be served (${reason}); ` +
                 "its requests answer 503 until it can\n",
         ),
-    }),
-  )
+    });
+  })
   .then(({ url }) => process.stdout.write(`listening on ${url}\n`))
   .catch((error: unknown) => fail(listenFailure(error, options.port, options.host, "--port"), false));

@@ -14,7 +14,8 @@ import { runBuild } from "../build/run-build.js";
 import { holdPort, listenFailure, parsePort, type PortHold } from "./server/listen-port.js";
 import { writeCurrentDemo } from "./demo/demo-folder.js";
 import { startServer } from "./server/local-server.js";
-import { requestLogger } from "./server/request-log.js";
+import { onStop, requestLogger } from "./server/request-log.js";
+import { localUsage } from "./server/usage-counting.js";
 
 function fail(message: string): never {
   process.stderr.write(`start: ${message}\n`);
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
   }
   const log = requestLogger();
   const limiter = limiterFromEnvironment(process.env, log.warn);
+  const usage = localUsage(process.env, log.warn);
+  onStop(usage.close);
   await hold.release();
   const { url } = await startServer({
     snapshotDir: "snapshot",
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
     port: hold.port,
     host,
     limiter,
+    usage: usage.counter,
     // Only when data/ holds markets.json (decision: markets).
     defaultMarket: process.env.DEFAULT_MARKET || undefined,
     corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),

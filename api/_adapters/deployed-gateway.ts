@@ -2,8 +2,9 @@
  * The gateway as deployed (the project's middleware.ts), configured from the environment the way
  * the function is (environment.ts) and created on the first request. The snapshot id comes from
  * the manifest Vercel bundles beside the middleware (it traces the file from middleware.ts), the
- * secret from the file the build generates, bundled the same way (gateway-secret.ts), and fetch
- * mode's origin from GATEWAY_ORIGIN or VERCEL_URL (gateway-origin.ts).
+ * secret from the file the build generates, bundled the same way (gateway-secret.ts), fetch
+ * mode's origin from GATEWAY_ORIGIN or VERCEL_URL (gateway-origin.ts), and usage's store from the
+ * rate limiter's variables (deployed-usage.ts).
  */
 import { readFileSync } from "node:fs";
 import { memoryRateLimiter } from "../_core/gate/rate-limit.js";
@@ -11,6 +12,7 @@ import { SnapshotError } from "../_core/format/primitives/errors.js";
 import { MANIFEST_FILE } from "../_core/format/primitives/files.js";
 import { parseManifest } from "../_core/format/layout/manifest.js";
 import { deferredOperationLog } from "../_core/log/request-log.js";
+import { deployedUsage, flushAfter } from "./deployed-usage.js";
 import { accessFromEnvironment, corsFromEnvironment, limiterFromEnvironment } from "./environment.js";
 import { resolveGatewayOrigin } from "./gateway-origin.js";
 import { resolveGatewaySecret } from "./gateway-secret.js";
@@ -48,9 +50,11 @@ export interface BundledFiles {
   secret: URL;
 }
 
-/** What tests change: the clock the access data's refresh runs on (default Date.now). */
+/** What tests change: the clock the access data's refresh runs on (default Date.now), and the instance's stop. */
 export interface DeployedGatewayOptions {
   clock?: () => number;
+  /** How usage's last write is run when the instance stops; default on SIGTERM (deployed-usage.ts). */
+  onStop?: (close: () => Promise<void>) => void;
 }
 
 function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles, options: DeployedGatewayOptions): Gateway {
@@ -59,7 +63,8 @@ function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles, opti
   const mode = forwardModeOf(env.GATEWAY_MODE);
   // Only fetch mode sends a request of its own; a rewrite stays with the platform.
   const fixed = mode === "fetch" ? resolveGatewayOrigin(env) : undefined;
-  return createGateway({
+  const usage = deployedUsage(env, { report: log.warn, onStop: options.onStop });
+  const gateway = createGateway({
     mode,
     secret,
     secretProblem: problem,
@@ -72,7 +77,9 @@ function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles, opti
     now: () => new Date(),
     onError: log.error,
     onLog: log.request,
+    usage,
   });
+  return (request) => flushAfter(usage, gateway(request));
 }
 
 /** A gateway built from the environment on the first request, then reused. */

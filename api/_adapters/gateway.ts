@@ -11,6 +11,10 @@
  * the host a request names (decision: gateway origin), and streams it back (one hop more,
  * certainly cached). Anything else at the internal prefix is a 404, except the gateway's own
  * fetch, which shows the secret.
+ *
+ * Every request the gate decides is counted here (decision: usage), cache hits included: an answer
+ * the gateway sees by its outcome; one it hands on unseen (a rewrite, an MCP message) as `cdn`, with
+ * a header by which the function settles it if the answer is its own.
  */
 import { randomUUID } from "node:crypto";
 import { next, rewrite } from "@vercel/functions";
@@ -30,6 +34,8 @@ import { type RequestLog, requestLogger, type Served } from "../_core/log/log.js
 import { chooseCoding } from "../_core/respond/negotiate.js";
 import { isMcpTarget } from "../_core/endpoints/mcp-path.js";
 import { withoutFragment } from "../_core/endpoints/request-target.js";
+import { USAGE_HEADER } from "../_core/usage/settlement.js";
+import type { UsageRecorder } from "../_core/usage/usage-counter.js";
 import { type Forward, forwardedHeaders, forwardRaw } from "./forward.js";
 
 export type { Forward } from "./forward.js";
@@ -53,6 +59,8 @@ export interface GatewayOptions extends GateOptions {
   onError?: (requestId: string, error: unknown) => void;
   /** One line per request the gateway decides, with the organization once the key is known. */
   onLog?: (entry: RequestLog) => void;
+  /** Counts every request the gate decides (decision: usage). */
+  usage?: UsageRecorder;
 }
 
 export type Gateway = (request: Request) => Response | Promise<Response>;
@@ -89,6 +97,8 @@ interface Exchange {
   core: CoreRequest;
   requestId: string;
   started: bigint | undefined;
+  /** Counted for usage once its answer is seen: it reached the gate and was not handed on unseen. */
+  counted?: boolean;
 }
 
 /** The bytes a streamed answer will carry, for its log line (none for HEAD, 204, 304). */
@@ -103,6 +113,10 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function logged(x: Exchange, response: Response, line: Partial<Served>): Response {
     log?.write(x.started!, { requestId: x.requestId, method: x.core.method, url: x.core.url, ...line });
+    if (x.counted && line.status !== undefined) {
+      const event = { url: x.core.url, status: line.status, bytes: line.bytes ?? 0, organization: line.organization };
+      options.usage?.count(event);
+    }
     return response;
   }
 
@@ -124,6 +138,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     const coding = mcp ? "identity" : chooseCoding(request.headers.get("accept-encoding") ?? undefined);
     const target = internalTarget(options.snapshotId(), coding, x.core.url);
     const headers = forwardedHeaders(request, x.requestId, options.secret, mcp);
+    // An answer the gateway will not see, or whose tool it cannot name, is the function's to settle.
+    if (options.usage && (options.mode === "rewrite" || mcp)) {
+      headers.set(USAGE_HEADER, options.usage.handOff(x.core.url, organization));
+      x.counted = false;
+    }
     if (options.mode === "rewrite") {
       // A rewrite names the request's own URL: the platform serves it within this deployment.
       const rewritten = rewrite(new URL(target, request.url), { headers: callerHeaders, request: { headers } });
@@ -166,6 +185,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       const x = { core, requestId: randomUUID(), started: log?.start() };
       return answered(x, refusal(core.method, unknownEndpoint(), callerOf(core, x.requestId, options.corsOrigins)));
     }
-    return admitted(request, { core, requestId: randomUUID(), started: log?.start() });
+    return admitted(request, { core, requestId: randomUUID(), started: log?.start(), counted: true });
   };
 }

@@ -1,15 +1,15 @@
 /**
  * Shared rate limits in Redis over TCP (self-hosting; REDIS_URL): the counter store behind
  * store-rate-limit.ts, which holds the windows, the deadline (REDIS_TIMEOUT_MS), the fail-open and
- * the outage reports. Each hit is one Lua script (INCR, and PEXPIRE on a new counter). Commands
- * are never queued on a reconnect: while not connected a hit fails at once (and counts in memory);
- * a fresh instance waits for its first connection attempt, within the deadline. A command that
- * misses the deadline is left to its connection (shared, so not closed for one late answer).
- * ioredis is imported only when REDIS_URL is set, so deployments without Redis do not pay for it
- * at cold start.
+ * the outage reports. Each hit is one Lua script (INCR, and PEXPIRE on a new counter), over a
+ * connection that never queues (redis-connection.ts): while not connected a hit fails at once (and
+ * counts in memory); a fresh instance waits for its first connection attempt, within the deadline.
+ * A command that misses the deadline is left to its connection (shared, so not closed for one late
+ * answer).
  */
 import type { Redis } from "ioredis";
 import type { RateLimiter } from "../_core/gate/rate-limit.js";
+import { redisConnection } from "./redis-connection.js";
 import { type CounterStore, storeRateLimiter, type Wait } from "./store-rate-limit.js";
 
 export interface RedisLimiterOptions {
@@ -40,63 +40,17 @@ return count`;
 
 type HitClient = Redis & { rateHit(key: string, ttlMs: number): Promise<number> };
 
-async function connect(options: RedisLimiterOptions, onError: (error: Error) => void): Promise<HitClient> {
-  const { Redis } = await import("ioredis");
-  const client = new Redis(options.url, {
-    // Fail fast instead of queueing: a request must never wait on a reconnect.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1_000,
-    retryStrategy: (times) => Math.min(times * 100, 1_000),
-  });
-  // Without a listener ioredis prints every failed reconnect; the limiter reports an outage once.
-  client.on("error", onError);
-  client.defineCommand("rateHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
-  return client as HitClient;
-}
-
 /** The Redis counter store; the connection starts at once, in the background. */
 function redisStore(options: RedisLimiterOptions): CounterStore & Pick<RedisRateLimiter, "ready" | "close"> {
-  /** Why the last connection attempt failed: the reason an outage is reported with. */
-  let lastError = "not connected";
-  let everReady = false;
-  const client = connect(options, (error) => {
-    lastError = error.message;
-  });
-  client.catch((error: Error) => {
-    lastError = `cannot load ioredis: ${error.message}`;
-  });
-  /** Settles when the first connection attempt does: connected, or failed with its reason. */
-  const firstAttempt = client.then(
-    (c) =>
-      new Promise<void>((resolve) => {
-        if (c.status === "ready") return resolve();
-        c.once("ready", () => resolve());
-        c.once("error", () => resolve());
-      }),
-    () => {},
-  );
-
-  async function isConnected(): Promise<boolean> {
-    const c = await client.catch(() => undefined);
-    if (!c) return false;
-    // A fresh instance waits for its first connection attempt; later reconnects are never waited for.
-    if (c.status !== "ready" && !everReady) await firstAttempt;
-    everReady ||= c.status === "ready";
-    return c.status === "ready";
-  }
-
+  const connection = redisConnection(options.url, { rateHit: { lua: HIT_SCRIPT, keys: 1 } });
   return {
     name: REDIS_STORE.name,
     async increment(key, ttlMs) {
-      if (!(await isConnected())) throw new Error(lastError);
-      return Number(await (await client).rateHit(key, ttlMs));
+      const client = (await connection.connected()) as HitClient;
+      return Number(await client.rateHit(key, ttlMs));
     },
-    ready: isConnected,
-    async close() {
-      const c = await client.catch(() => undefined);
-      c?.disconnect();
-    },
+    ready: connection.ready,
+    close: connection.close,
   };
 }
 
@@ -111,6 +65,16 @@ export function redisRateLimiter(options: RedisLimiterOptions): RedisRateLimiter
   return { hit: limiter.hit, ready: store.ready, close: store.close };
 }
 
+/** REDIS_TIMEOUT_MS, the deadline of every Redis store (the limiter's and usage's); undefined: the 50 ms default. */
+export function redisTimeoutFromEnvironment(env: NodeJS.ProcessEnv): number | undefined {
+  const timeout = env.REDIS_TIMEOUT_MS;
+  if (timeout !== undefined && !/^[1-9]\d{0,4}$/.test(timeout))
+    throw new Error(
+      `REDIS_TIMEOUT_MS must be a whole number of milliseconds from 1 to 99999, not ${JSON.stringify(timeout)}`,
+    );
+  return timeout === undefined ? undefined : Number(timeout);
+}
+
 /**
  * The shared limiter when REDIS_URL is set (REDIS_TIMEOUT_MS overrides the 50 ms deadline);
  * undefined means the core's in-memory default.
@@ -120,14 +84,5 @@ export function rateLimiterFromEnvironment(
   onStateChange?: (message: string) => void,
 ): RedisRateLimiter | undefined {
   if (!env.REDIS_URL) return undefined;
-  const timeout = env.REDIS_TIMEOUT_MS;
-  if (timeout !== undefined && !/^[1-9]\d{0,4}$/.test(timeout))
-    throw new Error(
-      `REDIS_TIMEOUT_MS must be a whole number of milliseconds from 1 to 99999, not ${JSON.stringify(timeout)}`,
-    );
-  return redisRateLimiter({
-    url: env.REDIS_URL,
-    timeoutMs: timeout === undefined ? undefined : Number(timeout),
-    onStateChange,
-  });
+  return redisRateLimiter({ url: env.REDIS_URL, timeoutMs: redisTimeoutFromEnvironment(env), onStateChange });
 }

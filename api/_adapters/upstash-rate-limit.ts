@@ -78,8 +78,13 @@ export function upstashRateLimiterFromEnvironment(
   env: NodeJS.ProcessEnv,
   onStateChange?: (message: string) => void,
 ): RateLimiter | undefined {
+  const credentials = upstashCredentialsOf(env);
+  return credentials && upstashRateLimiter({ ...credentials, onStateChange });
+}
+
+/** Upstash's REST URL and token from the environment (either pair of names), or undefined when not both are set. */
+export function upstashCredentialsOf(env: NodeJS.ProcessEnv): { url: string; token: string } | undefined {
   const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
   const token = env.UPSTASH_REDIS_REST_TOKEN ?? env.KV_REST_API_TOKEN;
-  if (!url || !token) return undefined;
-  return upstashRateLimiter({ url, token, onStateChange });
+  return url && token ? { url, token } : undefined;
 }

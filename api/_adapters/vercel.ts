@@ -2,13 +2,15 @@
  * The core as deployed on Vercel, configured from the environment and created on the first
  * request, so importing the function module costs almost nothing (a cold start). It answers the
  * internal path the gateway forwards to, the health check, and (should anything reach it without
- * the gateway) /v1 itself, admitted as everywhere else.
+ * the gateway) /v1 itself, admitted as everywhere else. It counts what its own gate decides and
+ * settles what the gateway handed on (decision: usage), written after each answer (deployed-usage.ts).
  */
 import path from "node:path";
 import { createHandler, type CoreRequest, type CoreResponse } from "../_core/handle-request.js";
 import type { Handle } from "./node-listener.js";
 import { deferredOperationLog } from "../_core/log/request-log.js";
 import { SnapshotSource } from "../_core/format/read/snapshot-source.js";
+import { deployedUsage, flushAfter } from "./deployed-usage.js";
 import { accessFromEnvironment, corsFromEnvironment, limiterFromEnvironment } from "./environment.js";
 import { GATEWAY_SECRET_FILE, resolveGatewaySecret } from "./gateway-secret.js";
 
@@ -22,6 +24,8 @@ export interface DeployedOptions {
   secretFile?: string;
   /** The clock the access data's refresh runs on (tests move it); default Date.now. */
   clock?: () => number;
+  /** How usage's last write is run when the instance stops; default on SIGTERM (deployed-usage.ts). */
+  onStop?: (close: () => Promise<void>) => void;
 }
 
 /** Logs are pino lines written synchronously (LOG_LEVEL). */
@@ -33,7 +37,8 @@ function createCore(env: NodeJS.ProcessEnv, options: DeployedOptions): Handle {
   );
   // The internal path is then a 404 to everyone, the gateway included; said once per instance.
   if (problem) log.warn(problem);
-  return createHandler({
+  const usage = deployedUsage(env, { report: log.warn, onStop: options.onStop });
+  const handle = createHandler({
     // A deployment's snapshot never changes; the recheck only notices one going missing (a 503).
     snapshots: new SnapshotSource(env.SNAPSHOT_DIR ?? path.join(process.cwd(), "snapshot"), { recheckMs: 1000 }),
     access: accessFromEnvironment(env, { onProblem: log.warn, clock: options.clock }),
@@ -42,7 +47,9 @@ function createCore(env: NodeJS.ProcessEnv, options: DeployedOptions): Handle {
     onError: log.error,
     corsOrigins: corsFromEnvironment(env),
     gatewaySecret: secret,
+    usage,
   });
+  return (request) => flushAfter(usage, handle(request));
 }
 
 /** A handle that builds the core from the environment once, then reuses it. */

@@ -3,7 +3,7 @@
  * the internal path (what the gateway forwards: serve only), the health check (no key), the gate
  * (a CORS preflight; admission by key, rate limit, entitlement), serve (route and parse, then the
  * stored or composed body in the client's coding; or, for /mcp, the MCP server, whose tools ask
- * the same serve step), respond (the caller's headers), log.
+ * the same serve step), respond (the caller's headers), log, and usage for what passed the gate.
  */
 import { randomUUID } from "node:crypto";
 import type { AccessSource } from "./gate/access.js";
@@ -39,6 +39,9 @@ import { memoryRateLimiter, type RateLimiter } from "./gate/rate-limit.js";
 import { finishResponse, type Outgoing } from "./respond/respond.js";
 import { ResponseCache, type CacheBudgets } from "./respond/response-cache.js";
 import { serve } from "./serve.js";
+import { countedInMarkets } from "./usage/market.js";
+import { type Settlement, settlementOf, USAGE_HEADER } from "./usage/settlement.js";
+import type { UsageRecorder } from "./usage/usage-counter.js";
 
 export type { CoreRequest, CoreResponse, Handler } from "./exchange.js";
 export type { RequestLog } from "./log/log.js";
@@ -55,6 +58,8 @@ export interface CoreOptions {
   corsOrigins?: CorsOrigins;
   /** The secret the gateway proves itself with on the internal path; undefined: the path is a 404. */
   gatewaySecret?: string;
+  /** Counts every request the gate decides, and settles what the gateway handed on (decision: usage). */
+  usage?: UsageRecorder;
   /**
    * The folder served, when it may be a multi-market folder (the local server): while it is one, its
    * markets are served and `snapshots` is not read (decision: markets).
@@ -75,6 +80,11 @@ interface Exchange {
   requestId: string;
   /** When it arrived, when a log line will report its duration. */
   started: bigint | undefined;
+  /**
+   * Counted for usage: a request that reached the gate, or one the gateway handed on, counted under
+   * the gateway's day and organization (usage/settlement.ts); its public target, within its market.
+   */
+  counted?: { url: string; market?: string; settles?: Settlement };
   /** The market it is served from, in a deployment with markets: the id its path names, or the default. */
   market?: string;
 }
@@ -122,6 +132,12 @@ export function createHandler(options: CoreOptions): Handler {
       tool: named?.tool,
       key: named?.key,
     });
+    const counted = x.counted;
+    if (counted && options.usage) {
+      const { status, body } = response;
+      const { url, market, settles } = counted;
+      options.usage.count({ url, market, settles, status, bytes: body.length, organization, tool: named?.tool });
+    }
     return response;
   }
 
@@ -218,6 +234,7 @@ export function createHandler(options: CoreOptions): Handler {
   function marketsRequest(x: Exchange, markets: MarketsSource): CoreResponse | Promise<CoreResponse> {
     const route = routeMarket(x.request.url, options.defaultMarket);
     const market = route.to === "market" && isServed(markets, route.market) ? route.market : undefined;
+    x.counted = countedInMarkets(x.request.url, route, market);
     // The gate reads the path of a CORS preflight (MCP's differs): the path within the market.
     const request =
       route.to === "market" && x.request.method === "OPTIONS" ? { ...x.request, url: route.rest } : x.request;
@@ -273,6 +290,8 @@ export function createHandler(options: CoreOptions): Handler {
     const target = isInternalTarget(request.url)
       ? parseInternalTarget(request.url)
       : { snapshotId: undefined, coding: undefined, publicTarget: request.url };
+    const settles = options.usage && settlementOf(headerOf(request, USAGE_HEADER));
+    if (settles) x.counted = { url: target?.publicTarget ?? request.url, settles };
     try {
       // The platform may resolve dot segments of the target (/v1/%2e%2e/...) into no API path at all.
       if (!target) throw unknownEndpoint();
@@ -324,6 +343,7 @@ export function createHandler(options: CoreOptions): Handler {
     if (isInternalTarget(x.request.url)) return notAnEndpoint(x);
     if (isHealthCheck(x.request.url)) return health(x);
     if (isOAuthDiscovery(x.request.url)) return notAnEndpoint(x, noOAuth());
+    x.counted = { url: x.request.url };
     const markets = options.folder?.markets;
     if (markets) return marketsRequest(x, markets);
     const outcome = passGate(x.request, x.requestId, gate);

@@ -12,6 +12,7 @@ import { withoutFragment } from "../../api/_core/endpoints/request-target.js";
 import type { RateLimiter } from "../../api/_core/gate/rate-limit.js";
 import type { MarketsSource } from "../../api/_core/format/read/markets-source.js";
 import type { SnapshotSource } from "../../api/_core/format/read/snapshot-source.js";
+import type { UsageRecorder } from "../../api/_core/usage/usage-counter.js";
 import { answerProtocolErrors, refusedForMissingHost, SERVER_OPTIONS } from "./protocol-errors.js";
 import { defaultMarketProblem } from "./default-market.js";
 import { FolderSource, loggedMarkets, loggedSnapshots, type SnapshotLog, watchSnapshot } from "./snapshot-watch.js";
@@ -23,6 +24,8 @@ export interface ServerOptions {
   host?: string;
   publicDir?: string;
   limiter?: RateLimiter;
+  /** Counts every request the gate decides (decision: usage; usage-counting.ts writes it). */
+  usage?: UsageRecorder;
   onLog?: (entry: RequestLog) => void;
   /** Test overrides passed through to the core: a fixed clock, a snapshot source, a quiet error sink. */
   now?: CoreOptions["now"];
@@ -153,6 +156,7 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
     defaultMarket: options.defaultMarket,
     access,
     limiter: options.limiter,
+    usage: options.usage,
     now: options.now,
     onLog: options.onLog,
     corsOrigins: options.corsOrigins,

@@ -1,11 +1,14 @@
 /**
- * An in-memory server speaking the part of Upstash Redis's REST API the rate limiter uses, for
- * tests: POST `/` (one command), `/pipeline` and `/multi-exec` (a list), with a bearer token;
- * SET (NX, PX), INCR, GET, PTTL, DEL, PING; expiry on a clock the test moves; string results in
- * base64 when the client asks for it (`Upstash-Encoding: base64`, as @upstash/redis does).
+ * An in-memory server speaking the part of Upstash Redis's REST API the rate limiter and usage use,
+ * for tests: POST `/` (one command), `/pipeline` and `/multi-exec` (a list), with a bearer token;
+ * SET (NX, PX), INCR, GET, PTTL, DEL, PING; SMEMBERS, HGETALL; EVAL of usage's batch script alone,
+ * run as its Lua says (the script itself runs on a real redis-server in the contract test); expiry
+ * on a clock the test moves; strings in base64 when the client asks for it (`Upstash-Encoding:
+ * base64`, as @upstash/redis does), in lists too.
  */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ADD_BATCH_SCRIPT } from "../../api/_adapters/usage-layout.js";
 
 export type UpstashMode = "up" | "down" | "silent";
 
@@ -15,6 +18,11 @@ export interface UpstashServer {
   /** Milliseconds on the server's clock; move it to expire counters. */
   clock: { now: number };
   values: Map<string, { value: string; expiresAt?: number }>;
+  /** Hashes and sets (usage's), which never expire here. */
+  hashes: Map<string, Map<string, number>>;
+  sets: Map<string, Set<string>>;
+  /** Commands answered, by name (EVAL, PIPELINE…): how many round trips a client made. */
+  commands: Map<string, number>;
   /** up: answers; down: 503 to everything; silent: holds every request without answering. */
   setMode(mode: UpstashMode): void;
   /** Requests held in silent mode whose client has not gone away. */
@@ -27,6 +35,9 @@ type Result = { result: unknown } | { error: string };
 export function startUpstashServer(token = "upstash-test-token"): Promise<UpstashServer> {
   const clock = { now: 0 };
   const values = new Map<string, { value: string; expiresAt?: number }>();
+  const hashes = new Map<string, Map<string, number>>();
+  const sets = new Map<string, Set<string>>();
+  const commands = new Map<string, number>();
   let mode: UpstashMode = "up";
   const held: ServerResponse[] = [];
 
@@ -63,15 +74,46 @@ export function startUpstashServer(token = "upstash-test-token"): Promise<Upstas
         values.set(key, { value: String(args[1]), expiresAt });
         return { result: "OK" };
       }
+      case "SMEMBERS":
+        return { result: [...(sets.get(key) ?? [])] };
+      case "HGETALL":
+        return { result: [...(hashes.get(key) ?? [])].flatMap(([field, value]) => [field, String(value)]) };
+      case "EVAL":
+        return evalScript(args);
       default:
         return { error: `ERR unknown command '${name}'` };
     }
   }
 
+  /** usage-layout.ts's ADD_BATCH_SCRIPT, step by step as its Lua goes (expiries aside). */
+  function evalScript([script, keyCount, ...rest]: string[]): Result {
+    if (script !== ADD_BATCH_SCRIPT) return { error: "ERR this stand-in runs usage's batch script only" };
+    const keys = rest.slice(0, Number(keyCount));
+    const argv = rest.slice(Number(keyCount));
+    const recorded = run(["SET", keys[0]!, "1", "NX", "PX", String(Number(argv[0]) * 1000)]);
+    if ("result" in recorded && recorded.result === null) return { result: 0 };
+    let at = 3;
+    for (let i = 1; i <= Number(argv[2]); i++) {
+      const hash = hashes.get(keys[i]!) ?? new Map<string, number>();
+      hashes.set(keys[i]!, hash);
+      const days = keys[Number(argv[at]) - 1]!;
+      sets.set(days, (sets.get(days) ?? new Set()).add(argv[at + 1]!));
+      const fields = Number(argv[at + 2]);
+      at += 3;
+      for (let f = 0; f < fields; f++, at += 2) hash.set(argv[at]!, (hash.get(argv[at]!) ?? 0) + Number(argv[at + 1]));
+    }
+    return { result: 1 };
+  }
+
+  const encodeValue = (value: unknown): unknown =>
+    typeof value === "string" && value !== "OK"
+      ? Buffer.from(value).toString("base64")
+      : Array.isArray(value)
+        ? value.map(encodeValue)
+        : value;
   const encode = (result: Result, base64: boolean): Result =>
-    base64 && "result" in result && typeof result.result === "string" && result.result !== "OK"
-      ? { result: Buffer.from(result.result).toString("base64") }
-      : result;
+    base64 && "result" in result ? { result: encodeValue(result.result) } : result;
+  const counted = (name: string) => commands.set(name, (commands.get(name) ?? 0) + 1);
 
   const server = createServer((req, res) => {
     if (mode === "silent") {
@@ -93,6 +135,7 @@ export function startUpstashServer(token = "upstash-test-token"): Promise<Upstas
       if (req.headers.authorization !== `Bearer ${token}`) return send(401, { error: "Unauthorized" });
       const base64 = req.headers["upstash-encoding"] === "base64";
       const body = JSON.parse(text) as string[] | string[][];
+      counted(req.url === "/" ? String((body as string[])[0]).toUpperCase() : String(req.url).slice(1).toUpperCase());
       if (req.url === "/pipeline" || req.url === "/multi-exec")
         return send(
           200,
@@ -108,6 +151,9 @@ export function startUpstashServer(token = "upstash-test-token"): Promise<Upstas
         token,
         clock,
         values,
+        hashes,
+        sets,
+        commands,
         setMode: (next) => {
           mode = next;
           if (next !== "silent") for (const res of held.splice(0)) res.destroy();
