@@ -1,7 +1,8 @@
 /**
  * Figures and names the docs state that the code defines, read from the docs and compared with
  * the code: the snapshot format, the build's stages, the snapshot's files, the shared rate
- * limiter's deadlines, the changes feed's limits and the history kept, the MCP endpoint's bounds.
+ * limiter's deadlines, the changes feed's limits and the history kept, the MCP endpoint's bounds,
+ * usage's outcomes, writes and what it keeps.
  * A doc that falls behind the code fails here instead of misleading its first reader.
  */
 import { readFileSync } from "node:fs";
@@ -16,6 +17,11 @@ import { MAX_TEXT_LENGTH } from "../api/_core/mcp/call-tool.js";
 import { MAX_BODY_BYTES } from "../api/_core/mcp/mcp-endpoint.js";
 import { TOOL_DEFAULT_LIMIT, TOOL_MAX_LIMIT } from "../api/_core/mcp/tool-arguments.js";
 import { TOOLS } from "../api/_core/mcp/tools.js";
+import { BATCH_ID_SECONDS, KEEP_USAGE_SECONDS } from "../api/_adapters/usage-layout.js";
+import { OUTCOMES } from "../api/_core/usage/outcome.js";
+import { MAX_HELD_BATCHES } from "../api/_core/usage/usage-writer.js";
+import { STOP_WAIT_MS } from "../scripts/server/request-log.js";
+import { USAGE_WRITE_MS } from "../scripts/server/usage-counting.js";
 import { ROOT } from "./helpers/build-helpers.js";
 
 const doc = (name: string) => readFileSync(path.join(ROOT, name), "utf8");
@@ -90,4 +96,16 @@ test("the MCP endpoint's bounds and tools are the code's (decision: MCP)", () =>
   // Every tool is named in the decision's table, in the README and the operations guide.
   for (const text of [decisions, operations, doc("README.md")])
     for (const { name } of TOOLS) expect(text, name).toContain(`\`${name}\``);
+});
+
+test("usage's outcomes, its writes and what it keeps are as the docs say (decision: usage)", () => {
+  const decision = /^## Usage\n([\s\S]*?)\n## /m.exec(doc("docs/decisions.md"))?.[1] ?? "";
+  const listed = /\*\*Outcome\*\*: (.+?);\s+and `cdn`/s.exec(decision)?.[1] ?? "";
+  expect([...[...listed.matchAll(/`([^`]+)`/g)].map((match) => match[1]), "cdn"]).toEqual([...OUTCOMES]);
+  expect(numbers(decision, /\*\*Kept\*\* (\d+) days/g)).toEqual([KEEP_USAGE_SECONDS / 86_400]);
+  expect(numbers(doc("docs/operations.md"), /keep usage (\d+) days/g)).toEqual([KEEP_USAGE_SECONDS / 86_400]);
+  expect([decision.includes("(ids kept a week)"), BATCH_ID_SECONDS]).toEqual([true, 7 * 86_400]);
+  expect(decision).toContain(`holds more than ${MAX_HELD_BATCHES.toLocaleString("en-US")}`);
+  const writes = /local server's every second and when it is stopped \(SIGINT and\s+SIGTERM wait at most (\d+) s/;
+  expect([Number(writes.exec(decision)?.[1]) * 1000, USAGE_WRITE_MS]).toEqual([STOP_WAIT_MS, 1_000]);
 });
