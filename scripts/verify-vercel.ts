@@ -29,6 +29,7 @@ import {
   type HttpCheckResult,
 } from "./vercel/http-checks.js";
 import { launchFunction } from "./vercel/launcher.js";
+import { marketFunctionsIn } from "./vercel/market-functions.js";
 import { MCP_CHECKS } from "./vercel/mcp-checks.js";
 import { FIXED_ORIGIN_CHECK } from "./vercel/origin-check.js";
 import { checkVercelOutput, FUNCTION_DIR, MIDDLEWARE_DIR } from "./vercel/output.js";
@@ -71,12 +72,18 @@ function prepareWorkingCopy(work: string): void {
 async function launchDeployment(output: string, env: Record<string, string>, mode: string): Promise<Deployment> {
   const routes = path.join(output, "config.json");
   const fn = await launchFunction(path.join(output, FUNCTION_DIR), env, routes);
+  // An output split per market (market-functions.ts): each market's function too, routed by its path.
+  const markets = Object.entries(marketFunctionsIn(output));
+  const marketFns = await Promise.all(markets.map(([, dir]) => launchFunction(path.join(output, dir), env, routes)));
+  const functionUrls = markets.length
+    ? Object.fromEntries([["/api/v1", fn.url], ...markets.map(([route], i) => [route, marketFns[i]!.url])])
+    : fn.url;
   const config = JSON.parse(readFileSync(routes, "utf8")) as { routes: [] };
   // Whether Vercel looks at the client's own request (with its key) for a rewritten one is open:
   // rewrite mode can only cache if it does not; fetch mode must cache either way, so it is
   // checked under that stricter reading.
   let middlewareUrl = "";
-  const platform = await startPlatform(config.routes, () => middlewareUrl, fn.url, {
+  const platform = await startPlatform(config.routes, () => middlewareUrl, functionUrls, {
     bypassOnClientRequest: mode === "fetch",
   });
   // Fetch mode forwards to the deployment's fixed origin, here the platform (decision: gateway origin).
@@ -85,10 +92,10 @@ async function launchDeployment(output: string, env: Record<string, string>, mod
   middlewareUrl = middleware.url;
   return {
     platform,
-    stderr: () => fn.stderr() + middleware.stderr(),
+    stderr: () => [fn, ...marketFns, middleware].map((piece) => piece.stderr()).join(""),
     close: async () => {
       await platform.close();
-      await Promise.all([fn.close(), middleware.close()]);
+      await Promise.all([fn, ...marketFns, middleware].map((piece) => piece.close()));
     },
   };
 }

@@ -18,7 +18,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { encodeMarketsIndex } from "../api/_core/format/layout/markets-index.js";
 import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
-import { marketFunctionDir, splitFunctionByMarket } from "../scripts/vercel/market-functions.js";
+import { marketFunctionDir, marketFunctionsIn, splitFunctionByMarket } from "../scripts/vercel/market-functions.js";
 import { checkMarketFunctions } from "../scripts/vercel/output-markets.js";
 import {
   checkVercelOutput,
@@ -106,6 +106,10 @@ describe("splitFunctionByMarket", () => {
       expect(existsSync(out(`${func}/${GATEWAY_SECRET_FILE}`))).toBe(true);
     }
     expect(failing()).toEqual([]);
+    expect(marketFunctionsIn(out())).toEqual({
+      "/api/markets/dach": "functions/api/markets/dach.func",
+      "/api/markets/gb": "functions/api/markets/gb.func",
+    });
     expect(checks().map((c) => c.name)).toContain(
       "market gb: its function (functions/api/markets/gb.func) is under 250 MB",
     );
@@ -152,6 +156,7 @@ describe("splitFunctionByMarket", () => {
     const before = hashTree(out());
     expect(splitFunctionByMarket(out(), snapshotDir())).toEqual([]);
     expect(hashTree(out())).toEqual(before);
+    expect(marketFunctionsIn(out())).toEqual({});
   });
 
   test("an output already split is refused, naming a market's function, and left as it was", () => {

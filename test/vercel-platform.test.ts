@@ -205,3 +205,50 @@ describe("what the cache keeps: a 200 with", () => {
     expect((await send(platform.url, path)).headers["x-vercel-cache"]).toBe("MISS");
   });
 });
+
+describe("an output split per market: each request goes to the function its path routes to", () => {
+  let marketFn: Server;
+  let split: Platform;
+  const GB = "a1".repeat(16);
+  beforeAll(async () => {
+    marketFn = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "vercel-cdn-cache-control": "max-age=600" });
+      res.end(JSON.stringify({ market: "gb", url: req.url }));
+    });
+    await new Promise<void>((resolve) => marketFn.listen(0, "127.0.0.1", resolve));
+    const routes = [
+      { src: "^/m/.*$", middlewarePath: "middleware" },
+      { handle: "filesystem" },
+      { src: `^/r/m/${GB}(?:/(.*))?$`, dest: "/api/markets/gb" },
+      { src: "^/r/(.*)$", dest: "/api/v1" },
+    ];
+    const middlewareUrl = `http://127.0.0.1:${(middleware.address() as AddressInfo).port}`;
+    split = await startPlatform(routes, middlewareUrl, {
+      "/api/v1": `http://127.0.0.1:${(fn.address() as AddressInfo).port}`,
+      "/api/markets/gb": `http://127.0.0.1:${(marketFn.address() as AddressInfo).port}`,
+    });
+  });
+  afterAll(async () => {
+    await split.close();
+    await new Promise((resolve) => marketFn.close(resolve));
+  });
+
+  test.each([
+    [`/m/${GB}/gzip/v1/films`, "gb"],
+    [`/m/${"b2".repeat(16)}/gzip/v1/films`, undefined],
+    [`/m/${GB}x/gzip/v1/films`, undefined],
+  ])("%s reaches the function of market %s (none: the first function)", async (path, market) => {
+    const body = JSON.parse((await send(split.url, path)).body.toString()) as { market?: string };
+    expect(body.market).toBe(market);
+  });
+
+  test("the rewritten path is what the market's function is called with, and a hit calls it no more", async () => {
+    const path = `/m/${GB}/identity/v1/cinemas`;
+    const first = await send(split.url, path);
+    const calls = split.functionCalls();
+    const second = await send(split.url, path);
+    expect(JSON.parse(first.body.toString())).toEqual({ market: "gb", url: `/r${path}` });
+    expect([first.headers["x-vercel-cache"], second.headers["x-vercel-cache"]]).toEqual(["MISS", "HIT"]);
+    expect(split.functionCalls()).toBe(calls);
+  });
+});

@@ -7,7 +7,7 @@
  * snapshot id (`/_c/<snapshotId>/...`) to that market's function. A single-market output is left
  * exactly as the build wrote it.
  */
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { IndexedMarket } from "../../api/_core/format/layout/markets-index.js";
 import { isMarketsFolder, readMarketsIndex } from "../../api/_core/format/read/markets-folder.js";
@@ -20,6 +20,16 @@ export function marketFunctionDir(id: string): string {
 }
 export function marketFunctionPath(id: string): string {
   return `/api/markets/${id}`;
+}
+
+/** The market functions an output holds: each one's folder in it, by the path routes name it by (none unsplit). */
+export function marketFunctionsIn(outputDir: string): Record<string, string> {
+  const dir = path.join(outputDir, MARKET_FUNCTIONS_DIR);
+  if (!existsSync(dir)) return {};
+  const ids = readdirSync(dir)
+    .filter((name) => name.endsWith(".func"))
+    .map((name) => name.slice(0, -".func".length));
+  return Object.fromEntries(ids.sort().map((id) => [marketFunctionPath(id), marketFunctionDir(id)]));
 }
 
 /** The route sending the internal path of a market's snapshot id (any coding, any API path) to its function. */

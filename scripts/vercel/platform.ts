@@ -13,11 +13,15 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { bypassReason, cacheKey, storedFor } from "./cdn.js";
+import { type Route, routeOf } from "./output-layout.js";
 
-interface Route {
-  src?: string;
-  middlewarePath?: string;
-}
+/**
+ * The launched functions by the path config.json's routes name them by (`/api/v1`, and for an
+ * output split per market `/api/markets/<id>`: market-functions.ts); a request goes to the one its
+ * path routes to after the middleware, else to `/api/v1`'s.
+ */
+export type FunctionUrls = Record<string, string>;
+const FIRST_FUNCTION = "/api/v1";
 
 interface Answer {
   status: number;
@@ -138,16 +142,22 @@ function notModified(stored: Stored, ifNoneMatch: string | undefined): boolean {
 }
 
 /**
- * Serves on a free loopback port: `middlewareUrl` and `functionUrl` are the two launched functions.
+ * Serves on a free loopback port: `middlewareUrl` and `functionUrl` are the launched functions (one
+ * URL, or one per function the routes name: FunctionUrls).
  * The middleware's may be given as a function, read at each request: a middleware configured with
  * the platform's own URL (GATEWAY_ORIGIN) is launched once the platform listens.
  */
 export function startPlatform(
   routes: Route[],
   middlewareUrl: string | (() => string),
-  functionUrl: string,
+  functionUrl: string | FunctionUrls,
   options: PlatformOptions = {},
 ): Promise<Platform> {
+  const functionFor = (target: string): string => {
+    if (typeof functionUrl === "string") return functionUrl;
+    const dest = routeOf(routes, pathOf(target));
+    return functionUrl[dest ?? FIRST_FUNCTION] ?? (functionUrl[FIRST_FUNCTION] as string);
+  };
   const middlewareRoute = routes.find((route) => route.middlewarePath !== undefined);
   const matcher = middlewareRoute?.src ? new RegExp(middlewareRoute.src) : undefined;
   const cache = new Map<string, Stored>();
@@ -173,7 +183,7 @@ export function startPlatform(
     const stored = bypass ? undefined : cache.get(key);
     if (stored && stored.expiresAt > Date.now()) return { answer: fromCache(stored, headers), cache: "HIT" as const };
     functionCalls++;
-    const answer = await call(functionUrl, method, url, headers, body);
+    const answer = await call(functionFor(url), method, url, headers, body);
     const kept = storedFor(answer.status, answer.headers);
     delete answer.headers["vercel-cdn-cache-control"];
     if (!bypass && "seconds" in kept)
