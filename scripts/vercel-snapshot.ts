@@ -14,6 +14,7 @@
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { isMarketsFolder } from "../api/_core/format/read/markets-folder.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 
 const SNAPSHOT = "snapshot";
@@ -23,7 +24,21 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/**
+ * A snapshot of several markets is served by `npm start` and `npm run serve`; on Vercel the gateway and
+ * the function serve one snapshot until they route by market (decision: markets, deployed per market),
+ * so such a deployment stops here, saying so, rather than answering 503 once deployed.
+ */
+function refuseMarkets(): void {
+  if (!isMarketsFolder(SNAPSHOT)) return;
+  fail(
+    `${SNAPSHOT}/ holds several markets (the data has markets.json): a deployment on Vercel serves one ` +
+      "snapshot for now; serve markets with npm start or npm run serve, or deploy one market's data",
+  );
+}
+
 function checkReleased(expected: string): void {
+  refuseMarkets();
   let found: string;
   try {
     found = readManifest(SNAPSHOT).snapshotId;
@@ -40,6 +55,7 @@ function buildData(): void {
     stdio: "inherit",
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  refuseMarkets();
 }
 
 const released = process.env.RELEASE_SNAPSHOT_ID;

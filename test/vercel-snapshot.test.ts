@@ -5,7 +5,7 @@
  * `vercel deploy`. Also: nothing of a release or a link is committed or uploaded as source.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
@@ -51,6 +51,24 @@ describe("npm run vercel-snapshot", () => {
     const other = await vercelSnapshot({ RELEASE_SNAPSHOT_ID: "0".repeat(32) });
     expect(other.status).toBe(1);
     expect(other.stderr).toContain(`snapshot/ holds snapshot ${id}, not ${"0".repeat(32)}`);
+  });
+
+  test("data of several markets stops the deployment, saying that Vercel serves one snapshot for now", async () => {
+    const markets = path.join(project, "data/markets.json");
+    const split = [
+      { id: "gb", name: "United Kingdom", countries: ["GB"] },
+      { id: "de", name: "Germany", countries: ["DE"] },
+    ];
+    writeFileSync(markets, JSON.stringify(split));
+    try {
+      const run = await vercelSnapshot({});
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain("snapshot/ holds several markets (the data has markets.json)");
+      const released = await vercelSnapshot({ RELEASE_SNAPSHOT_ID: "0".repeat(32) });
+      expect([released.status, released.stderr]).toEqual([1, expect.stringContaining("holds several markets")]);
+    } finally {
+      rmSync(markets);
+    }
   });
 });
 
