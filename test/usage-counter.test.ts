@@ -224,8 +224,9 @@ describe("the counter", () => {
     const message = gateway.handOff("/mcp", "acme");
     // The function answers after midnight: still the gateway's day.
     now += 1;
-    fn.count({ ...get("/v1/films/x", 404, 30), settles: settlementOf(missed) });
-    fn.count({ ...get("/mcp", 200, 500), tool: "find_films", settles: settlementOf(message) });
+    // As the header carries them to the function.
+    fn.count({ ...get("/v1/films/x", 404, 30), settles: settlementOf(settlementHeader(missed)) });
+    fn.count({ ...get("/mcp", 200, 500), tool: "find_films", settles: settlementOf(settlementHeader(message)) });
     await Promise.all([gateway.flush(), fn.flush()]);
     expect(hits).toHaveLength(2);
     expect((await store.read(DAY)).map((r) => [r.day, r.operation, r.outcome, r.requests, r.bytes])).toEqual([

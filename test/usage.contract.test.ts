@@ -2,8 +2,9 @@
  * One contract (test/helpers/usage-store-contract.ts), every usage store: memory, the local server's
  * folder of month files (broken by a file where the folder goes, silenced by holding its lock), Redis
  * over TCP against a real redis-server (stopped, or paused with SIGSTOP so that it holds a write and
- * does it once resumed), and Upstash over HTTP against its stand-in (down or silent). Each store of the
- * store table runs it under the name its reports give, and a store without a run here fails.
+ * does it once resumed), and Upstash over HTTP against its stand-in (down or silent), where a write
+ * is one HTTP request. Each store of the store table runs it under the name its reports give, and a
+ * store without a run here fails.
  */
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +14,7 @@ import { REDIS_STORE } from "../api/_adapters/redis-rate-limit.js";
 import { redisUsageStore, type RedisUsageStore } from "../api/_adapters/redis-usage-store.js";
 import { UPSTASH_STORE } from "../api/_adapters/upstash-rate-limit.js";
 import { upstashUsageStore } from "../api/_adapters/upstash-usage-store.js";
+import { usageCounter } from "../api/_core/usage/usage-counter.js";
 import { memoryUsageStore } from "../api/_core/usage/usage-store.js";
 import { takeLock, type Unlock } from "../scripts/files/file-lock.js";
 import { fileUsageStore } from "../scripts/server/usage-file.js";
@@ -104,6 +106,27 @@ describeUsageStoreContract(
   },
   whenInstalled("redis-server"),
 );
+
+test("Upstash: a write is one HTTP request, whatever the organizations and days in it", async () => {
+  const server = await startUpstashServer();
+  try {
+    let now = Date.parse("2026-11-30T23:59:59Z");
+    const counter = usageCounter({
+      store: upstashUsageStore(server.url, server.token),
+      timeoutMs: 50,
+      clock: () => now,
+    });
+    for (const organization of ["acme", "globex", "initech"])
+      counter.count({ url: "/v1/films", status: 200, bytes: 10, organization });
+    now += 1_000;
+    counter.count({ url: "/v1/films/x", status: 404, bytes: 10, organization: "acme" });
+    await counter.flush();
+    expect(Object.fromEntries(server.commands)).toEqual({ EVAL: 1 });
+    expect([...server.sets.keys()].sort()).toEqual(["usage-days:2026-11-30", "usage-days:2026-12-01"]);
+  } finally {
+    await server.close();
+  }
+});
 
 test("every store of the store table runs the contract", () => {
   expect(RATE_LIMIT_STORES.map((store) => store.name)).toEqual([UPSTASH_STORE.name, REDIS_STORE.name]);

@@ -5,8 +5,9 @@
  * counted in a real redis-server and read back with `npm run usage`'s reader: exactly those, by
  * operation and outcome, with the bytes each answer carried (a CDN hit's as `cdn`, unseen). With the
  * store stopped mid-run every request is still answered and the loss is exactly what was not
- * written, said in one line. `npm run serve` without a store keeps usage in its folder and writes it
- * when stopped; `npm run usage` prints it.
+ * written, said in one line. A hand-off the gateway cannot make is its own answer, counted as such.
+ * On a folder of markets each request counts under its market. `npm run serve` without a store keeps
+ * usage in its folder and writes it when stopped; `npm run usage` prints it.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,6 +18,9 @@ import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { deployedGateway } from "../api/_adapters/deployed-gateway.js";
+import { createGateway } from "../api/_adapters/gateway.js";
+import { staticAccess } from "../api/_core/gate/access.js";
+import { memoryRateLimiter } from "../api/_core/gate/rate-limit.js";
 import { toNodeListener } from "../api/_adapters/node-listener.js";
 import { redisUsageFromEnvironment } from "../api/_adapters/redis-usage-store.js";
 import { deployedHandle } from "../api/_adapters/vercel.js";
@@ -317,6 +321,34 @@ describe("counted in Redis", whenInstalled("redis-server"), () => {
       await stop();
       expect(await readBack({ REDIS_URL: redis.url })).toEqual(expected);
     });
+  });
+});
+
+describe("the gateway alone", () => {
+  test("a hand-off that fails is the gateway's own answer, counted by its outcome, and no cdn is left", async () => {
+    const store = memoryUsageStore();
+    const counter = usageCounter({ store, timeoutMs: 50 });
+    const gateway = createGateway({
+      mode: "fetch",
+      secret: "a-gateway-secret-of-32-characters-or-more",
+      // No fixed origin: fetch mode forwards nothing (a 503), after an MCP message was handed off.
+      snapshotId: () => "0".repeat(32),
+      access: staticAccess(readFileSync(writeAccess(path.join(fixture.root, "gateway-access.json")), "utf8"), "test"),
+      limiter: memoryRateLimiter(),
+      now: () => new Date(),
+      usage: counter,
+    });
+    const headers = { ...MCP_HEADERS, authorization: `Bearer ${keyOf("acme")}` };
+    const post = new Request("https://api.example/mcp", { method: "POST", headers, body: MCP_CALL });
+    const get = new Request("https://api.example/v1/films", { headers: { authorization: headers.authorization } });
+    const answers = [await gateway(post), await gateway(get)];
+    expect(answers.map((answer) => answer.status)).toEqual([503, 503]);
+    await counter.flush();
+    const rows = await store.read({ from: "2000-01-01", to: "2100-01-01" });
+    expect(rows.map((r) => [r.organization, r.operation, r.outcome, r.requests])).toEqual([
+      ["acme", "listFilms", "5xx", 1],
+      ["acme", "mcp", "5xx", 1],
+    ]);
   });
 });
 

@@ -34,7 +34,7 @@ import { type RequestLog, requestLogger, type Served } from "../_core/log/log.js
 import { chooseCoding } from "../_core/respond/negotiate.js";
 import { isMcpTarget } from "../_core/endpoints/mcp-path.js";
 import { withoutFragment } from "../_core/endpoints/request-target.js";
-import { USAGE_HEADER } from "../_core/usage/settlement.js";
+import { type Settlement, settlementHeader, USAGE_HEADER } from "../_core/usage/settlement.js";
 import type { UsageRecorder } from "../_core/usage/usage-counter.js";
 import { type Forward, forwardedHeaders, forwardRaw } from "./forward.js";
 
@@ -97,8 +97,12 @@ interface Exchange {
   core: CoreRequest;
   requestId: string;
   started: bigint | undefined;
-  /** Counted for usage once its answer is seen: it reached the gate and was not handed on unseen. */
+  /** Counted for usage once its answer is seen: it reached the gate. */
   counted?: boolean;
+  /** Counted `cdn` and handed on unseen: the function settles it (usage/settlement.ts). */
+  handedOff?: Settlement;
+  /** Handed off, then answered by the gateway after all (the hand-off failed): settled here. */
+  settles?: Settlement;
 }
 
 /** The bytes a streamed answer will carry, for its log line (none for HEAD, 204, 304). */
@@ -113,9 +117,9 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function logged(x: Exchange, response: Response, line: Partial<Served>): Response {
     log?.write(x.started!, { requestId: x.requestId, method: x.core.method, url: x.core.url, ...line });
-    if (x.counted && line.status !== undefined) {
-      const event = { url: x.core.url, status: line.status, bytes: line.bytes ?? 0, organization: line.organization };
-      options.usage?.count(event);
+    if (x.counted && !x.handedOff && line.status !== undefined) {
+      const { status, bytes = 0, organization } = line;
+      options.usage?.count({ url: x.core.url, status, bytes, organization, settles: x.settles });
     }
     return response;
   }
@@ -140,8 +144,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const headers = forwardedHeaders(request, x.requestId, options.secret, mcp);
     // An answer the gateway will not see, or whose tool it cannot name, is the function's to settle.
     if (options.usage && (options.mode === "rewrite" || mcp)) {
-      headers.set(USAGE_HEADER, options.usage.handOff(x.core.url, organization));
-      x.counted = false;
+      x.handedOff = options.usage.handOff(x.core.url, organization);
+      headers.set(USAGE_HEADER, settlementHeader(x.handedOff));
     }
     if (options.mode === "rewrite") {
       // A rewrite names the request's own URL: the platform serves it within this deployment.
@@ -173,6 +177,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     } catch (thrown) {
       const answer = refusal(x.core.method, thrown, outcome.caller);
       if (answer.status >= 500) options.onError?.(x.requestId, thrown);
+      // A hand-off that failed is the gateway's answer: settled here, as the function would have.
+      [x.settles, x.handedOff] = [x.handedOff, undefined];
       return answered(x, answer, outcome.organization);
     }
   }

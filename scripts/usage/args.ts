@@ -4,7 +4,7 @@ import { checkDate } from "../../api/_core/format/primitives/date-time.js";
 
 export const USAGE = `usage: npm run usage -- [--org ID] [--market ID] [--from DATE] [--to DATE]
                         [--by day|month] [--format table|csv|json] [--dir DIR]
-Requests and response bytes per organization and period, by operation and outcome (decision: usage).
+Requests and response bytes per organization and period, by operation and outcome (docs/operations.md, Usage).
 --from and --to: YYYY-MM-DD, or YYYY-MM for a whole month (from its first day, to its last); by
   default this month so far (UTC). At most 400 days.
 --org ID: one organization; --org '' the requests refused for keys that name none.

@@ -20,7 +20,9 @@ export async function readUsage(store: UsageStore, invocation: UsageInvocation):
   try {
     return await store.read({ from, to, organization, market });
   } catch (error) {
-    throw new UsageReadFailure(`cannot read ${store.name}: ${(error as Error).message}`);
+    // fetch's own message is "fetch failed": its cause says why (refused, not found, timed out).
+    const { message, cause } = error as Error & { cause?: { message?: string } };
+    throw new UsageReadFailure(`cannot read ${store.name}: ${message}${cause?.message ? ` (${cause.message})` : ""}`);
   } finally {
     await store.close?.();
   }

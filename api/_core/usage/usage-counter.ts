@@ -7,7 +7,7 @@
 import { marketOf } from "./market.js";
 import { operationOf } from "./operation.js";
 import { outcomeOf } from "./outcome.js";
-import { type Settlement, settlementHeader } from "./settlement.js";
+import type { Settlement } from "./settlement.js";
 import { NO_ORGANIZATION } from "./usage-store.js";
 import { UsageTally, utcDays } from "./usage-tally.js";
 import { type Lost, usageWriter, type UsageWriterOptions } from "./usage-writer.js";
@@ -33,10 +33,10 @@ export interface UsageRecorder {
   /** Counts one request in this instance's memory: never waits, never throws. */
   count(event: UsageEvent): void;
   /**
-   * Counts a request for `url` the gateway hands on without seeing its answer, as `cdn`, and gives the
-   * usage header the function settles it by if it answers it (settlement.ts).
+   * Counts a request for `url` the gateway hands on without seeing its answer, as `cdn`; what it
+   * returns is what the function settles it by if it answers it (sent as settlement.ts's header).
    */
-  handOff(url: string, organization: string): string;
+  handOff(url: string, organization: string): Settlement;
 }
 
 export interface UsageCounter extends UsageRecorder {
@@ -85,7 +85,7 @@ export function usageCounter(options: UsageCounterOptions): UsageCounter {
     handOff(url, organization) {
       const settlement = { day: dayOf(clock()), organization, operation: operationOf(url) };
       tally.add(settlement.day, marketOf(url), organization, settlement.operation, "cdn", 1, 0);
-      return settlementHeader(settlement);
+      return settlement;
     },
     flush,
     async close() {
