@@ -5,7 +5,7 @@ import path from "node:path";
 import { BENCH_KEY, benchAccessText } from "./access.js";
 import { runLoad, type LoadResult } from "./load.js";
 import { procMemory, runMeasured, spawnUntil, stop } from "./processes.js";
-import { serverArgs } from "./server.js";
+import { benchUsageDir, serverArgs } from "./server.js";
 import type { Scenario } from "./scenario.js";
 
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
@@ -227,7 +227,7 @@ async function medianColdStarts(
   const oursTimes: number[] = [];
   const bareTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
-    oursTimes.push(await coldStart(ours, "/v1/films", auth, env));
+    oursTimes.push(await coldStart(ours, "/v1/films", auth, { USAGE_DIR: benchUsageDir(snapshotDir), ...env }));
     bareTimes.push(await coldStart(BARE_SERVER, "/", {}, env));
   }
   return { oursMs: median(oursTimes), bareMs: median(bareTimes) };

@@ -1,5 +1,6 @@
 /** The bundled server as the bench starts it: its bundle, its arguments, one run against a fresh process. */
 import { statSync } from "node:fs";
+import path from "node:path";
 import { build } from "esbuild";
 import { spawnUntil, stop } from "./processes.js";
 
@@ -10,6 +11,14 @@ export const SERVER_BUNDLE = "dist/serve.cjs";
  * grows it to 16 MB under load, which after a sweep of the snapshot is ~25 MB of RSS kept).
  */
 const SERVER_NODE_ARGS = ["--max-semi-space-size=4", SERVER_BUNDLE];
+
+/**
+ * Where a bench server keeps the usage it counts (decision: usage): beside the snapshot, in the
+ * bench's folder, never the operator's ops/usage.
+ */
+export function benchUsageDir(snapshotDir: string): string {
+  return path.join(path.dirname(path.resolve(snapshotDir)), "bench-usage");
+}
 
 /** The node arguments that start the bundled server on a snapshot (port 0: the system picks one). */
 export function serverArgs(snapshotDir: string, accessFile: string, port: number): string[] {
@@ -33,6 +42,7 @@ export async function withServer<T>(
 ): Promise<T> {
   const server = await spawnUntil("node", serverArgs(snapshotDir, accessFile, 0), /listening on/, {
     LOG_LEVEL: "silent",
+    USAGE_DIR: benchUsageDir(snapshotDir),
   });
   try {
     return await work(/http:\/\/\S+/.exec(server.line)![0], server.child.pid!);
