@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { availableParallelism, loadavg } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -53,7 +54,12 @@ export default defineConfig({
     // Backstops for a test that hangs, scaled to the machine's load (no test comes near them idle).
     testTimeout: 60_000 * scale,
     hookTimeout: 120_000 * scale,
-    // Request logs stay quiet in tests; LOG_LEVEL=info shows them.
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent", TEST_TIMEOUT_SCALE: String(scale) },
+    // Request logs stay quiet in tests; LOG_LEVEL=info shows them. The servers tests start keep the
+    // usage they count in a folder of the tests' own, never the operator's ops/usage (decision: usage).
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
+      TEST_TIMEOUT_SCALE: String(scale),
+      USAGE_DIR: path.join(tmpdir(), "cinema-listings-test-usage"),
+    },
   },
 });
