@@ -145,7 +145,7 @@ const NOON = Date.parse("2026-11-27T12:00:00Z");
 const DAY = { from: "2026-11-26", to: "2026-11-28" };
 
 /** A counter on `store` whose batches are `<ids>-1`, `<ids>-2`… (two counters on one store name theirs apart). */
-function counterOn(store: UsageStore, options: { clock?: () => number; maxHeld?: number; ids?: string } = {}) {
+function counterOn(store: UsageStore, options: { clock?: () => number; ids?: string } = {}) {
   const reports: string[] = [];
   const deadlines = heldDeadlines();
   const prefix = options.ids ?? "batch";
@@ -157,7 +157,6 @@ function counterOn(store: UsageStore, options: { clock?: () => number; maxHeld?:
     report: (message) => reports.push(message),
     newId: () => `${prefix}-${++id}`,
     clock: options.clock ?? (() => NOON),
-    maxHeld: options.maxHeld,
   });
   return { counter, reports, deadlines };
 }
@@ -265,8 +264,8 @@ describe("the counter", () => {
     deadlines.pass();
     await write;
     expect(reports).toEqual([
-      "usage: scripted unavailable (no answer within 50 ms); the counts of 1 request are held in memory and " +
-        "written when it is back",
+      "usage: scripted unavailable (no answer within 50 ms); the counts of 1 request and whatever is counted " +
+        "meanwhile are held in memory and written when it is back",
     ]);
     // The slow store does the write after all; the next write sends the same batch again.
     await scripted.landLate();
@@ -278,49 +277,37 @@ describe("the counter", () => {
     expect(reports[1]).toBe("usage: scripted available again; the counts held were written");
   });
 
-  test("while the store refuses, batches are held in order, the outage said once; then written in order", async () => {
+  test("while the store refuses, one batch is held, the outage said once; what is counted since waits", async () => {
     const scripted = scriptedStore();
     const { counter, reports } = counterOn(scripted.store);
     scripted.setMode("refuse");
     for (let i = 1; i <= 3; i++) {
       counter.count(get("/v1/films", 200, i, "acme"));
+      counter.count(get("/v1/films", 401, 100));
       await counter.flush();
     }
-    expect(reports).toHaveLength(1);
-    scripted.setMode("take");
-    await counter.flush();
-    expect(scripted.sent.map((batch) => batch.id)).toEqual([
-      "batch-1",
-      "batch-1",
-      "batch-1",
-      "batch-1",
-      "batch-2",
-      "batch-3",
+    expect(reports).toEqual([
+      "usage: scripted unavailable (connection refused); the counts of 2 requests and whatever is counted " +
+        "meanwhile are held in memory and written when it is back",
     ]);
-    expect((await scripted.store.read(DAY)).map((r) => [r.requests, r.bytes])).toEqual([[3, 6]]);
-    expect(counter.lost()).toEqual({ requests: 0, bytes: 0 });
-  });
-
-  test("past the most batches held the oldest is given up: lost, exactly, said with its organizations", async () => {
-    const scripted = scriptedStore();
-    const { counter, reports } = counterOn(scripted.store, { maxHeld: 2 });
-    scripted.setMode("refuse");
-    counter.count(get("/v1/films", 200, 10, "acme"));
-    counter.count(get("/v1/films", 401, 5));
-    await counter.flush();
-    counter.count(get("/v1/films", 200, 20, "beta"));
-    await counter.flush();
-    expect(counter.lost()).toEqual({ requests: 0, bytes: 0 });
-    counter.count(get("/v1/films", 200, 30, "gamma"));
-    await counter.flush();
-    expect(counter.lost()).toEqual({ requests: 2, bytes: 15 });
-    expect(reports.at(-1)).toBe(
-      "usage: 2 requests (15 bytes) of (no organization), acme not counted: more than 2 writes held " +
-        "(scripted: connection refused)",
-    );
+    // Only the batch held is tried again; the requests counted since are summed by row, not by request.
+    expect(scripted.sent.map((batch) => [batch.id, batch.entries.length])).toEqual([
+      ["batch-1", 2],
+      ["batch-1", 2],
+      ["batch-1", 2],
+    ]);
     scripted.setMode("take");
     await counter.flush();
-    expect((await scripted.store.read(DAY)).map((r) => r.organization)).toEqual(["beta", "gamma"]);
+    expect(scripted.sent.slice(3).map((batch) => [batch.id, batch.entries.map((e) => e.requests)])).toEqual([
+      ["batch-1", [1, 1]],
+      ["batch-2", [2, 2]],
+    ]);
+    expect((await scripted.store.read(DAY)).map((r) => [r.organization, r.requests, r.bytes])).toEqual([
+      ["", 3, 300],
+      ["acme", 3, 6],
+    ]);
+    expect(counter.lost()).toEqual({ requests: 0, bytes: 0 });
+    expect(reports[1]).toBe("usage: scripted available again; the counts held were written");
   });
 
   test("closing: a last write, then whatever the store did not take is lost, and a timed-out write named", async () => {

@@ -234,7 +234,9 @@ describe("counted in Redis", whenInstalled("redis-server"), () => {
       await counter.close();
       const lostBytes = Object.values(after).reduce((sum, [, bytes]) => sum + bytes, 0);
       expect(counter.lost()).toEqual({ requests: 5, bytes: lostBytes });
-      expect(reports[0]).toMatch(/^usage: Redis unavailable \(.+\); the counts of 5 requests are held in memory/);
+      expect(reports[0]).toMatch(
+        /^usage: Redis unavailable \(.+\); the counts of 5 requests and whatever is counted meanwhile are held/,
+      );
       expect(reports.at(-1)).toMatch(
         new RegExp(
           `^usage: 5 requests \\(${lostBytes} bytes\\) of acme, globex not counted: the process stopped before ` +

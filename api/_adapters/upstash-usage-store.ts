@@ -10,6 +10,11 @@ import { ADD_BATCH_SCRIPT, addBatchCall, daySetKey, daysOf, hashesAsked, hashKey
 
 const NEVER_ABORTED = new AbortController().signal;
 
+/** @upstash/redis's errors end with the whole command, here the script and every count: its reason alone. */
+function withoutCommand(error: Error): never {
+  throw new Error(error.message.split(", command was:")[0]);
+}
+
 /** HGETALL's answer as an object: a flat list of field and value when not deserialized. */
 function hashOf(answer: unknown): Record<string, unknown> | null {
   if (!Array.isArray(answer)) return (answer as Record<string, unknown> | null) ?? null;
@@ -42,7 +47,7 @@ export function upstashUsageStore(url: string, token: string): UsageStore {
       sending = signal;
       const answer = redis.eval(ADD_BATCH_SCRIPT, keys, args);
       sending = NEVER_ABORTED;
-      return Number(await answer) === 1;
+      return Number(await answer.catch(withoutCommand)) === 1;
     },
     async read(query) {
       const redis = await client;

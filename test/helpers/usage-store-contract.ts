@@ -235,7 +235,9 @@ function describeFailures(
         count(m, 4);
         await counter.flush();
         expect(reports).toEqual([
-          expect.stringMatching(/^usage: .+ unavailable \(.+\); the counts of 3 requests are held/),
+          expect.stringMatching(
+            /^usage: .+ unavailable \(.+\); the counts of 3 requests and whatever is counted meanwhile are held/,
+          ),
         ]);
       } finally {
         await failures().mend();

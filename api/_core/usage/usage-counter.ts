@@ -90,7 +90,7 @@ export function usageCounter(options: UsageCounterOptions): UsageCounter {
     flush,
     async close() {
       await flush();
-      writer.giveUp("the process stopped before the store took them");
+      writer.giveUp("the process stopped before the store took them", tally.take());
       await options.store.close?.();
     },
     lost: writer.lost,

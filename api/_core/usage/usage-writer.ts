@@ -2,10 +2,11 @@
  * Writes counted usage to its store off the request path (decision: usage). A write takes what was
  * counted since the last one as a batch with an id of its own and waits for the store at most the
  * store's deadline (the rate limiter's). A batch the store did not take stays held, with its id, and
- * is written again, oldest first, with the next write: if the first write landed after all, the store
- * knows the id and adds nothing. A batch is given up only when the process stops with it still held,
- * or when more than `maxHeld` are held; its requests and bytes are then counted as lost, exactly, and
- * said in one line. Writes run one at a time; a write asked for while one runs is one write after it.
+ * is written again with the next write: if the first write landed after all, the store knows the id
+ * and adds nothing. While one is held, what is counted meanwhile stays in the tally, summed by row, so
+ * an outage costs memory by rows, not by requests. What the process still holds when it stops is
+ * given up: its requests and bytes counted as lost, exactly, and said in one line. Writes run one at a
+ * time; a write asked for while one runs is one write after it.
  */
 import { randomUUID } from "node:crypto";
 import { problemReport } from "../log/problem-report.js";
@@ -24,12 +25,7 @@ export interface UsageWriterOptions {
   report?: (message: string) => void;
   /** Batch ids (tests name them). */
   newId?: () => string;
-  /** Batches held at most; past it the oldest is given up. */
-  maxHeld?: number;
 }
-
-/** About an hour of one write a second while the store is down (a batch is a few kilobytes). */
-export const MAX_HELD_BATCHES = 3_600;
 
 export interface Lost {
   requests: number;
@@ -71,10 +67,10 @@ function organizationsOf(held: readonly Held[]): string {
 }
 
 export interface UsageWriter {
-  /** Writes what `take` gives and every held batch; never rejects. */
+  /** Writes the batch held, if any, then what `take` gives; never rejects. */
   write(take: () => UsageEntry[]): Promise<void>;
-  /** Gives up every held batch (the process stops), said in one line. */
-  giveUp(why: string): void;
+  /** Gives up the batch held and `rest`, counted since (the process stops), said in one line. */
+  giveUp(why: string, rest: UsageEntry[]): void;
   lost(): Lost;
 }
 
@@ -82,7 +78,6 @@ export function usageWriter(options: UsageWriterOptions): UsageWriter {
   const { store } = options;
   const outage = problemReport(options.report);
   const newId = options.newId ?? randomUUID;
-  const maxHeld = options.maxHeld ?? MAX_HELD_BATCHES;
   const held: Held[] = [];
   const lost: Lost = { requests: 0, bytes: 0 };
   let lastReason = "";
@@ -118,36 +113,40 @@ export function usageWriter(options: UsageWriterOptions): UsageWriter {
     }
   }
 
-  async function writeHeld(): Promise<void> {
-    while (held.length > 0) {
-      const first = held[0]!;
-      try {
-        await addWithin(first.batch);
-      } catch (error) {
-        first.timedOut ||= error instanceof DeadlineMissed;
-        lastReason = (error as Error).message;
-        const heldRequests = held.reduce((sum, h) => sum + h.requests, 0);
-        outage.problem(
-          `usage: ${store.name} unavailable (${lastReason}); the counts of ${requestsText(heldRequests)} are held ` +
-            "in memory and written when it is back",
-          "unavailable",
-        );
-        return;
-      }
-      held.shift();
-      outage.resolved(`usage: ${store.name} available again; the counts held were written`);
+  /** Writes the batch held; false while the store does not take it. */
+  async function writeHeld(): Promise<boolean> {
+    const first = held[0];
+    if (!first) return true;
+    try {
+      await addWithin(first.batch);
+    } catch (error) {
+      first.timedOut ||= error instanceof DeadlineMissed;
+      lastReason = (error as Error).message;
+      outage.problem(
+        `usage: ${store.name} unavailable (${lastReason}); the counts of ${requestsText(first.requests)} and ` +
+          "whatever is counted meanwhile are held in memory and written when it is back",
+        "unavailable",
+      );
+      return false;
     }
+    held.shift();
+    outage.resolved(`usage: ${store.name} available again; the counts held were written`);
+    return true;
   }
 
   return {
     async write(take) {
+      // While the store does not take the batch held, new counts wait in the tally, summed.
+      if (!(await writeHeld())) return;
       const entries = take();
-      if (entries.length > 0) held.push(heldOf({ id: newId(), entries }));
-      if (held.length > maxHeld) drop(held.splice(0, held.length - maxHeld), `more than ${maxHeld} writes held`);
+      if (entries.length === 0) return;
+      held.push(heldOf({ id: newId(), entries }));
       await writeHeld();
     },
-    giveUp(why) {
-      drop(held.splice(0), why);
+    giveUp(why, rest) {
+      const left =
+        rest.length > 0 ? [...held.splice(0), heldOf({ id: "(not written)", entries: rest })] : held.splice(0);
+      drop(left, why);
     },
     lost: () => ({ ...lost }),
   };
