@@ -295,12 +295,10 @@ export function createHandler(options: CoreOptions): Handler {
     try {
       // The platform may resolve dot segments of the target (/v1/%2e%2e/...) into no API path at all.
       if (!target) throw unknownEndpoint();
-      const { snapshotId } = options.snapshots.current().manifest;
-      if (target.snapshotId !== undefined && target.snapshotId !== snapshotId)
-        throw new SnapshotError(MANIFEST_FILE, "is not the snapshot the gateway named (a deployment out of step)");
+      const place = internalPlace(x, target.snapshotId);
       // A POST, never cached: the gateway sends MCP past the CDN (decision: MCP).
-      if (isMcpTarget(target.publicTarget)) return serveMcp(x);
-      const outgoing = serveTarget(x, target.publicTarget, target.coding);
+      if (isMcpTarget(target.publicTarget)) return serveMcp(x, undefined, undefined, place);
+      const outgoing = serveTarget(x, target.publicTarget, target.coding, place);
       if (outgoing.status === 200) outgoing.headers["vercel-cdn-cache-control"] = CDN_CACHE_CONTROL;
       return logged(x, finishResponse(request.method, undefined, outgoing), outgoing);
     } catch (thrown) {
@@ -309,6 +307,27 @@ export function createHandler(options: CoreOptions): Handler {
       reported(x, outgoing.status, thrown);
       return logged(x, finishResponse(request.method, undefined, outgoing));
     }
+  }
+
+  /**
+   * The snapshot the internal path names: the one snapshot, or in a multi-market folder (a market's
+   * function on Vercel) the market whose snapshot id it is (decision: markets, deployed per market).
+   * Any other id is a deployment out of step, as a public target with markets (it names no snapshot).
+   */
+  function internalPlace(x: Exchange, snapshotId: string | undefined): Place {
+    const markets = options.folder?.markets;
+    if (!markets) {
+      if (snapshotId === undefined || snapshotId === options.snapshots.current().manifest.snapshotId) return single;
+    } else {
+      const all = markets.markets();
+      for (const { market, source } of all.values()) {
+        if (market.snapshotId !== snapshotId) continue;
+        x.market = market.id;
+        if (x.counted) x.counted.market = market.id;
+        return places.of(source, all.size);
+      }
+    }
+    throw new SnapshotError(MANIFEST_FILE, "is not the snapshot the gateway named (a deployment out of step)");
   }
 
   /**

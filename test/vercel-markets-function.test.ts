@@ -1,0 +1,73 @@
+/**
+ * A market's function on Vercel (decision: markets, deployed per market): bundling the markets'
+ * index and its one market's folder, it answers the internal path naming that market's snapshot id
+ * from that market, byte for byte what a function bundling that market's snapshot alone answers, and
+ * a snapshot id it does not hold (another market's, or none of them) is the 503 of a deployment out
+ * of step, never another market's body.
+ */
+import { cpSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Market } from "../api/_core/format/layout/market-rules.js";
+import { readMarketsIndex } from "../api/_core/format/read/markets-folder.js";
+import { GATEWAY_TOKEN_HEADER } from "../api/_core/gate/internal-path.js";
+import type { CoreResponse } from "../api/_core/handle-request.js";
+import { deployedHandle } from "../api/_adapters/vercel.js";
+import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
+import { generateDataset } from "./helpers/dataset.js";
+import { buildFolder, writeMarketAccess } from "./helpers/market-servers.js";
+import { spreadCountries } from "./helpers/markets.js";
+
+const MARKETS: Market[] = [
+  { id: "gb", name: "United Kingdom", countries: ["GB"] },
+  { id: "de", name: "Germany", countries: ["DE"] },
+];
+const SECRET = "a-gateway-secret-of-32-characters-or-more";
+
+let work: string;
+let ids: Record<string, string>;
+/** Functions as the split output bundles them: gb's (index and gb/), and one of gb's snapshot alone. */
+let gbFunction: (url: string) => Promise<CoreResponse>;
+let gbAlone: (url: string) => Promise<CoreResponse>;
+
+function functionOn(dir: string, access: string): (url: string) => Promise<CoreResponse> {
+  const env = { SNAPSHOT_DIR: dir, ACCESS_FILE: access, GATEWAY_SECRET: SECRET };
+  const handle = deployedHandle(env, { onStop: () => {} });
+  return async (url) => handle({ method: "GET", url, headers: { [GATEWAY_TOKEN_HEADER]: SECRET } });
+}
+
+beforeAll(async () => {
+  work = makeTempDir("vercel-markets-function");
+  const dataset = spreadCountries(generateDataset({ seed: 5, showtimes: 80, cinemas: 4, films: 3 }), ["GB", "DE"]);
+  const folder = path.join(work, "markets");
+  await buildFolder(dataset, folder, MARKETS);
+  ids = Object.fromEntries(readMarketsIndex(folder).markets.map((m) => [m.id, m.snapshotId]));
+  const bundled = path.join(work, "gb-function");
+  mkdirSync(bundled);
+  cpSync(path.join(folder, "markets.json"), path.join(bundled, "markets.json"));
+  cpSync(path.join(folder, "gb"), path.join(bundled, "gb"), { recursive: true });
+  const access = writeMarketAccess(work);
+  gbFunction = functionOn(bundled, access);
+  gbAlone = functionOn(path.join(folder, "gb"), access);
+});
+afterAll(() => removeDir(work));
+
+test("the internal path of its market's snapshot id is answered from that market, as its snapshot alone is", async () => {
+  for (const target of ["/v1/films", "/v1/cinemas?limit=2", "/v1/showtimes", "/v1/changes"]) {
+    const url = `/_c/${ids.gb}/identity${target}`;
+    const [split, alone] = await Promise.all([gbFunction(url), gbAlone(url)]);
+    expect([split.status, target]).toEqual([200, target]);
+    expect(split.body.toString()).toBe(alone.body.toString());
+    expect(split.headers.etag).toBe(alone.headers.etag);
+  }
+});
+
+test("another market's snapshot id, or one no market has, is a 503 out of step, never another market's body", async () => {
+  for (const id of [ids.de!, "0".repeat(32)]) {
+    const answer = await gbFunction(`/_c/${id}/identity/v1/films`);
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.body.toString())).toEqual({
+      error: expect.objectContaining({ code: "database_unavailable" }),
+    });
+  }
+});
