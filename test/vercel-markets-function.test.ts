@@ -52,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => removeDir(work));
 
-test("the internal path of its market's snapshot id is answered from that market, as its snapshot alone is", async () => {
+test("its market's snapshot id's internal path is answered from that market, as its snapshot alone is", async () => {
   for (const target of ["/v1/films", "/v1/cinemas?limit=2", "/v1/showtimes", "/v1/changes"]) {
     const url = `/_c/${ids.gb}/identity${target}`;
     const [split, alone] = await Promise.all([gbFunction(url), gbAlone(url)]);
@@ -62,7 +62,7 @@ test("the internal path of its market's snapshot id is answered from that market
   }
 });
 
-test("another market's snapshot id, or one no market has, is a 503 out of step, never another market's body", async () => {
+test("another market's snapshot id, or one no market has, is a 503 out of step, not another's body", async () => {
   for (const id of [ids.de!, "0".repeat(32)]) {
     const answer = await gbFunction(`/_c/${id}/identity/v1/films`);
     expect(answer.status).toBe(503);

@@ -1,7 +1,8 @@
 /**
  * The gateway as deployed (the project's middleware.ts), configured from the environment the way
  * the function is (environment.ts) and created on the first request. The snapshot id comes from
- * the manifest Vercel bundles beside the middleware (it traces the file from middleware.ts), the
+ * the manifest Vercel bundles beside the middleware (it traces the file from middleware.ts), or
+ * with markets each market's from the bundled markets' index (gateway-markets.ts), the
  * secret from the file the build generates, bundled the same way (gateway-secret.ts), fetch
  * mode's origin from GATEWAY_ORIGIN or VERCEL_URL (gateway-origin.ts), and usage's store from the
  * rate limiter's variables (deployed-usage.ts).
@@ -9,8 +10,9 @@
 import { readFileSync } from "node:fs";
 import { memoryRateLimiter } from "../_core/gate/rate-limit.js";
 import { SnapshotError } from "../_core/format/primitives/errors.js";
-import { MANIFEST_FILE } from "../_core/format/primitives/files.js";
+import { MANIFEST_FILE, MARKETS_INDEX_FILE } from "../_core/format/primitives/files.js";
 import { parseManifest } from "../_core/format/layout/manifest.js";
+import { type MarketsIndex, parseMarketsIndex } from "../_core/format/layout/markets-index.js";
 import { deferredOperationLog } from "../_core/log/request-log.js";
 import { deployedUsage, flushAfter } from "./deployed-usage.js";
 import { accessFromEnvironment, corsFromEnvironment, limiterFromEnvironment } from "./environment.js";
@@ -44,10 +46,35 @@ function snapshotIdFrom(manifest: URL): () => string {
   };
 }
 
+/**
+ * Reads the bundled markets' index once (decision: markets, deployed per market): undefined for good
+ * when there is none (a deployment of one snapshot); one that cannot be read is a 503 for this
+ * request and read again for the next.
+ */
+function marketsIndexFrom(file: URL): () => MarketsIndex | undefined {
+  let read: { index: MarketsIndex | undefined } | undefined;
+  return () => {
+    if (read) return read.index;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT") throw new SnapshotError(MARKETS_INDEX_FILE, `cannot be read beside the gateway (${code})`);
+      read = { index: undefined };
+      return undefined;
+    }
+    read = { index: parseMarketsIndex(text) };
+    return read.index;
+  };
+}
+
 /** Files bundled beside the middleware, by URLs Vercel can trace. */
 export interface BundledFiles {
   manifest: URL;
   secret: URL;
+  /** The markets' index of a snapshot with markets (none: the deployment serves one snapshot). */
+  markets?: URL;
 }
 
 /** What tests change: the clock the access data's refresh runs on (default Date.now), and the instance's stop. */
@@ -71,6 +98,8 @@ function createDeployedGateway(env: NodeJS.ProcessEnv, files: BundledFiles, opti
     origin: fixed?.origin,
     originProblem: fixed?.problem,
     snapshotId: snapshotIdFrom(files.manifest),
+    markets: files.markets && marketsIndexFrom(files.markets),
+    defaultMarket: env.DEFAULT_MARKET || undefined,
     access: accessFromEnvironment(env, { onProblem: log.warn, clock: options.clock }),
     limiter: limiterFromEnvironment(env, log.warn) ?? memoryRateLimiter(),
     corsOrigins: corsFromEnvironment(env),

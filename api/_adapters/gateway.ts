@@ -37,6 +37,8 @@ import { withoutFragment } from "../_core/endpoints/request-target.js";
 import { type Settlement, settlementHeader, USAGE_HEADER } from "../_core/usage/settlement.js";
 import type { UsageRecorder } from "../_core/usage/usage-counter.js";
 import { type Forward, forwardedHeaders, forwardRaw } from "./forward.js";
+import { type MarketForward, marketForward, type MarketRouted, routeAmongMarkets } from "./gateway-markets.js";
+import type { MarketsIndex } from "../_core/format/layout/markets-index.js";
 
 export type { Forward } from "./forward.js";
 
@@ -55,6 +57,13 @@ export interface GatewayOptions extends GateOptions {
   originProblem?: string;
   /** The snapshot the deployment serves; throws a SnapshotError when it cannot be read (a 503). */
   snapshotId: () => string;
+  /**
+   * The bundled markets' index when the deployment serves markets (decision: markets, deployed per
+   * market), undefined when it serves one snapshot; throws a SnapshotError when it cannot be read.
+   */
+  markets?: () => MarketsIndex | undefined;
+  /** The market `/v1` and `/mcp` serve in a deployment with markets (DEFAULT_MARKET). */
+  defaultMarket?: string;
   forward?: Forward;
   onError?: (requestId: string, error: unknown) => void;
   /** One line per request the gateway decides, with the organization once the key is known. */
@@ -103,6 +112,8 @@ interface Exchange {
   handedOff?: Settlement;
   /** Handed off, then answered by the gateway after all (the hand-off failed): settled here. */
   settles?: Settlement;
+  /** Routed among markets (a deployment with markets): its market and what usage counts it as. */
+  routed?: MarketRouted;
 }
 
 /** The bytes a streamed answer will carry, for its log line (none for HEAD, 204, 304). */
@@ -119,7 +130,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     log?.write(x.started!, { requestId: x.requestId, method: x.core.method, url: x.core.url, ...line });
     if (x.counted && !x.handedOff && line.status !== undefined) {
       const { status, bytes = 0, organization } = line;
-      options.usage?.count({ url: x.core.url, status, bytes, organization, settles: x.settles });
+      const { url, market } = x.routed?.counted ?? { url: x.core.url, market: undefined };
+      options.usage?.count({ url, market, status, bytes, organization, settles: x.settles });
     }
     return response;
   }
@@ -137,14 +149,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   ) {
     // Without a secret nothing may reach the internal path: a 503, never an open path.
     if (!options.secret) throw new ServiceUnavailable(options.secretProblem ?? "no gateway secret");
+    const { snapshotId, rest } = destinationOf(x);
     // MCP is a POST, answered as JSON by the function and never cached (decision: MCP).
-    const mcp = isMcpTarget(x.core.url);
+    const mcp = isMcpTarget(rest);
     const coding = mcp ? "identity" : chooseCoding(request.headers.get("accept-encoding") ?? undefined);
-    const target = internalTarget(options.snapshotId(), coding, x.core.url);
+    const target = internalTarget(snapshotId, coding, rest);
     const headers = forwardedHeaders(request, x.requestId, options.secret, mcp);
     // An answer the gateway will not see, or whose tool it cannot name, is the function's to settle.
     if (options.usage && (options.mode === "rewrite" || mcp)) {
-      x.handedOff = options.usage.handOff(x.core.url, organization);
+      x.handedOff = options.usage.handOff(rest, organization, x.routed?.counted.market);
       headers.set(USAGE_HEADER, settlementHeader(x.handedOff));
     }
     if (options.mode === "rewrite") {
@@ -163,8 +176,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     return logged(x, streamed, line);
   }
 
+  /** The snapshot id an admitted request is forwarded to, and its target within that snapshot. */
+  function destinationOf(x: Exchange): MarketForward {
+    if (x.routed) return marketForward(x.routed);
+    return { snapshotId: options.snapshotId(), rest: x.core.url };
+  }
+
+  /** The request the gate reads: a preflight's path within its market (MCP's preflight differs). */
+  function gatedRequest(x: Exchange): CoreRequest {
+    const route = x.routed?.route;
+    return route?.to === "market" && x.core.method === "OPTIONS" ? { ...x.core, url: route.rest } : x.core;
+  }
+
   async function admitted(request: Request, x: Exchange): Promise<Response> {
-    const outcome = await passGate(x.core, x.requestId, options);
+    if (options.markets) x.routed = routeAmongMarkets(x.core.url, options.markets, options.defaultMarket);
+    // With markets, the entitlement is the market's, decided before anything is forwarded.
+    const outcome = await passGate(gatedRequest(x), x.requestId, options, x.routed?.market);
     if (!outcome.admitted) {
       if (outcome.answer.status >= 500) options.onError?.(x.requestId, outcome.thrown);
       return answered(x, outcome.answer, outcome.organization, outcome.key);
@@ -172,7 +199,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     try {
       // The platform resolves dot segments before the gateway sees the URL (/v1/%2e%2e/x is /x):
       // what is no API path then is the API's unknown-path 404, answered here, after the checks.
-      if (!isApiTarget(x.core.url)) throw unknownEndpoint();
+      if (!x.routed && !isApiTarget(x.core.url)) throw unknownEndpoint();
       return await forwardAdmitted(x, request, addCallerHeaders({}, outcome.caller), outcome.organization);
     } catch (thrown) {
       const answer = refusal(x.core.method, thrown, outcome.caller);

@@ -33,10 +33,11 @@ export interface UsageRecorder {
   /** Counts one request in this instance's memory: never waits, never throws. */
   count(event: UsageEvent): void;
   /**
-   * Counts a request for `url` the gateway hands on without seeing its answer, as `cdn`; what it
-   * returns is what the function settles it by if it answers it (sent as settlement.ts's header).
+   * Counts a request for `url` the gateway hands on without seeing its answer, as `cdn`, under
+   * `market` (default: marketOf(url)); what it returns is what the function settles it by if it
+   * answers it (sent as settlement.ts's header).
    */
-  handOff(url: string, organization: string): Settlement;
+  handOff(url: string, organization: string, market?: string): Settlement;
 }
 
 export interface UsageCounter extends UsageRecorder {
@@ -82,9 +83,9 @@ export function usageCounter(options: UsageCounterOptions): UsageCounter {
       tally.add(day, market, organization, operationOf(url, event.tool), outcomeOf(event.status), 1, event.bytes);
       if (settles) tally.add(day, market, organization, settles.operation, "cdn", -1, 0);
     },
-    handOff(url, organization) {
+    handOff(url, organization, market) {
       const settlement = { day: dayOf(clock()), organization, operation: operationOf(url) };
-      tally.add(settlement.day, marketOf(url), organization, settlement.operation, "cdn", 1, 0);
+      tally.add(settlement.day, market ?? marketOf(url), organization, settlement.operation, "cdn", 1, 0);
       return settlement;
     },
     flush,
