@@ -5,7 +5,8 @@
  *
  * - RELEASE_SNAPSHOT_ID set: `npm run release` already put its candidate in snapshot/ (of its
  *   working folder, where it runs `vercel build`); only check that snapshot/ holds that snapshot.
- *   Production data never has to be in the repository.
+ *   Production data never has to be in the repository. A folder of markets is named by its index's
+ *   id (marketsIndexId); the gateway and the function serve it by market.
  * - otherwise, RELEASE_ONLY=1 (set in a project deployed by releases): stop, so a plain
  *   `vercel deploy` cannot replace the released data with the demo data in data/.
  * - otherwise: build data/ into snapshot/, as a clone deployed with a plain `vercel deploy` needs.
@@ -14,7 +15,8 @@
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { isMarketsFolder } from "../api/_core/format/read/markets-folder.js";
+import { marketsIndexId } from "../api/_core/format/layout/markets-index.js";
+import { isMarketsFolder, readMarketsIndex } from "../api/_core/format/read/markets-folder.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 
 const SNAPSHOT = "snapshot";
@@ -25,28 +27,25 @@ function fail(message: string): never {
 }
 
 /**
- * A snapshot of several markets is served by `npm start` and `npm run serve`; on Vercel the gateway and
- * the function serve one snapshot until they route by market (decision: markets, deployed per market),
- * so such a deployment stops here, saying so, rather than answering 503 once deployed.
+ * What snapshot/ holds: one snapshot's id, or a multi-market folder's (its index's id, decision:
+ * markets, deployed per market) and its markets, which the gateway and each market's function serve.
  */
-function refuseMarkets(): void {
-  if (!isMarketsFolder(SNAPSHOT)) return;
-  fail(
-    `${SNAPSHOT}/ holds several markets (the data has markets.json): a deployment on Vercel serves one ` +
-      "snapshot for now; serve markets with npm start or npm run serve, or deploy one market's data",
-  );
+function bundled(): { id: string; what: string } {
+  if (!isMarketsFolder(SNAPSHOT)) return { id: readManifest(SNAPSHOT).snapshotId, what: "snapshot" };
+  const index = readMarketsIndex(SNAPSHOT);
+  return { id: marketsIndexId(index), what: `markets ${index.markets.map((m) => m.id).join(", ")} (index` };
 }
 
 function checkReleased(expected: string): void {
-  refuseMarkets();
-  let found: string;
+  let found: { id: string; what: string };
   try {
-    found = readManifest(SNAPSHOT).snapshotId;
+    found = bundled();
   } catch (error) {
     fail(`RELEASE_SNAPSHOT_ID is set but ${SNAPSHOT}/ is not a snapshot (${(error as Error).message})`);
   }
-  if (found !== expected) fail(`${SNAPSHOT}/ holds snapshot ${found}, not ${expected} (RELEASE_SNAPSHOT_ID)`);
-  process.stdout.write(`vercel-snapshot: bundling snapshot ${found}, prepared by npm run release\n`);
+  const named = `${found.what} ${found.id}${found.what === "snapshot" ? "" : ")"}`;
+  if (found.id !== expected) fail(`${SNAPSHOT}/ holds ${named}, not ${expected} (RELEASE_SNAPSHOT_ID)`);
+  process.stdout.write(`vercel-snapshot: bundling ${named}, prepared by npm run release\n`);
 }
 
 function buildData(): void {
@@ -55,7 +54,6 @@ function buildData(): void {
     stdio: "inherit",
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  refuseMarkets();
 }
 
 const released = process.env.RELEASE_SNAPSHOT_ID;

@@ -8,6 +8,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { marketsIndexId } from "../api/_core/format/layout/markets-index.js";
+import { readMarketsIndex } from "../api/_core/format/read/markets-folder.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { runEntry } from "./helpers/child-processes.js";
@@ -53,7 +55,7 @@ describe("npm run vercel-snapshot", () => {
     expect(other.stderr).toContain(`snapshot/ holds snapshot ${id}, not ${"0".repeat(32)}`);
   });
 
-  test("data of several markets stops the deployment, saying that Vercel serves one snapshot for now", async () => {
+  test("data of several markets is bundled as built, a release naming it by its index's id", async () => {
     const markets = path.join(project, "data/markets.json");
     const split = [
       { id: "gb", name: "United Kingdom", countries: ["GB"] },
@@ -62,12 +64,22 @@ describe("npm run vercel-snapshot", () => {
     writeFileSync(markets, JSON.stringify(split));
     try {
       const run = await vercelSnapshot({});
-      expect(run.status).toBe(1);
-      expect(run.stderr).toContain("snapshot/ holds several markets (the data has markets.json)");
-      const released = await vercelSnapshot({ RELEASE_SNAPSHOT_ID: "0".repeat(32) });
-      expect([released.status, released.stderr]).toEqual([1, expect.stringContaining("holds several markets")]);
+      expect(run.status, run.stderr).toBe(0);
+      const index = readMarketsIndex(path.join(project, "snapshot"));
+      expect(index.markets.map((m) => m.id)).toEqual(["gb", "de"]);
+      const id = marketsIndexId(index);
+      const released = await vercelSnapshot({ RELEASE_SNAPSHOT_ID: id, RELEASE_ONLY: "1" });
+      expect(released.stdout).toBe(
+        `vercel-snapshot: bundling markets gb, de (index ${id}), prepared by npm run release\n`,
+      );
+      const other = await vercelSnapshot({ RELEASE_SNAPSHOT_ID: "0".repeat(32) });
+      expect([other.status, other.stderr]).toEqual([
+        1,
+        expect.stringContaining(`snapshot/ holds markets gb, de (index ${id}), not ${"0".repeat(32)}`),
+      ]);
     } finally {
       rmSync(markets);
+      rmSync(path.join(project, "snapshot"), { recursive: true });
     }
   });
 });

@@ -5,6 +5,7 @@
  * writer, as the manifest's. The parser accepts nothing else: a wrong index is a broken folder
  * (503), never a crash.
  */
+import { createHash } from "node:crypto";
 import { checksumOf } from "../primitives/checksum.js";
 import { SnapshotError } from "../primitives/errors.js";
 import { MARKETS_INDEX_FILE } from "../primitives/files.js";
@@ -33,6 +34,16 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
 const isSnapshotId = (value: unknown) => typeof value === "string" && /^[0-9a-f]{32}$/.test(value);
+
+/**
+ * The id of a multi-market folder as a whole, in a snapshot id's form (32 hex digits): a digest of
+ * each market's id and snapshot id in the index's order, so any market rebuilt, added or removed
+ * changes it. A release names the folder it deploys by it (RELEASE_SNAPSHOT_ID).
+ */
+export function marketsIndexId(index: MarketsIndex): string {
+  const lines = index.markets.map((market) => `${market.id} ${market.snapshotId}\n`).join("");
+  return createHash("sha256").update(lines, "utf8").digest("hex").slice(0, 32);
+}
 
 /** Parses the index's text; throws SnapshotError saying what is wrong. */
 export function parseMarketsIndex(text: string): MarketsIndex {
