@@ -11,9 +11,13 @@
  * copy of its own in a temporary folder (scripts/vercel/working-copy.ts), removed after: the checkout's
  * snapshot/, generated/ and .vercel/ are never written (decision: prebuilt releases).
  *
+ * With --markets it splits the demo data into markets gb and de (a markets.json in the working copy's
+ * data/) and runs the checks of a deployment with markets instead (scripts/vercel/market-checks.ts).
+ *
  *     npm run verify:vercel [-- --skip-build]   (--skip-build: check the checkout's existing .vercel/output)
+ *     npm run verify:vercel -- --markets
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +33,7 @@ import {
   type HttpCheckResult,
 } from "./vercel/http-checks.js";
 import { launchFunction } from "./vercel/launcher.js";
+import { DEMO_MARKETS, marketsAccess, runMarketChecks } from "./vercel/market-checks.js";
 import { marketFunctionsIn } from "./vercel/market-functions.js";
 import { MCP_CHECKS } from "./vercel/mcp-checks.js";
 import { FIXED_ORIGIN_CHECK } from "./vercel/origin-check.js";
@@ -216,16 +221,39 @@ async function checkServedDeployment(output: string, counts: HttpCheckContext["c
   return results;
 }
 
+/** A deployment with markets, in each forwarding mode, through the stand-in (market-checks.ts). */
+async function checkMarketsDeployment(output: string): Promise<HttpCheckResult[]> {
+  const accessText = marketsAccess(readFileSync(path.join(ROOT, "data/demo-access.json"), "utf8"));
+  const results: HttpCheckResult[] = [];
+  let stderr = "";
+  for (const mode of ["rewrite", "fetch"]) {
+    const deployment = await launchDeployment(output, { ACCESS_JSON: accessText, LOG_LEVEL: "silent" }, mode);
+    try {
+      const checks = await runMarketChecks(deployment.platform.url, deployment.platform, DEMO_KEYS.valid);
+      results.push(...checks.map((r) => ({ ...r, name: `${mode}: ${r.name}` })));
+    } finally {
+      await deployment.close();
+      stderr += deployment.stderr();
+    }
+  }
+  results.push({ name: "the middleware and the functions wrote nothing to stderr", ok: !stderr, detail: stderr });
+  return results;
+}
+
 /** The output's checks, then the HTTP checks of the built pair; the exit status. */
-async function verifyOutput(project: string, started: number): Promise<number> {
+async function verifyOutput(project: string, started: number, markets = false): Promise<number> {
   const output = path.join(project, OUTPUT_DIR);
   const checksStarted = performance.now();
   const snapshot = path.join(project, "snapshot");
   const { checks, facts } = checkVercelOutput(output, project, path.join(project, "public"), snapshot);
   const outputOk = report(checks);
   if (!checks[0]!.ok) return 1;
-  const manifest = JSON.parse(readFileSync(path.join(output, FUNCTION_DIR, "snapshot/manifest.json"), "utf8"));
-  const httpOk = report(await checkServedDeployment(output, manifest.counts));
+  const manifest = markets
+    ? undefined
+    : JSON.parse(readFileSync(path.join(output, FUNCTION_DIR, "snapshot/manifest.json"), "utf8"));
+  const httpOk = report(
+    manifest ? await checkServedDeployment(output, manifest.counts) : await checkMarketsDeployment(output),
+  );
   process.stdout.write(
     `\nfunction ${(facts.functionBytes / 1e6).toFixed(1)} MB with ${facts.snapshotFiles} snapshot files; ` +
       `static: ${facts.staticFiles.join(", ")}\n` +
@@ -240,12 +268,16 @@ async function verifyOutput(project: string, started: number): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { "skip-build": { type: "boolean", default: false } }, strict: true });
+  const { values } = parseArgs({
+    options: { "skip-build": { type: "boolean", default: false }, markets: { type: "boolean", default: false } },
+    strict: true,
+  });
   const started = performance.now();
   if (values["skip-build"]) return verifyOutput(ROOT, started);
   const work = mkdtempSync(path.join(tmpdir(), "verify-vercel-"));
   try {
     prepareWorkingCopy(work);
+    if (values.markets) writeFileSync(path.join(work, "data/markets.json"), JSON.stringify(DEMO_MARKETS));
     process.stdout.write("vercel build …\n");
     const built = runVercelBuild(work);
     if (!built.ok) {
@@ -253,7 +285,7 @@ async function main(): Promise<number> {
       return built.code;
     }
     process.stdout.write(`vercel build done in ${seconds(started)}${describeOpened(built.opened)}\n`);
-    return await verifyOutput(work, started);
+    return await verifyOutput(work, started, values.markets);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

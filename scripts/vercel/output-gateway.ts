@@ -1,12 +1,14 @@
 /**
  * The checks of `vercel build`'s output that concern the gateway (decision: CDN-cached bodies):
- * the middleware is built for Node's web API with the snapshot's manifest and runs on the API, MCP
- * and the internal prefix only; the build's secret (decision: gateway secret) is in both bundles and
- * in no static file.
+ * the middleware is built for Node's web API with the snapshot's manifest (or the markets' index)
+ * and runs on the API, MCP and the internal prefix only; the build's secret (decision: gateway
+ * secret) is in both bundles and in no static file.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { GATEWAY_SECRET_FILE, GENERATED_SECRET } from "../../api/_adapters/gateway-secret.js";
+import { MARKETS_INDEX_FILE } from "../../api/_core/format/primitives/files.js";
+import { isMarketsFolder } from "../../api/_core/format/read/markets-folder.js";
 import { type CheckFn, KEYLESS_PATHS, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS, type Route } from "./output-layout.js";
 
 /** Where the gateway must not run. */
@@ -27,13 +29,7 @@ export function checkMiddleware(outputDir: string, snapshotDir: string, routes: 
     /^nodejs\d+/.test(config.runtime ?? "") && config.useWebApi === true,
     existsSync(configFile) ? `${config.runtime}, useWebApi ${config.useWebApi}` : `${MIDDLEWARE_DIR} is missing`,
   );
-  const bundled = path.join(dir, "snapshot/manifest.json");
-  const manifest = path.join(snapshotDir, "manifest.json");
-  check(
-    "it bundles the snapshot's manifest (the snapshot id it forwards to)",
-    existsSync(bundled) && existsSync(manifest) && readFileSync(bundled).equals(readFileSync(manifest)),
-    existsSync(bundled) ? "snapshot/manifest.json" : "snapshot/manifest.json is missing",
-  );
+  checkBundledIndex(dir, snapshotDir, check);
   const route = routes.find((r) => r.middlewarePath !== undefined);
   const matcher = route?.src ? new RegExp(route.src) : undefined;
   const wrong = [
@@ -46,6 +42,24 @@ export function checkMiddleware(outputDir: string, snapshotDir: string, routes: 
     "it runs on /v1, /mcp and the internal prefix only",
     matcher !== undefined && wrong.length === 0,
     wrong.length ? wrong.join(", ") : (route?.middlewarePath ?? "no middleware route"),
+  );
+}
+
+/**
+ * The file the gateway reads its snapshot id from, bundled as built: the manifest, or with markets
+ * the markets' index, each market's snapshot id (decision: markets, deployed per market).
+ */
+function checkBundledIndex(dir: string, snapshotDir: string, check: CheckFn): void {
+  const markets = isMarketsFolder(snapshotDir);
+  const file = markets ? `snapshot/${MARKETS_INDEX_FILE}` : "snapshot/manifest.json";
+  const bundled = path.join(dir, file);
+  const built = path.join(snapshotDir, path.basename(file));
+  check(
+    markets
+      ? "it bundles the markets' index (each market's snapshot id it forwards to)"
+      : "it bundles the snapshot's manifest (the snapshot id it forwards to)",
+    existsSync(bundled) && existsSync(built) && readFileSync(bundled).equals(readFileSync(built)),
+    existsSync(bundled) ? file : `${file} is missing`,
   );
 }
 
