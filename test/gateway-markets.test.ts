@@ -69,10 +69,12 @@ beforeAll(async () => {
 afterAll(() => removeDir(work));
 
 /** The platform: each internal path to the function of the snapshot id it names (config.json's routes). */
-const forward: Forward = async (url, method, headers) => {
+const forward: Forward = async (url, method, headers, body) => {
   const fn = functions.get(url.pathname.split("/")[2]!);
   if (!fn) throw new Error(`no function for ${url.pathname}`);
-  const answer = await fn({ method, url: `${url.pathname}${url.search}`, headers: Object.fromEntries(headers) });
+  const sent = body ? Buffer.from(await new Response(body).arrayBuffer()) : Buffer.alloc(0);
+  const target = `${url.pathname}${url.search}`;
+  const answer = await fn({ method, url: target, headers: Object.fromEntries(headers), readBody: async () => sent });
   const out = { ...answer.headers };
   delete out["vercel-cdn-cache-control"];
   return new Response(answer.body.length ? new Uint8Array(answer.body) : null, { status: answer.status, headers: out });
@@ -170,4 +172,24 @@ test("usage is counted under the market the path names, within it", async () => 
     { url: "/v1/films", market: "de", status: 200 },
     { url: "/v1/films", market: "-", status: 404 },
   ]);
+});
+
+test("a market's MCP endpoint is forwarded to that market's function, answering as the core", async () => {
+  const pairOf = pair(undefined);
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "find_cinemas", arguments: { limit: 20 } },
+  });
+  const headers = {
+    authorization: `Bearer ${MARKET_KEYS.every}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const core = await pairOf.local({ method: "POST", url: "/de/mcp", headers, readBody: async () => Buffer.from(body) });
+  const web = await pairOf.gateway(new Request(`${BASE}/de/mcp`, { method: "POST", headers, body }));
+  const viaGateway = comparable(web.status, Object.fromEntries(web.headers), Buffer.from(await web.arrayBuffer()));
+  expect(viaGateway).toEqual(comparable(core.status, { ...core.headers }, Buffer.from(core.body)));
+  expect(viaGateway.body).toContain('"countryCode":"DE"');
 });
