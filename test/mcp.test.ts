@@ -176,6 +176,8 @@ describe("a session", () => {
       "/v1/showtimes/st-de-ber-cinemaxx-20261127-1345-s1?include=film,cinema",
     ],
     ["list_attributes", { limit: 20 }, "/v1/attributes?limit=20"],
+    // The whole catalogue by default (decision: MCP): more than the other tools' 10.
+    ["list_attributes", {}, "/v1/attributes?limit=100"],
     // A deployment without markets: its one market (decision: markets).
     ["list_markets", {}, "/markets"],
   ];
@@ -187,6 +189,16 @@ describe("a session", () => {
     expect(result.structuredContent).toEqual(answer.body);
     // Not two empty pages that happen to agree.
     expect(Array.isArray(answer.body.data) ? answer.body.data.length : 1).toBeGreaterThan(0);
+  });
+
+  test("list_attributes: the whole catalogue in one call, past the other tools' page of 10", async () => {
+    const result = await call("list_attributes", {});
+    const { body } = await api("/v1/attributes?limit=100");
+    expect(body.data.length).toBeGreaterThan(10);
+    expect(result.structuredContent.data).toHaveLength(body.data.length);
+    expect(result.structuredContent.pagination).toEqual({ nextCursor: null, hasMore: false });
+    expect(result.text).toContain("format-imax");
+    expect(result.text.split("\n").at(-1)).toBe("That is all of them.");
   });
 
   test("every tool is asked at least once above", () => {
@@ -248,7 +260,7 @@ describe("bad arguments: a tool error with the message the HTTP API gives for th
     ["find_showtimes", { attributeIds: ids(32) }],
     ["find_showtimes", { cinemaId: long(160) }],
     ["find_showtimes", { date: "2028-02-29", dayStartsAt: "05:59" }],
-    ["list_attributes", { limit: 20 }],
+    ["list_attributes", { limit: 100 }],
   ])("%s %j: at the bound, answered", async (name, args) => {
     const result = await call(name, args);
     expect(result.isError, result.text).toBeFalsy();
@@ -289,7 +301,7 @@ describe("bad arguments: a tool error with the message the HTTP API gives for th
     ["find_films", { limit: 21 }, "limit: must be a whole number from 1 to 20 written in digits"],
     ["find_films", { limit: 0 }, "limit: must be a whole number from 1 to 20 written in digits"],
     ["find_films", { limit: 1.5 }, "limit: must be a whole number from 1 to 20 written in digits"],
-    ["list_attributes", { limit: 21 }, "limit: must be a whole number from 1 to 20 written in digits"],
+    ["list_attributes", { limit: 101 }, "limit: must be a whole number from 1 to 100 written in digits"],
     ["find_films", { limit: [1] }, "limit: must be a number, as the tool's input schema says"],
     ["find_films", { q: true }, "q: must be a string, as the tool's input schema says"],
     ["find_films", { q: "\ud800" }, "q: must be valid Unicode text (it holds half of a surrogate pair)"],

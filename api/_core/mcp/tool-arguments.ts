@@ -2,7 +2,8 @@
  * A tool's arguments are its endpoint's query parameters (decision: MCP): their schemas are the
  * parameter table's OpenAPI objects, and a call's arguments become the query string the same table
  * parses, so every bound is checked once, by the API's own rules, with the API's own messages.
- * Only `limit` is the tools' own: 1 to 20, default 10, a few lines each for a model to read.
+ * Only `limit` is the tools' own: 1 to 20, default 10, a few lines each for a model to read; the
+ * attribute catalogue comes whole, up to the API's 100 a page.
  */
 import type { ListResource } from "../format/layout/manifest.js";
 import { limitParameter } from "../endpoints/parameters/paging.js";
@@ -14,13 +15,23 @@ import { argumentSchemaOf, type JsonSchema } from "./tool-schemas.js";
 
 export const TOOL_MAX_LIMIT = 20;
 export const TOOL_DEFAULT_LIMIT = 10;
-const TOOL_LIMIT = limitParameter(TOOL_MAX_LIMIT, TOOL_DEFAULT_LIMIT);
+
+/** A list tool's page size: at most `max` records, `fallback` without `limit`. */
+export interface ToolLimit {
+  max: number;
+  fallback: number;
+}
+
+/** The find tools' pages: a few lines per record for a model to read. */
+export const TOOL_LIMIT: ToolLimit = { max: TOOL_MAX_LIMIT, fallback: TOOL_DEFAULT_LIMIT };
 
 export type Arguments = Record<string, unknown>;
 
 /** What a tool asks with a call's arguments: an API target (path and query), or a 400 naming an argument. */
 export interface ToolTarget {
   inputSchema: JsonSchema;
+  /** A list's largest page, its output schema's bound on `data`. */
+  maxItems?: number;
   targetOf(args: Arguments): string;
 }
 
@@ -53,21 +64,32 @@ function encoded(name: string, value: string, splitBeforeDecoding = false): stri
   }
 }
 
-/** A list tool: the list's parameters but those it leaves out, `fixed` added to every query (an embed). */
-export function listTarget(tool: string, resource: ListResource, omit: readonly string[] = [], fixed = ""): ToolTarget {
+/**
+ * A list tool: the list's parameters but those it leaves out, `fixed` added to every query (an
+ * embed), pages of `pageSize`.
+ */
+export function listTarget(
+  tool: string,
+  resource: ListResource,
+  omit: readonly string[] = [],
+  fixed = "",
+  pageSize: ToolLimit = TOOL_LIMIT,
+): ToolTarget {
   const table: ParameterTable = (LIST_TABLES[resource] as ParameterTable).filter((row) => !omit.includes(row.key));
   const split = new Set(splitNamesOf(table));
+  const limitRow = limitParameter(pageSize.max, pageSize.fallback);
   const properties: Record<string, JsonSchema> = {};
   for (const row of table)
-    for (const openapi of row.key === "limit" ? TOOL_LIMIT.openapi : row.openapi)
+    for (const openapi of row.key === "limit" ? limitRow.openapi : row.openapi)
       properties[openapi.parameter.name as string] = argumentSchemaOf(openapi);
   const names = namesOf(table).filter((name) => name !== "limit");
   return {
     inputSchema: { type: "object", properties, additionalProperties: false },
+    maxItems: pageSize.max,
     targetOf(args) {
       checkNames(tool, args, properties);
       const limit = textOf("limit", args.limit, properties.limit!);
-      const parts = [`limit=${TOOL_LIMIT.parse(new Map(limit === undefined ? [] : [["limit", limit]]))}`];
+      const parts = [`limit=${limitRow.parse(new Map(limit === undefined ? [] : [["limit", limit]]))}`];
       for (const name of names) {
         const text = textOf(name, args[name], properties[name]!);
         if (text !== undefined) parts.push(`${name}=${encoded(name, text, split.has(name))}`);

@@ -16,7 +16,15 @@ import {
   renderShowtime,
   type RenderItem,
 } from "./render-text.js";
-import { fixedTarget, listTarget, oneTarget, TOOL_MAX_LIMIT, type ToolTarget } from "./tool-arguments.js";
+import { MAX_LIMIT } from "../endpoints/parameters/paging.js";
+import {
+  fixedTarget,
+  listTarget,
+  oneTarget,
+  TOOL_MAX_LIMIT,
+  type ToolLimit,
+  type ToolTarget,
+} from "./tool-arguments.js";
 import { type JsonSchema, outputSchemaOf } from "./tool-schemas.js";
 
 export interface Tool {
@@ -43,7 +51,12 @@ function listTool<T>(
   name: string,
   title: string,
   description: string,
-  asks: { resource: "films" | "cinemas" | "showtimes" | "attributes"; omit?: string[]; fixed?: string },
+  asks: {
+    resource: "films" | "cinemas" | "showtimes" | "attributes";
+    omit?: string[];
+    fixed?: string;
+    pageSize?: ToolLimit;
+  },
   output: string,
   item: RenderItem<T>,
   noun: string,
@@ -51,8 +64,8 @@ function listTool<T>(
   return {
     name,
     title,
-    description: `${description} ${MORE}`,
-    target: listTarget(name, asks.resource, asks.omit, asks.fixed),
+    description: asks.pageSize ? description : `${description} ${MORE}`,
+    target: listTarget(name, asks.resource, asks.omit, asks.fixed, asks.pageSize),
     output,
     render: (body, zoneOffset) => renderPage(body as Page<T>, item, noun, name, zoneOffset),
   };
@@ -148,8 +161,9 @@ export const TOOLS: readonly Tool[] = [
     "list_attributes",
     "List showtime attributes",
     "The showtime attributes (formats such as IMAX or 3D, languages, accessibility, events): their ids are what " +
-      "attributeIds takes.",
-    { resource: "attributes" },
+      `attributeIds takes. The whole catalogue in one call (up to ${MAX_LIMIT}; past that, pass nextCursor as cursor).`,
+    // The catalogue is small and one line each: a model that needs IMAX should not have to page for it.
+    { resource: "attributes", pageSize: { max: MAX_LIMIT, fallback: MAX_LIMIT } },
     "AttributePage",
     renderAttribute,
     "attribute",
@@ -177,7 +191,7 @@ export function toolDefinitions(): Array<Record<string, unknown>> {
     title: tool.title,
     description: tool.description,
     inputSchema: tool.target.inputSchema,
-    outputSchema: outputSchemaOf(tool.output, tool.output.endsWith("Page") ? TOOL_MAX_LIMIT : undefined),
+    outputSchema: outputSchemaOf(tool.output, tool.target.maxItems),
     annotations: { title: tool.title, ...ANNOTATIONS },
   }));
 }
