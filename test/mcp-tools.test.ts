@@ -133,6 +133,49 @@ const film = {
   provenance,
 };
 
+/** London as a snapshot stores it over 2026: +00:00, +01:00 from 29 March 01:00Z, +00:00 from 25 October. */
+const LONDON = piecesOf({
+  initial: 0,
+  changes: [
+    [Date.UTC(2026, 2, 29, 1) / 1000, 3600],
+    [Date.UTC(2026, 9, 25, 1) / 1000, 0],
+  ],
+});
+const PIECES: Record<string, typeof BERLIN> = {
+  "Europe/Berlin": BERLIN,
+  "Europe/London": LONDON,
+  "Europe/Paris": BERLIN,
+};
+
+/** The zone offsets of a snapshot whose cinemas are in `names` (and some in none, when `unzoned`). */
+function snapshotZones(names: string[], unzoned = false): ZoneOffset {
+  const offset = (zone: string, t: number) => (names.includes(zone) ? offsetAt(PIECES[zone]!, t) : undefined);
+  return Object.assign(offset, { zones: () => ({ names, hasCinemaWithoutZone: unzoned }) });
+}
+
+describe("a film's first matching showtime, whose cinema is not named: in the zone it must be in", () => {
+  const BOTH = ["Europe/London", "Europe/Berlin"];
+  test.each<[string, string[], boolean, string]>([
+    ["2026-11-27T18:30Z", ["Europe/Berlin"], false, "Fri 27 Nov 2026, 19:30 Europe/Berlin"],
+    // One zone, but a cinema without one: that cinema's time may be written in any offset.
+    ["2026-11-27T18:30Z", ["Europe/Berlin"], true, "Fri 27 Nov 2026, 18:30 UTC"],
+    ["2026-11-27T19:30+01:00", ["Europe/Berlin"], true, "Fri 27 Nov 2026, 19:30 Europe/Berlin"],
+    ["2026-11-27T19:30+01:00", BOTH, false, "Fri 27 Nov 2026, 19:30 Europe/Berlin"],
+    ["2026-11-27T19:30Z", BOTH, false, "Fri 27 Nov 2026, 19:30 Europe/London"],
+    ["2026-07-03T19:30+01:00", BOTH, false, "Fri 3 Jul 2026, 19:30 Europe/London"],
+    ["2026-07-03T19:30+02:00", BOTH, false, "Fri 3 Jul 2026, 19:30 Europe/Berlin"],
+    // No zone of the snapshot at that offset then (London is at +01:00 in July): as written.
+    ["2026-07-03T18:30Z", BOTH, false, "Fri 3 Jul 2026, 18:30 UTC"],
+    // Two zones at that offset: which one is not known, so as written.
+    ["2026-11-27T19:30+01:00", ["Europe/Berlin", "Europe/Paris"], false, "Fri 27 Nov 2026, 19:30 UTC+01:00"],
+  ])("%s, zones %j (a cinema without one: %s): %s", (firstStartsAt, names, unzoned, expected) => {
+    const matching = { count: 1, cinemaCount: 1, firstStartsAt };
+    expect(renderFilm({ ...film, matchingShowtimes: matching }, snapshotZones(names, unzoned)).split("\n")[1]).toBe(
+      `  1 matching showtime at 1 cinema, the first ${expected}`,
+    );
+  });
+});
+
 describe("the text: a few lines per record, each value on one line", () => {
   test("a showtime: title and local time, place, distance, screen and attributes, booking URL, ids", () => {
     const showtime = {

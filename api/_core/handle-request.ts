@@ -200,7 +200,9 @@ export function createHandler(options: CoreOptions): Handler {
         listMarkets && isMarketsList(target)
           ? listMarkets()
           : serve({ method: "GET", url: target, conditions: {} }, place.source, place.cache, pages),
-      zoneOffset: (zone, t) => place.source.current().lists.zones.offsetOf(zone, t),
+      zoneOffset: Object.assign((zone: string, t: number) => place.source.current().lists.zones.offsetOf(zone, t), {
+        zones: () => place.source.current().lists.zones,
+      }),
       onError: (error) => options.onError?.(requestId, error),
     });
     const sent = ({ outgoing, tool }: McpAnswer) => {

@@ -3,11 +3,23 @@
  * MCP): by the offsets the snapshot stores for the cinema's zone, the ones `date` finds local days
  * by (decision: local dates), never the server's own time-zone data, so every server writes the
  * same text. At a cinema without a zone (or outside the snapshot's zones), the time as written,
- * with the offset it is written in.
+ * with the offset it is written in. A time whose cinema is not named is shown in the zone it must
+ * be in when the snapshot's zones tell (zoneOfTime).
  */
 
-/** The offset (seconds east of UTC) of a named zone at an instant (epoch seconds); undefined when unknown. */
-export type ZoneOffset = (zone: string, epochSeconds: number) => number | undefined;
+/** The snapshot's zones, to name the zone of a time whose cinema the text does not know. */
+export interface ZoneNames {
+  readonly names: readonly string[];
+  readonly hasCinemaWithoutZone: boolean;
+}
+
+/**
+ * The offset (seconds east of UTC) of a named zone at an instant (epoch seconds); undefined when
+ * unknown. `zones`, when given, lists the snapshot's zones (zoneOfTime).
+ */
+export type ZoneOffset = ((zone: string, epochSeconds: number) => number | undefined) & {
+  readonly zones?: () => ZoneNames;
+};
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -23,15 +35,44 @@ function wallClock(seconds: number): string {
   return `${date}, ${twoDigits(t.getUTCHours())}:${twoDigits(t.getUTCMinutes())}`;
 }
 
-/** `2026-11-27T18:30:00Z` in Europe/Berlin: `Fri 27 Nov 2026, 19:30 Europe/Berlin`; without a zone, `… 18:30 UTC`. */
-export function localTimeOf(startsAt: string, timeZone: string | undefined, zoneOffset: ZoneOffset): string {
+/** A date-time as written: its wall clock (epoch seconds read as UTC fields), its offset and its zone text. */
+interface Written {
+  written: number;
+  offset: number;
+  zone: string;
+}
+
+function writtenOf(startsAt: string): Written | undefined {
   const parts = DATE_TIME.exec(startsAt);
-  if (!parts) return startsAt;
+  if (!parts) return undefined;
   const [, year, month, day, hour, minute, second, zone, sign, offsetHours, offsetMinutes] = parts;
   const written = Date.UTC(+year!, +month! - 1, +day!, +hour!, +minute!, +(second ?? 0)) / 1000;
-  const writtenOffset = zone === "Z" ? 0 : (sign === "-" ? -1 : 1) * (+offsetHours! * 3600 + +offsetMinutes! * 60);
-  const instant = written - writtenOffset;
+  const offset = zone === "Z" ? 0 : (sign === "-" ? -1 : 1) * (+offsetHours! * 3600 + +offsetMinutes! * 60);
+  return { written, offset, zone: zone! };
+}
+
+/** `2026-11-27T18:30:00Z` in Europe/Berlin: `Fri 27 Nov 2026, 19:30 Europe/Berlin`; without a zone, `… 18:30 UTC`. */
+export function localTimeOf(startsAt: string, timeZone: string | undefined, zoneOffset: ZoneOffset): string {
+  const time = writtenOf(startsAt);
+  if (!time) return startsAt;
+  const instant = time.written - time.offset;
   const offset = timeZone === undefined ? undefined : zoneOffset(timeZone, instant);
   if (offset !== undefined) return `${wallClock(instant + offset)} ${timeZone}`;
-  return `${wallClock(written)} ${zone === "Z" ? "UTC" : `UTC${zone}`}`;
+  return `${wallClock(time.written)} ${time.zone === "Z" ? "UTC" : `UTC${time.zone}`}`;
+}
+
+/**
+ * The zone to show a time in whose cinema the answer does not name (a film's first matching
+ * showtime; decision: MCP): the snapshot's zone when every cinema has that one; else the one zone
+ * of the snapshot at the offset the time is written in at that instant (sources write the cinema's
+ * offset, or `Z`); undefined when none or several are, and the time is shown as written.
+ */
+export function zoneOfTime(startsAt: string, zoneOffset: ZoneOffset): string | undefined {
+  const zones = zoneOffset.zones?.();
+  const time = writtenOf(startsAt);
+  if (!zones || !time) return undefined;
+  if (zones.names.length === 1 && !zones.hasCinemaWithoutZone) return zones.names[0];
+  const instant = time.written - time.offset;
+  const fitting = zones.names.filter((zone) => zoneOffset(zone, instant) === time.offset);
+  return fitting.length === 1 ? fitting[0] : undefined;
 }

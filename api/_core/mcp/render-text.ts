@@ -14,7 +14,7 @@ import type {
   ServedFilm,
   ServedShowtime,
 } from "../../../client/types.js";
-import { localTimeOf, type ZoneOffset } from "./local-time.js";
+import { localTimeOf, type ZoneOffset, zoneOfTime } from "./local-time.js";
 
 /** Text for one record as the API serves it (the structured content's items, typed as the typed client has them). */
 export type RenderItem<T> = (record: T, zoneOffset: ZoneOffset) => string;
@@ -52,7 +52,8 @@ export const renderFilm: RenderItem<ServedFilm> = (film, zoneOffset) => {
     film.releaseDate && `released ${film.releaseDate}`,
   ].filter(Boolean);
   const head = `- ${oneLine(film.title)}${facts.length ? ` (${facts.join(", ")})` : ""} · film ${oneLine(film.id)}`;
-  return [head, matching(film.matchingShowtimes, zoneOffset)].filter(Boolean).join("\n");
+  const m = film.matchingShowtimes;
+  return [head, matching(m, zoneOffset, m && zoneOfTime(m.firstStartsAt, zoneOffset))].filter(Boolean).join("\n");
 };
 
 function address(location: Location): string {
