@@ -25,6 +25,7 @@ import { answerMarketsList, servingMarket } from "./endpoints/markets-endpoint.j
 import { MarketPlaces, type Place } from "./respond/market-caches.js";
 import { isOAuthDiscovery, noOAuth } from "./endpoints/oauth-discovery.js";
 import { answerMcp, isMcpTarget, type McpAnswer } from "./endpoints/mcp-route.js";
+import { coverageOf } from "./format/query/coverage.js";
 import {
   CDN_CACHE_CONTROL,
   forwardedRequestId,
@@ -204,6 +205,8 @@ export function createHandler(options: CoreOptions): Handler {
         zones: () => place.source.current().lists.zones,
       }),
       onError: (error) => options.onError?.(requestId, error),
+      now: gate.now,
+      dates: () => coverageOf(place.source.current()),
     });
     const sent = ({ outgoing, tool }: McpAnswer) => {
       if (caller) addCallerHeaders(outgoing.headers, caller);

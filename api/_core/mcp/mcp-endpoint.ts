@@ -21,12 +21,37 @@ import {
 import { TOOLS_BY_NAME } from "./tools.js";
 import { clipText } from "../respond/text.js";
 import { loadSdk, type Sdk } from "./sdk.js";
+import { instructionsOf, type ListingsFacts } from "./instructions.js";
 
 /** What the core hands the endpoint: the request as received, and how a tool asks the API. */
 export interface McpExchange extends Omit<ToolContext, "keepStructured"> {
   method: string;
   headers: CoreRequest["headers"];
   readBody: CoreRequest["readBody"];
+  /** The request's clock (injected: tests fix it), for today's date in the instructions. */
+  now(): Date;
+  /** The first and last local date the snapshot in service has showtimes on; throws when it cannot be read. */
+  dates(): ListingsFacts["dates"];
+}
+
+/** The instructions an initialize answers, from the request's clock and the snapshot in service. */
+function instructionsFor(exchange: McpExchange): string {
+  const read = <T>(of: () => T): T | undefined => {
+    try {
+      return of();
+    } catch {
+      // A snapshot that cannot be read: the instructions leave out what it would have said.
+      return undefined;
+    }
+  };
+  const { zoneOffset } = exchange;
+  const facts = {
+    now: exchange.now(),
+    zones: read(() => zoneOffset.zones?.()),
+    zoneOffset,
+    dates: read(exchange.dates),
+  };
+  return instructionsOf(facts, (name) => TOOLS_BY_NAME.has(name));
 }
 
 export interface McpAnswer {
@@ -75,9 +100,15 @@ async function answerMessage(sdk: Sdk, exchange: McpExchange, message: JSONRPCMe
       transport.structured = answer;
     },
   };
-  const server = createMcpServer(sdk, context, (name) => {
-    tool = name;
-  });
+  const isInitialize = "method" in message && message.method === "initialize";
+  const server = createMcpServer(
+    sdk,
+    context,
+    (name) => {
+      tool = name;
+    },
+    isInitialize ? instructionsFor(exchange) : undefined,
+  );
   await server.connect(transport);
   return { outgoing: await transport.deliver(message), tool };
 }

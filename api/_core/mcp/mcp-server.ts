@@ -14,12 +14,6 @@ export type { ToolContext } from "./call-tool.js";
 
 const SERVER_INFO = { name: "cinema-listings", title: "Cinema listings", version: "1.0.0" };
 
-const INSTRUCTIONS =
-  "Cinema listings: films, cinemas and showtimes, read-only. Start with find_films (what is on near a place " +
-  "on a date), find_cinemas or find_showtimes; ids from one answer are arguments of the next. Places are " +
-  "near=LATITUDE,LONGITUDE in decimal degrees; dates are YYYY-MM-DD in each cinema's own calendar; every time " +
-  "shown is the cinema's local time with its zone. Answers are short pages: pass nextCursor back as cursor for more.";
-
 /** The server never asks the client to fill in a form (elicitation), so it validates no client answer. */
 const NO_ELICITATION = {
   getValidator: () => () => ({ valid: false as const, data: undefined, errorMessage: "this server elicits nothing" }),
@@ -27,12 +21,20 @@ const NO_ELICITATION = {
 
 let definitions: Array<Record<string, unknown>> | undefined;
 
-/** A server for one request; `onToolCall` learns the tool a tools/call names (for the log line). */
-export function createMcpServer(sdk: Sdk, context: ToolContext, onToolCall: (name: string) => void): Server {
+/**
+ * A server for one request; `onToolCall` learns the tool a tools/call names (for the log line);
+ * `instructions` are what initialize answers (instructions.ts), made only for an initialize.
+ */
+export function createMcpServer(
+  sdk: Sdk,
+  context: ToolContext,
+  onToolCall: (name: string) => void,
+  instructions?: string,
+): Server {
   const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = sdk;
   const server = new sdk.Server(SERVER_INFO, {
     capabilities: { tools: {} },
-    instructions: INSTRUCTIONS,
+    instructions,
     jsonSchemaValidator: NO_ELICITATION,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (definitions ??= toolDefinitions()) }));
