@@ -13,6 +13,7 @@ import { callTool, MAX_TEXT_LENGTH, type ToolContext } from "../api/_core/mcp/ca
 import { PostTransport } from "../api/_core/mcp/post-transport.js";
 import { localTimeOf, type ZoneOffset } from "../api/_core/mcp/local-time.js";
 import { renderCinema, renderFilm, renderPage, renderShowtime } from "../api/_core/mcp/render-text.js";
+import { showtimeListingOf } from "../api/_core/mcp/showtime-listing.js";
 import { TOOL_MAX_LIMIT } from "../api/_core/mcp/tool-arguments.js";
 import type { JsonSchema } from "../api/_core/mcp/tool-schemas.js";
 import { toolDefinitions, TOOLS_BY_NAME } from "../api/_core/mcp/tools.js";
@@ -52,6 +53,41 @@ describe("the response schemas the tools declare", () => {
   test("a member the API never sends is refused", () => {
     expect(isValid("get_film", { data: EXAMPLES.Film, freshness: EXAMPLES.Freshness })).toBe(true);
     expect(isValid("get_film", { data: EXAMPLES.Film, freshness: EXAMPLES.Freshness, x: 1 })).toBe(false);
+  });
+});
+
+describe("find_showtimes's listing: the API's page, each film and cinema once, no provenance", () => {
+  const validator = new AjvJsonSchemaValidator();
+  const schema = toolDefinitions().find((d) => d.name === "find_showtimes")!.outputSchema as object;
+  const isValid = (value: unknown) => validator.getValidator(schema as never)(value).valid;
+  const served = { ...(EXAMPLES.Showtime as object), distanceKm: 1.2, film: EXAMPLES.Film, cinema: EXAMPLES.Cinema };
+  const apiPage = (count: number) => ({
+    data: Array.from({ length: count }, (_, i) => ({ ...served, id: `s${i}` })),
+    pagination: { nextCursor: null, hasMore: false },
+    freshness: EXAMPLES.Freshness,
+  });
+  const listing = (count: number) => showtimeListingOf(apiPage(count) as never) as any;
+
+  test("20 showtimes of one film at one cinema: the film and the cinema once, in a valid listing", () => {
+    const page = listing(TOOL_MAX_LIMIT);
+    expect(isValid(page)).toBe(true);
+    expect([page.data.length, page.films.length, page.cinemas.length]).toEqual([20, 1, 1]);
+    const { provenance: _film, ...film } = EXAMPLES.Film as Record<string, unknown>;
+    expect(page.films[0]).toEqual(film);
+    const { film: _f, cinema: _c, provenance: _p, ...showtime } = served as Record<string, unknown>;
+    expect(page.data[0]).toEqual({ ...showtime, id: "s0" });
+    expect(page.pagination).toEqual(apiPage(1).pagination);
+  });
+
+  test.each<[string, (page: any) => void]>([
+    ["21 showtimes, one past the tools' limit", (page) => page.data.push({ ...page.data[0], id: "s20" })],
+    ["a film with its provenance", (page) => (page.films[0].provenance = EXAMPLES.Provenance)],
+    ["a showtime with its film in it", (page) => (page.data[0].film = page.films[0])],
+    ["no cinemas", (page) => delete page.cinemas],
+  ])("refused: %s", (_what, change) => {
+    const page = listing(TOOL_MAX_LIMIT);
+    change(page);
+    expect(isValid(page)).toBe(false);
   });
 });
 

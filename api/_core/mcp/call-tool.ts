@@ -1,7 +1,7 @@
 /**
  * A tools/call (decision: MCP): the arguments become the API target the tool asks, the request core
- * serves it in process exactly as it serves HTTP, and the API's JSON is the structured content,
- * beside its text. Whatever the API refuses is a tool error carrying the API's message (a bad
+ * serves it in process exactly as it serves HTTP, and the API's JSON is the structured content
+ * (find_showtimes's in a shorter shape: showtime-listing.ts), beside its text. Whatever the API refuses is a tool error carrying the API's message (a bad
  * argument says what to fix); anything else is the API's 503 or 500 message, never an internal.
  */
 import { INTERNAL_ERROR_MESSAGE, toApiError } from "../respond/errors.js";
@@ -55,6 +55,7 @@ export function callTool(tool: Tool, args: Arguments, context: ToolContext): Too
     if (answer.status !== 200) throw new Error(`the API answered ${answer.status} without an error`);
     const body = JSON.parse(answer.body.toString("utf8"));
     const text = clipText(tool.render(body, context.zoneOffset), MAX_TEXT_LENGTH);
+    if (tool.structure) return { content: [{ type: "text", text }], structuredContent: tool.structure(body) };
     context.keepStructured(answer);
     answer = undefined;
     return { content: [{ type: "text", text }], structuredContent: body };

@@ -5,8 +5,17 @@
  */
 import type { OpenApiParameter } from "../endpoints/parameters/parameter.js";
 import { RECORD_SCHEMAS } from "./record-schemas.js";
+import { showtimeListingSchemas } from "./showtime-listing.js";
 
 export type JsonSchema = Record<string, unknown>;
+
+let schemas: Record<string, JsonSchema> | undefined;
+
+/** The API's response schemas, and the tools' own (find_showtimes's listing) beside them. */
+function schemaNamed(name: string): JsonSchema | undefined {
+  schemas ??= { ...RECORD_SCHEMAS, ...showtimeListingSchemas() };
+  return schemas[name];
+}
 
 /** The names of every definition `schema` references, directly or through others. */
 function referencedDefinitions(schema: unknown, found = new Set<string>()): Set<string> {
@@ -15,20 +24,24 @@ function referencedDefinitions(schema: unknown, found = new Set<string>()): Set<
     for (const [key, value] of Object.entries(schema)) {
       if (key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")) {
         const name = value.slice("#/$defs/".length);
-        if (!found.has(name)) referencedDefinitions(RECORD_SCHEMAS[name], found.add(name));
+        if (!found.has(name)) referencedDefinitions(schemaNamed(name), found.add(name));
       } else referencedDefinitions(value, found);
     }
   }
   return found;
 }
 
-/** A response component with the definitions it needs; a page's `data` at most `maxItems` long. */
+/** The lists of a page: its records, and the films and cinemas of a showtime listing. */
+const PAGE_LISTS = ["data", "films", "cinemas"];
+
+/** A response component with the definitions it needs; a page's lists at most `maxItems` long. */
 export function outputSchemaOf(component: string, maxItems?: number): JsonSchema {
-  const root = RECORD_SCHEMAS[component];
+  const root = schemaNamed(component);
   if (!root) throw new Error(`no response schema ${component}`);
   const properties = { ...(root.properties as Record<string, JsonSchema>) };
-  if (maxItems !== undefined) properties.data = { ...properties.data, maxItems };
-  const $defs = Object.fromEntries([...referencedDefinitions(root)].sort().map((name) => [name, RECORD_SCHEMAS[name]]));
+  if (maxItems !== undefined)
+    for (const list of PAGE_LISTS) if (properties[list]) properties[list] = { ...properties[list], maxItems };
+  const $defs = Object.fromEntries([...referencedDefinitions(root)].sort().map((name) => [name, schemaNamed(name)]));
   return { ...root, properties, $defs };
 }
 

@@ -26,14 +26,17 @@ import {
   type ToolTarget,
 } from "./tool-arguments.js";
 import { type JsonSchema, outputSchemaOf } from "./tool-schemas.js";
+import { SHOWTIME_LISTING, showtimeListing } from "./showtime-listing.js";
 
 export interface Tool {
   readonly name: string;
   readonly title: string;
   readonly description: string;
   readonly target: ToolTarget;
-  /** The response component of record-schemas.ts its structured content is. */
+  /** The response component of record-schemas.ts (or showtime-listing.ts) its structured content is. */
   readonly output: string;
+  /** Its structured content, when that is not the API's JSON as it is (find_showtimes: showtime-listing.ts). */
+  readonly structure?: (body: unknown) => Record<string, unknown>;
   /** The text for the model of an answer (the API's JSON, parsed). */
   render(body: unknown, zoneOffset: ZoneOffset): string;
 }
@@ -56,6 +59,7 @@ function listTool<T>(
     omit?: string[];
     fixed?: string;
     pageSize?: ToolLimit;
+    structure?: Tool["structure"];
   },
   output: string,
   item: RenderItem<T>,
@@ -66,6 +70,7 @@ function listTool<T>(
     title,
     description: asks.pageSize ? description : `${description} ${MORE}`,
     target: listTarget(name, asks.resource, asks.omit, asks.fixed, asks.pageSize),
+    structure: asks.structure,
     output,
     render: (body, zoneOffset) => renderPage(body as Page<T>, item, noun, name, zoneOffset),
   };
@@ -121,8 +126,9 @@ export const TOOLS: readonly Tool[] = [
       "place, on a date (dayStartsAt=03:00 counts a 01:00 show to the evening before), in a window (startsAfter, " +
       "startsBefore: date-times with a zone, such as 2026-11-27T17:00Z) or with all of some attributes. Each shows " +
       `its start in the cinema's local time, the distance near a place, and the booking URL. ${LOCAL}`,
-    { resource: "showtimes", omit: ["include"], fixed: "include=film,cinema" },
-    "ShowtimePage",
+    // Its films and cinemas once each, not in every showtime (decision: MCP, a page of showtimes).
+    { resource: "showtimes", omit: ["include"], fixed: "include=film,cinema", structure: showtimeListing },
+    SHOWTIME_LISTING,
     renderShowtime,
     "showtime",
   ),
