@@ -168,6 +168,8 @@ export interface ShowtimeFilters {
   dayStartsAt?: string;
   /** Only showtimes having all of these attributes (1..32 ids). */
   attributeIds?: string[];
+  /** Only showtimes having at least one of these attributes (1..32 ids); with attributeIds, all of those too. */
+  anyAttributeIds?: string[];
   /** Only showtimes at cinemas near a point. */
   near?: NearFilter;
   /** Embeds each showtime's film and/or cinema. */
@@ -183,6 +185,7 @@ export interface ShowingFilters {
   /** With `date`: when the cinema day starts, "HH:MM" from "00:00" to "05:59". */
   dayStartsAt?: string;
   attributeIds?: string[];
+  anyAttributeIds?: string[];
 }
 
 export interface CinemaFilters extends ShowingFilters {

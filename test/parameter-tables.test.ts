@@ -40,6 +40,7 @@ const SHOWING = {
   date: "2026-11-25",
   dayStartsAt: "03:00",
   attributeIds: ["lang-en"],
+  anyAttributeIds: ["format-imax", "format-2d"],
 };
 
 /**
@@ -246,6 +247,7 @@ describe("a served page is the page its query composes (never a stored one it do
     startsAfter: fc.constantFrom("2026-11-24T00:00Z", "2026-11-26T18:00%2B01:00"),
     startsBefore: fc.constantFrom("2026-11-27T00:00Z", "2026-12-24T00:00Z"),
     attributeIds: fc.constantFrom("lang-en", "format-2d,lang-en", "format-imax"),
+    anyAttributeIds: fc.constantFrom("format-imax,format-3d", "lang-de"),
     near: fc.constantFrom("51.5101,-0.1340", "52.52,13.405"),
     radiusKm: fc.constantFrom("5", "500"),
     include: fc.constantFrom("film", "cinema,film"),

@@ -21,13 +21,12 @@ const CASES: Record<string, Case[]> = {
     ["a day that does not exist", "/v1/showtimes?startsBefore=2026-02-30T00:00Z", 400, "startsBefore"],
     ["no zone", "/v1/showtimes?startsBefore=2026-11-24T18:00", 400, "startsBefore"],
   ],
+  // Taken at the bounds (32 ids, 160 characters, a comma in an id) where the catalogue holds such ids:
+  // test/attribute-filters.test.ts, as an id the snapshot lacks is a 400 (decision: known attribute ids).
   attributeIds: [
     ["one id", "/v1/showtimes?attributeIds=lang-en", 200],
-    ["32 ids (the bound)", `/v1/showtimes?attributeIds=${ids(32)}`, 200],
     ["33 ids", `/v1/showtimes?attributeIds=${ids(33)}`, 400, "attributeIds"],
-    ["an id of 160 characters", `/v1/showtimes?attributeIds=${"a".repeat(160)}`, 200],
     ["an id of 161 characters", `/v1/showtimes?attributeIds=${"a".repeat(161)}`, 400, "attributeIds"],
-    ["an id holding an encoded comma", "/v1/showtimes?attributeIds=a%2Cb", 200],
     ["an empty item in the middle", "/v1/showtimes?attributeIds=a,,b", 400, "attributeIds"],
     ["a trailing comma", "/v1/showtimes?attributeIds=a,", 400, "attributeIds"],
     ["a leading comma", "/v1/showtimes?attributeIds=,a", 400, "attributeIds"],

@@ -33,7 +33,8 @@ that still exist.
 \`id\` (plain string comparison).
 
 **Filters** (showtimes): \`cinemaId\`, \`filmId\` and \`startsAfter\` combine with AND. \`startsAfter\` is
-exclusive. A filter that matches nothing, including an unknown id, gives 200 with an empty page.
+exclusive. A filter that matches nothing, including an unknown cinema or film id, gives 200 with an
+empty page; an attribute id not in \`/v1/attributes\` is a 400 naming the nearest known ids.
 
 **Strict parameters.** An unknown parameter, a repeated one, an empty value, or any query parameter
 on a get-one endpoint is a 400 whose message and \`details.parameter\` name it.

@@ -189,7 +189,8 @@ const TEXTS: Record<OperationId, OperationText> = {
     description:
       "Cinemas ordered by `id` (plain string comparison); near a point, by distance then `id`, each with " +
       "`distanceKm` (rounded to 3 decimals). With showtime filters (`filmId`, `startsAfter`, `startsBefore`, " +
-      "`date`, `dayStartsAt`, `attributeIds`), only cinemas having a showtime that matches all of them, each " +
+      "`date`, `dayStartsAt`, `attributeIds`, `anyAttributeIds`), only cinemas having a showtime that matches " +
+      "all of them, each " +
       "with `matchingShowtimes` (how many, the first one's `startsAt`): \"where is this film showing near me " +
       'tonight" is one request. With `q`, cinemas whose name matches it whole come first, then names starting ' +
       "with it, then the rest, each in the order above.",
@@ -207,8 +208,8 @@ const TEXTS: Record<OperationId, OperationText> = {
     result: "FilmPage",
     description:
       "Films ordered by `id` (plain string comparison). With showtime filters (`cinemaId`, `near`, " +
-      "`countryCode`, `date`, `dayStartsAt`, `startsAfter`, `startsBefore`, `attributeIds`, meaning what they " +
-      "mean on `/v1/showtimes`), only films having a showtime that matches all of them, each with " +
+      "`countryCode`, `date`, `dayStartsAt`, `startsAfter`, `startsBefore`, `attributeIds`, `anyAttributeIds`, " +
+      "meaning what they mean on `/v1/showtimes`), only films having a showtime that matches all of them, each with " +
       "`matchingShowtimes` (how many, at how many cinemas, the first one's `startsAt`), ordered by most " +
       "matching showtimes, then title (compared as name search folds it), then `id`: \"what's on near me " +
       'tonight" is one request. With `q`, titles matching it whole come first, then titles starting with it, ' +

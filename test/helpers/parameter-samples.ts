@@ -30,6 +30,7 @@ export const PARAMETER_SAMPLES: Readonly<Record<string, Sample | typeof ISSUED>>
   date: { one: "2026-11-27", other: "2026-11-28" },
   dayStartsAt: { one: "03:00", other: "04:00", requires: "date" },
   attributeIds: { one: "format-imax", other: "format-imax,lang-en" },
+  anyAttributeIds: { one: "lang-en", other: "format-imax,format-2d" },
   near: { one: "52.52,13.405", other: "48.1,11.5" },
   radiusKm: { one: "25", other: "5", requires: "near" },
   q: { one: "odeon", other: "orbit of" },

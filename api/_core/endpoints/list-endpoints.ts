@@ -13,6 +13,7 @@ import type { Outgoing } from "../respond/respond.js";
 import { decodePathIds, requireRecords, type RouteEndpoint } from "./path-ids.js";
 import { isStoredPageRequest, type ListRequest, type ListScope, parseListRequestWith } from "./parse-request.js";
 import type { Serving } from "./serving.js";
+import { checkKnownWith } from "./parameters/parameter.js";
 
 /**
  * How a list endpoint answers: what it lists and, for a record's own list, the records it is cut
@@ -56,6 +57,9 @@ export function listEndpoint(spec: ListResource | ListSpec): RouteEndpoint {
         // A market's snapshot binds its cursors to the market (decision: markets).
         const market = serving.snapshot.manifest.market?.id;
         const list = parseListRequestWith(table, resource, rawQuery, scope, market);
+        // Ids of a closed catalogue are checked on a first page; a cursor's query was checked when
+        // its first page was asked, and it binds that query (decision: known attribute ids).
+        if (list.after === undefined) checkKnownWith(table, list.query, serving.snapshot.lists);
         // Parameters first (a 400 before a 404), as on a get-one.
         if (scoped) requireRecords(serving.snapshot.lists, route.ids, ids);
         else if (isStoredPageRequest(list, serving.snapshot.manifest.defaultLimit)) {

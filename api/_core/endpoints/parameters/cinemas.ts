@@ -26,6 +26,7 @@ export interface CinemaQuery extends Paging {
   date?: string;
   dayStartsAt?: number;
   attributeIds?: string[];
+  anyAttributeIds?: string[];
   q?: NameQuery;
 }
 

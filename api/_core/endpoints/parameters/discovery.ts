@@ -63,6 +63,9 @@ export function showingFilters<T>(noun: "films" | "cinemas", wrap: (part: Showti
     lift("date", { date: `Only ${noun} ${MATCHING}: one on this calendar date at ${at}.` }),
     lift("dayStartsAt", { dayStartsAt: "When `date` begins at the cinema (the cinema day), as for `/v1/showtimes`." }),
     lift("attributeIds", { attributeIds: `Only ${noun} ${MATCHING}: one having all of these attributes.` }),
+    lift("anyAttributeIds", {
+      anyAttributeIds: `Only ${noun} ${MATCHING}: one having at least one of these attributes.`,
+    }),
   ];
 }
 

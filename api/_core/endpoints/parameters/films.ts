@@ -20,6 +20,7 @@ export interface FilmQuery extends Paging {
   date?: string;
   dayStartsAt?: number;
   attributeIds?: string[];
+  anyAttributeIds?: string[];
   near?: Near;
   countryCode?: string;
   q?: NameQuery;

@@ -29,6 +29,11 @@ interface RowBase {
    * a 400 naming the parameter.
    */
   parse(values: Values): unknown;
+  /**
+   * Checks a parsed value against the snapshot that answers: ids of a closed catalogue must be in
+   * it (decision: known attribute ids). A 400 naming the parameter, before any page is composed.
+   */
+  readonly checkKnown?: (value: never, lists: SnapshotLists) => void;
   /** Its OpenAPI parameter objects, one per name. */
   readonly openapi: readonly OpenApiParameter[];
   /** The typed client's field that carries it (client/types.ts). */
@@ -92,6 +97,14 @@ export function parseWith<Q>(table: ParameterTable, values: Values): Q {
     if (value !== undefined) query[row.key] = value;
   }
   return query as Q;
+}
+
+/** Checks every present value whose row checks it against the snapshot (`checkKnown`), in table order. */
+export function checkKnownWith(table: ParameterTable, query: object, lists: SnapshotLists): void {
+  for (const row of table) {
+    const value = (query as Query)[row.key];
+    if (row.checkKnown && value !== undefined) (row.checkKnown as (v: unknown, l: SnapshotLists) => void)(value, lists);
+  }
 }
 
 /** The bound fields of a parsed query, as [key, JSON value] in table order (cursor.ts turns them into a binding). */

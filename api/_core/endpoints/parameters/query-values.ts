@@ -41,24 +41,24 @@ export function formDecode(raw: string): string | undefined {
 }
 
 /**
- * `attributeIds`: 1..32 ids, comma-separated. Split on literal commas before percent-decoding, so
- * an id holding a comma is sent as `%2C`. `raw` is the value as sent (still percent-encoded).
+ * `attributeIds` (and `anyAttributeIds`, named by `parameter`): 1..32 ids, comma-separated. Split on
+ * literal commas before percent-decoding, so an id holding a comma is sent as `%2C`. `raw` is the
+ * value as sent (still percent-encoded).
  */
-export function parseAttributeIds(raw: string): string[] {
+export function parseAttributeIds(raw: string, parameter = "attributeIds"): string[] {
   const items = raw.split(",");
   if (items.length > MAX_ATTRIBUTE_FILTER) {
-    throw badParameter("attributeIds", `must list at most ${MAX_ATTRIBUTE_FILTER} attribute ids, not ${items.length}`);
+    throw badParameter(parameter, `must list at most ${MAX_ATTRIBUTE_FILTER} attribute ids, not ${items.length}`);
   }
   const ids: string[] = [];
   for (const item of items) {
     const id = formDecode(item);
-    if (id === undefined) throw badParameter("attributeIds", "is not valid percent-encoding");
-    if (id === "")
-      throw badParameter("attributeIds", "must not have an empty item (ids are separated by single commas)");
+    if (id === undefined) throw badParameter(parameter, "is not valid percent-encoding");
+    if (id === "") throw badParameter(parameter, "must not have an empty item (ids are separated by single commas)");
     if (codePointLength(id) > MAX_ID_LENGTH) {
-      throw badParameter("attributeIds", `items must be at most ${MAX_ID_LENGTH} characters long`);
+      throw badParameter(parameter, `items must be at most ${MAX_ID_LENGTH} characters long`);
     }
-    if (ids.includes(id)) throw badParameter("attributeIds", "must not list an attribute id twice");
+    if (ids.includes(id)) throw badParameter(parameter, "must not list an attribute id twice");
     ids.push(id);
   }
   return ids;

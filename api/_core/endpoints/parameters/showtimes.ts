@@ -7,7 +7,8 @@ import { checkDateTime } from "../../format/primitives/date-time.js";
 import { badParameter } from "../../respond/errors.js";
 import { cinemasNear, type Near } from "../../format/query/cinema-selection.js";
 import type { ShowtimeSelection } from "../../format/query/showtime-selection.js";
-import { type Embedded, MAX_ATTRIBUTE_FILTER, MAX_ID_LENGTH, parseAttributeIds, parseInclude } from "./query-values.js";
+import { type Embedded, MAX_ID_LENGTH, parseInclude } from "./query-values.js";
+import { anyAttributeIdsParameter, attributeIdsParameter } from "./attribute-filters.js";
 import { clipText, codePointLength } from "../../respond/text.js";
 import { cursorParameter, DEFAULT_LIMIT, limitParameter, MAX_LIMIT, type Paging } from "./paging.js";
 import type { FilterRow, OpenApiParameter, Parameter, PlainRow, Values } from "./parameter.js";
@@ -30,6 +31,7 @@ export interface ShowtimeQuery extends Paging {
   /** Minutes after midnight. */
   dayStartsAt?: number;
   attributeIds?: string[];
+  anyAttributeIds?: string[];
   near?: Near;
   include?: Embedded[];
 }
@@ -167,45 +169,8 @@ export const SHOWTIME_PARAMETERS: readonly Row[] = [
   ),
   dateParameter,
   dayStartsAtParameter,
-  {
-    key: "attributeIds",
-    names: ["attributeIds"],
-    splitBeforeDecoding: true,
-    parse: (values) => {
-      const raw = values.get("attributeIds");
-      return raw === undefined ? undefined : parseAttributeIds(raw);
-    },
-    // A set: the order they were listed in does not change the page.
-    bind: (ids: string[]) => [...ids].sort(),
-    openapi: [
-      {
-        component: "attributeIds",
-        parameter: {
-          name: "attributeIds",
-          in: "query",
-          description:
-            `Only showtimes having **all** of these attributes: 1 to ${MAX_ATTRIBUTE_FILTER} attribute ids, ` +
-            "comma-separated. Ids are percent-decoded after splitting on literal commas (an id holding a comma " +
-            "is sent as `%2C`). A repeated id or an empty item is a 400; an unknown id matches nothing (200, " +
-            "empty page).",
-          // An array sent as form, not exploded: its items joined by literal commas, each percent-encoded,
-          // which is how the API splits it (OpenAPI 3.1 §4.8.12.4), so the bounds below are the parser's.
-          schema: {
-            type: "array",
-            items: ID_SCHEMA,
-            minItems: 1,
-            maxItems: MAX_ATTRIBUTE_FILTER,
-            uniqueItems: true,
-          },
-          style: "form",
-          explode: false,
-          example: ["format-imax", "lang-en"],
-        },
-      },
-    ],
-    client: "attributeIds",
-    select: (ids: string[], lists) => ({ sets: lists.setsHolding(ids) }),
-  },
+  attributeIdsParameter,
+  anyAttributeIdsParameter,
   placeParameter<ShowtimeSelection>((near, lists) => {
     const matches = cinemasNear(lists.cinemas, near);
     return { cinemas: matches.map((m) => m.index), distances: new Map(matches.map((m) => [m.index, m.distanceKm])) };
