@@ -11,6 +11,8 @@ import { dropBeforeFor, readNow } from "../scripts/release/clock.js";
 import { lockState } from "../scripts/release/lock.js";
 import { tightenPulledSecrets } from "../scripts/release/working-folder.js";
 import { advanceState, readState, StateError, type ReleaseRecord } from "../scripts/release/state.js";
+import { summarizeFolder } from "../scripts/release/released-folder.js";
+import { encodeMarketsIndex } from "../api/_core/format/layout/markets-index.js";
 import { makeTempDir, removeDir, validRecords, writeFiles, toNdjson } from "./helpers/build-helpers.js";
 import { entryArgs, startProcess } from "./helpers/child-processes.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
@@ -157,6 +159,71 @@ describe("the state", () => {
     spoil(state);
     expect(() => readState(state)).toThrow(StateError);
     expect(() => readState(state)).toThrow(message);
+  });
+
+  /** A release of markets (decision: markets, released together): one market, gb, in the state. */
+  async function releaseMarkets(state: string): Promise<ReleaseRecord> {
+    const records = validRecords();
+    const data = path.join(root, "data-markets");
+    writeFiles(data, {
+      "cinemas/c.ndjson": toNdjson([records.cinemas]),
+      "films/f.ndjson": toNdjson([records.films]),
+      "attributes/a.ndjson": toNdjson([records.attributes, { ...records.attributes, id: "lang-en", kind: "language" }]),
+      "showtimes/s.ndjson": toNdjson([records.showtimes]),
+      "markets.json": JSON.stringify([{ id: "gb", name: "United Kingdom", countries: ["GB"] }]),
+    });
+    const candidate = path.join(state, "candidate");
+    const result = await runBuild({ dataDir: data, output: createDiskWriter(candidate), gzipLevel: 1, gzipWorkers: 0 });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const { snapshotId, markets } = summarizeFolder(candidate);
+    const { counts: _, ...rest } = record(snapshotId);
+    const released: ReleaseRecord = { ...rest, markets };
+    advanceState(state, readState(state), "production", released, candidate);
+    return released;
+  }
+
+  test("a release of markets is kept under its index's id, with each market's snapshot and counts", async () => {
+    const state = path.join(root, "state");
+    const released = await releaseMarkets(state);
+    expect(released.markets).toEqual([
+      { id: "gb", snapshotId: expect.stringMatching(/^[0-9a-f]{32}$/), counts: expect.objectContaining({ films: 1 }) },
+    ]);
+    expect(readState(state).production).toEqual(released);
+    expect(readdirSync(path.join(state, "snapshots", released.snapshotId)).sort()).toEqual(["gb", "markets.json"]);
+  });
+
+  type Recorded = { production: ReleaseRecord & { markets: NonNullable<ReleaseRecord["markets"]> } };
+  test.each([
+    ["another index id", (json: Recorded) => (json.production.snapshotId = "0".repeat(32)), "cannot be read"],
+    [
+      "counts beside the markets",
+      (json: Recorded) => (json.production.counts = { ...json.production.markets[0]!.counts }),
+      "has the wrong shape",
+    ],
+    [
+      "no markets and no counts",
+      (json: Recorded) => delete (json.production as ReleaseRecord).markets,
+      "has the wrong shape",
+    ],
+    ["no market", (json: Recorded) => (json.production.markets = []), "has the wrong shape"],
+  ])("a release of markets with %s: a StateError", async (_name, spoil, message) => {
+    const state = path.join(root, "state");
+    await releaseMarkets(state);
+    const json = JSON.parse(readFileSync(path.join(state, "state.json"), "utf8"));
+    spoil(json);
+    writeFileSync(path.join(state, "state.json"), JSON.stringify(json));
+    expect(() => readState(state)).toThrow(StateError);
+    expect(() => readState(state)).toThrow(message);
+  });
+
+  test("a released folder of markets pieced together from two builds is refused, naming the market", async () => {
+    const state = path.join(root, "state");
+    const { snapshotId } = await releaseMarkets(state);
+    const index = path.join(state, "snapshots", snapshotId, "markets.json");
+    const { checksum: _, ...other } = JSON.parse(readFileSync(index, "utf8"));
+    other.markets[0].name = "Britain";
+    writeFileSync(index, encodeMarketsIndex(other));
+    expect(() => readState(state)).toThrow("gb/manifest.json: is not the market markets.json names");
   });
 
   test("the lock: held by a live process it is refused; left by a dead one it is taken over", () => {

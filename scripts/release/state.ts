@@ -9,21 +9,34 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import path from "node:path";
 import { z } from "zod";
 import { LIST_RESOURCES } from "../../api/_core/format/layout/manifest.js";
-import { readManifest } from "../../api/_core/format/read/snapshot.js";
 import { replaceFile } from "../files/replace-file.js";
+import { nameRelease, summarizeFolder } from "./released-folder.js";
 
 export const STATE_FILE = "state.json";
 const SNAPSHOTS = "snapshots";
 const STATE_FORMAT = 1;
 
-const releaseRecord = z.strictObject({
-  snapshotId: z.string().regex(/^[0-9a-f]{32}$/),
-  url: z.string().min(1),
-  deployedAt: z.string(),
-  dropBefore: z.string(),
-  counts: z.strictObject(Object.fromEntries(LIST_RESOURCES.map((r) => [r, z.number().int().min(0)]))),
-  commit: z.string().nullable(),
-});
+const snapshotId = z.string().regex(/^[0-9a-f]{32}$/);
+const counts = z.strictObject(Object.fromEntries(LIST_RESOURCES.map((r) => [r, z.number().int().min(0)])));
+const releaseRecord = z
+  .strictObject({
+    /** The snapshot's id, or a multi-market folder's index id (decision: markets, released together). */
+    snapshotId,
+    url: z.string().min(1),
+    deployedAt: z.string(),
+    dropBefore: z.string(),
+    /** The snapshot's counts; a release of markets has each market's instead. */
+    counts: counts.optional(),
+    commit: z.string().nullable(),
+    /** Each market released, in markets.json's order (decision: markets, released together). */
+    markets: z
+      .array(z.strictObject({ id: z.string(), snapshotId, counts }))
+      .min(1)
+      .optional(),
+  })
+  .refine((record) => (record.counts === undefined) !== (record.markets === undefined), {
+    message: "a release has either counts or markets",
+  });
 const stateSchema = z.strictObject({
   format: z.literal(STATE_FORMAT),
   production: releaseRecord.optional(),
@@ -63,15 +76,17 @@ export function readState(stateDir: string): ReleaseState {
   return state;
 }
 
+/** The released folder holds what state.json names: one snapshot, or every market's (their index's id). */
 function checkReleasedSnapshot(stateDir: string, snapshotId: string): void {
   const dir = releasedSnapshotDir(stateDir, snapshotId);
-  let found: string;
+  let found;
   try {
-    found = readManifest(dir).snapshotId;
+    found = summarizeFolder(dir);
   } catch (error) {
     throw new StateError(`the last release's snapshot ${dir} cannot be read (${(error as Error).message})`);
   }
-  if (found !== snapshotId) throw new StateError(`${dir} holds snapshot ${found}, not ${snapshotId} as recorded`);
+  if (found.snapshotId !== snapshotId)
+    throw new StateError(`${dir} holds ${nameRelease(found)}, not ${snapshotId} as recorded`);
 }
 
 /**
