@@ -4,9 +4,10 @@
  * advances only after `vercel deploy` confirmed the deployment, so a failure anywhere loses nothing.
  */
 import { rmSync } from "node:fs";
-import type { Manifest } from "../../api/_core/format/layout/manifest.js";
 import { listTrackedFiles, WorkingCopyError } from "../vercel/working-copy.js";
 import { dropBeforeFor } from "./clock.js";
+import { diffMarketsStep } from "./market-diff.js";
+import { type FolderSummary, formatHoldings, nameRelease, summarizeFolder } from "./released-folder.js";
 import { type ReleaseContext, shipCandidate, step } from "./ship-candidate.js";
 import { buildCandidate, diffAgainstRelease, ReleaseStop } from "./snapshot-steps.js";
 import { candidateDir, pruneSnapshots, readState, releasedSnapshotDir } from "./state.js";
@@ -15,7 +16,7 @@ import { findLink, LINK_SOURCES, requireLink } from "./vercel-steps.js";
 import { removeWorkingFolder } from "./working-folder.js";
 
 function describeRecord(record: ReleaseRecord | undefined): string {
-  return record ? `snapshot ${record.snapshotId}, deployed ${record.deployedAt} at ${record.url}` : "none";
+  return record ? `${nameRelease(record)}, deployed ${record.deployedAt} at ${record.url}` : "none";
 }
 
 /** What the state says, and whether this release may go ahead on it (--first guards the history). */
@@ -37,17 +38,20 @@ function readStartingState(context: ReleaseContext, target: Target): ReleaseStat
   return state;
 }
 
-function describeBuild(manifest: Manifest): string {
-  const c = manifest.counts;
-  return (
-    `built snapshot ${manifest.snapshotId}: ${c.showtimes} showtimes, ${c.cinemas} cinemas, ` +
-    `${c.films} films, ${c.attributes} attributes`
-  );
-}
+const describeBuild = (built: FolderSummary) => `built ${nameRelease(built)}: ${formatHoldings(built)}`;
 
 /** The diff against the released snapshot, printed; a share over the limit stops the release (exit 4). */
-async function diffStep(context: ReleaseContext, previous: string, candidate: string): Promise<void> {
+async function diffStep(context: ReleaseContext, previous: string, candidate: string, built: FolderSummary) {
   const percent = context.options.removedPercent;
+  const released = summarizeFolder(previous);
+  if (built.markets) return diffMarketsStep(context, { previous, released, candidate, built, removedPercent: percent });
+  if (released.markets) {
+    context.print(
+      `diff: the last release had markets ${released.markets.map((m) => m.id).join(", ")} and this data has none ` +
+        "(no markets.json): nothing to compare with, its history starts afresh",
+    );
+    return;
+  }
   const diff = await step(
     context,
     () => diffAgainstRelease({ from: previous, to: candidate, removedPercent: percent }),
@@ -98,23 +102,22 @@ export async function runRelease(context: ReleaseContext): Promise<number> {
   const dropBefore = dropBeforeFor(context.now, options.keepPastDays);
   context.print(
     `build: showtimes before ${dropBefore} left out; ` +
-      `history ${previous ? `from snapshot ${released!.snapshotId}` : "starts afresh"}`,
+      `history ${previous ? `from ${nameRelease(released!)}` : "starts afresh"}`,
   );
-  const manifest = await step(
+  const built = await step(
     context,
     () => buildCandidate({ dataDir: options.dataDir, outDir: candidate, dropBefore, previous }),
     describeBuild,
   );
-  if (state[target]?.snapshotId === manifest.snapshotId && !options.force) {
+  if (state[target]?.snapshotId === built.snapshotId && !options.force) {
     rmSync(candidate, { recursive: true, force: true });
     context.print(
-      `nothing new to deploy: the last ${target} release has snapshot ${manifest.snapshotId} ` +
-        "(--force deploys it again)",
+      `nothing new to deploy: the last ${target} release has ${nameRelease(built)} (--force deploys it again)`,
     );
     return 0;
   }
-  if (previous) await diffStep(context, previous, candidate);
+  if (previous) await diffStep(context, previous, candidate, built);
   else context.print("diff: no earlier release to compare with");
-  await shipCandidate(context, { target, state, manifest, candidate, dropBefore, files, linked: link !== undefined });
+  await shipCandidate(context, { target, state, built, candidate, dropBefore, files, linked: link !== undefined });
   return 0;
 }

@@ -5,11 +5,11 @@
  * step a dry run skips says so and why.
  */
 import { rmSync } from "node:fs";
-import type { Manifest } from "../../api/_core/format/layout/manifest.js";
 import { describeOpened } from "../vercel/vercel-build.js";
 import type { ReleaseOptions } from "./args.js";
 import { formatInstant } from "./clock.js";
 import { runProcess } from "./processes.js";
+import { type FolderSummary, nameRelease } from "./released-folder.js";
 import { advanceState, type ReleaseRecord, type ReleaseState, type Target } from "./state.js";
 import { checkBuiltOutput, formatMegabytes, summarizeUpload } from "./vercel-output-steps.js";
 import { LINK_SOURCES, vercelBuild, vercelDeploy, vercelPull } from "./vercel-steps.js";
@@ -28,7 +28,8 @@ export interface ReleaseContext {
 export interface Candidate {
   target: Target;
   state: ReleaseState;
-  manifest: Manifest;
+  /** What the candidate holds: one snapshot, or markets (deployed together, decision: markets). */
+  built: FolderSummary;
   /** The candidate snapshot's folder. */
   candidate: string;
   dropBefore: string;
@@ -99,17 +100,18 @@ export async function shipCandidate(context: ReleaseContext, built: Candidate): 
 
 async function buildAndUpload(context: ReleaseContext, built: Candidate, work: string): Promise<void> {
   const { options, project } = context;
-  const { target, manifest } = built;
+  const { target, built: release } = built;
   await step(
     context,
-    () => vercelBuild(work, target, manifest.snapshotId),
+    () => vercelBuild(work, target, release.snapshotId),
     (opened) => `vercel build: .vercel/output written${describeOpened(opened)}`,
   );
   const facts = checkBuiltOutput(work, built.candidate);
   const upload = summarizeUpload(work);
-  const what =
-    `${upload.files} files, ${formatMegabytes(upload.bytes)} ` +
-    `(the function ${formatMegabytes(facts.functionBytes)} with the snapshot's ${facts.snapshotFiles} files)`;
+  const functions = release.markets
+    ? `a function per market, ${release.markets.length}, with their snapshots' ${facts.snapshotFiles} files`
+    : `the function ${formatMegabytes(facts.functionBytes)} with the snapshot's ${facts.snapshotFiles} files`;
+  const what = `${upload.files} files, ${formatMegabytes(upload.bytes)} (${functions})`;
   context.print(`checked .vercel/output: every check passed; ${what}`);
   if (options.dryRun) {
     rmSync(built.candidate, { recursive: true, force: true });
@@ -124,13 +126,15 @@ async function buildAndUpload(context: ReleaseContext, built: Candidate, work: s
     (deployed) => `vercel deploy: ${deployed} is ready`,
   );
   const record: ReleaseRecord = {
-    snapshotId: manifest.snapshotId,
+    snapshotId: release.snapshotId,
     url,
     deployedAt: formatInstant(context.now),
     dropBefore: built.dropBefore,
-    counts: manifest.counts,
+    ...(release.markets ? {} : { counts: release.counts }),
     commit: await gitCommit(project),
+    // Each market's last release, which its next diff and history go on from.
+    ...(release.markets ? { markets: release.markets } : {}),
   };
   advanceState(options.stateDir, built.state, target, record, built.candidate);
-  context.print(`${options.stateDir}: the last ${target} release is now snapshot ${manifest.snapshotId}`);
+  context.print(`${options.stateDir}: the last ${target} release is now ${nameRelease(release)}`);
 }

@@ -7,7 +7,8 @@
  * project it built for and the modes of the environment files beside it, runs vercel.json's build
  * command as the real CLI does (so the snapshot step and the gateway secret are the project's own)
  * and then writes a Build Output API folder shaped like the pinned CLI's (checked by
- * scripts/vercel/output.ts), its files with the modes the umask leaves, as the CLI's.
+ * scripts/vercel/output.ts), its files with the modes the umask leaves, as the CLI's. A deploy of
+ * a multi-market output (split per market after the build) logs each market's snapshot id.
  *
  * $FAKE_VERCEL_FAIL=pull|build|deploy makes that command fail (exit 1); $FAKE_VERCEL_OVERSIZE=1
  * makes build add a 251 MB (sparse) file to the function. $FAKE_VERCEL_BUNDLES (the folder of the
@@ -15,6 +16,7 @@
  * steps as each script's bundle, without npm and tsx: the same scripts, a second of CPU less each.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   appendFileSync,
   chmodSync,
@@ -173,7 +175,9 @@ function build() {
   });
   writeText(path.join(middleware, "middleware.js"), "export default () => {};\n");
   bundle(path.join(cwd, "snapshot"), path.join(func, "snapshot"));
-  bundle(path.join(cwd, "snapshot/manifest.json"), path.join(middleware, "snapshot/manifest.json"));
+  // The gateway reads the snapshot's manifest, or a multi-market folder's index (middleware.ts).
+  const index = existsSync(path.join(cwd, "snapshot/markets.json")) ? "markets.json" : "manifest.json";
+  bundle(path.join(cwd, "snapshot", index), path.join(middleware, "snapshot", index));
   for (const dir of [func, middleware]) bundle(path.join(cwd, "generated"), path.join(dir, "generated"));
   cpSync(path.join(cwd, "public"), path.join(output, "static"), { recursive: true });
   if (process.env.FAKE_VERCEL_OVERSIZE === "1") {
@@ -188,11 +192,28 @@ function deploy() {
     process.stderr.write('Error: No prebuilt output found in ".vercel/output".\n');
     finish(1);
   }
-  const manifest = JSON.parse(readFileSync(path.join(output, "functions/api/v1.func/snapshot/manifest.json"), "utf8"));
-  const url = `https://cinema-listings-${manifest.snapshotId.slice(0, 9)}.vercel.app`;
+  const { snapshotId, markets } = uploaded();
+  const url = `https://cinema-listings-${snapshotId.slice(0, 9)}.vercel.app`;
   process.stderr.write(`Deploying…\n✅ Ready\n`);
   process.stdout.write(`${url}\n`);
-  finish(0, { snapshotId: manifest.snapshotId, target: args.includes("--prod") ? "production" : "preview" });
+  const target = args.includes("--prod") ? "production" : "preview";
+  finish(0, { snapshotId, ...(markets ? { markets } : {}), target });
+}
+
+/**
+ * The snapshot id the output carries, and with markets each market's as its own function bundles it:
+ * the id is then the index's, a digest of each market's id and snapshot id (layout/markets-index.ts).
+ */
+function uploaded() {
+  const readJson = (file) => JSON.parse(readFileSync(path.join(output, "functions", file), "utf8"));
+  if (!existsSync(path.join(output, "functions/api/v1.func/snapshot/markets.json")))
+    return { snapshotId: readJson("api/v1.func/snapshot/manifest.json").snapshotId };
+  const index = readJson("api/v1.func/snapshot/markets.json");
+  const markets = Object.fromEntries(
+    index.markets.map(({ id }) => [id, readJson(`api/markets/${id}.func/snapshot/${id}/manifest.json`).snapshotId]),
+  );
+  const lines = Object.entries(markets).map(([id, snapshotId]) => `${id} ${snapshotId}\n`);
+  return { snapshotId: createHash("sha256").update(lines.join("")).digest("hex").slice(0, 32), markets };
 }
 
 if (command === "pull") pull();

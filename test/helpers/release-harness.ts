@@ -35,8 +35,10 @@ export interface VercelCall {
   projectId?: string;
   nodeVersion?: string;
   envModes?: Record<string, string>;
-  /** For a deploy: the snapshot id the upload carried, and its target. */
+  /** For a deploy: the snapshot id the upload carried (a multi-market folder's index id), and its target. */
   snapshotId?: string;
+  /** For a deploy of markets: each market's snapshot id, as its function bundles it. */
+  markets?: Record<string, string>;
   target?: string;
 }
 
