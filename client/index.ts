@@ -23,6 +23,7 @@ import type {
   NearFilter,
   Page,
   Result,
+  SearchPage,
   ServedCinema,
   ServedFilm,
   ServedShowtime,
@@ -67,10 +68,10 @@ type Query = Record<string, string | number | readonly string[] | undefined>;
 export interface Client {
   listShowtimes(params?: ShowtimeFilters & ListParams): Promise<Page<ServedShowtime>>;
   getShowtime(showtimeId: string, params?: { include?: Embeddable[] }): Promise<Result<ServedShowtime>>;
-  listCinemas(params?: CinemaFilters & ListParams): Promise<Page<ServedCinema>>;
+  listCinemas(params?: CinemaFilters & ListParams): Promise<SearchPage<ServedCinema>>;
   getCinema(cinemaId: string): Promise<Result<Cinema>>;
   /** Films: all of them, or those showing where and when the filters say (most showtimes first), or by name. */
-  listFilms(params?: FilmFilters & ListParams): Promise<Page<ServedFilm>>;
+  listFilms(params?: FilmFilters & ListParams): Promise<SearchPage<ServedFilm>>;
   getFilm(filmId: string): Promise<Result<Film>>;
   listAttributes(params?: ListParams): Promise<Page<Attribute>>;
   /**

@@ -117,6 +117,14 @@ export interface Page<T> {
   freshness: Freshness;
 }
 
+/**
+ * A page of films or cinemas: `nameMatch` is "near" when `q` found no name as typed and the page lists
+ * near spellings instead.
+ */
+export interface SearchPage<T> extends Page<T> {
+  nameMatch?: "near";
+}
+
 /** A get-one response. */
 export interface Result<T> {
   data: T;

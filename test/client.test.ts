@@ -32,9 +32,9 @@ describe("the client's types equal the schemas' (a mismatch fails tsc --noEmit)"
     expectTypeOf<Types.Film>().toEqualTypeOf<Records.Film>();
     expectTypeOf<Types.Attribute>().toEqualTypeOf<Records.Attribute>();
     expectTypeOf<Types.Page<Types.ServedShowtime>>().toEqualTypeOf<z.infer<typeof Schemas.showtimePageSchema>>();
-    expectTypeOf<Types.Page<Types.ServedCinema>>().toEqualTypeOf<z.infer<typeof Schemas.cinemaPageSchema>>();
+    expectTypeOf<Types.SearchPage<Types.ServedCinema>>().toEqualTypeOf<z.infer<typeof Schemas.cinemaPageSchema>>();
     expectTypeOf<Types.Result<Types.ServedShowtime>>().toEqualTypeOf<z.infer<typeof Schemas.showtimeResultSchema>>();
-    expectTypeOf<Types.Page<Types.ServedFilm>>().toEqualTypeOf<z.infer<typeof Schemas.filmPageSchema>>();
+    expectTypeOf<Types.SearchPage<Types.ServedFilm>>().toEqualTypeOf<z.infer<typeof Schemas.filmPageSchema>>();
     expectTypeOf<Types.Page<Types.Attribute>>().toEqualTypeOf<z.infer<typeof Schemas.attributePageSchema>>();
     expectTypeOf<Types.Result<Types.Cinema>>().toEqualTypeOf<z.infer<typeof Schemas.cinemaResultSchema>>();
     expectTypeOf<Types.Result<Types.Film>>().toEqualTypeOf<z.infer<typeof Schemas.filmResultSchema>>();

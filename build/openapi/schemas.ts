@@ -59,6 +59,14 @@ function listOf<T extends z.ZodType>(record: T) {
   });
 }
 
+/** Said by a page of films or cinemas listing near spellings of `q` (decision: name search). */
+export const nameMatchSchema = z.literal("near");
+
+/** A page of a list that takes `q`: a plain page, with `nameMatch` when it lists near spellings. */
+function searchListOf<T extends z.ZodType>(record: T) {
+  return listOf(record).extend({ nameMatch: nameMatchSchema.optional() });
+}
+
 function oneOf<T extends z.ZodType>(record: T) {
   return z.strictObject({ data: record, freshness: freshnessSchema });
 }
@@ -87,8 +95,8 @@ export const servedCinemaSchema = cinemaSchema.extend({
 export const servedFilmSchema = filmSchema.extend({ matchingShowtimes: matchingShowtimesSchema.optional() });
 
 export const showtimePageSchema = listOf(servedShowtimeSchema);
-export const cinemaPageSchema = listOf(servedCinemaSchema);
-export const filmPageSchema = listOf(servedFilmSchema);
+export const cinemaPageSchema = searchListOf(servedCinemaSchema);
+export const filmPageSchema = searchListOf(servedFilmSchema);
 export const attributePageSchema = listOf(attributeSchema);
 export const cinemaResultSchema = oneOf(cinemaSchema);
 export const filmResultSchema = oneOf(filmSchema);
@@ -183,9 +191,15 @@ const COMPONENTS: [z.ZodType, string, string][] = [
       "listed by showtime filters.",
   ],
   [servedFilmSchema, "ServedFilm", "A film as listed: with `matchingShowtimes` when listed by showtime filters."],
+  [
+    nameMatchSchema,
+    "NameMatch",
+    "`near`: `q` found no name whose words start as its words are typed, and the page lists near spellings " +
+      "instead (a word within 1 edit up to 5 letters, 2 beyond), fewest edits first. Absent otherwise.",
+  ],
   [showtimePageSchema, "ShowtimePage", "A page of showtimes."],
-  [cinemaPageSchema, "CinemaPage", "A page of cinemas."],
-  [filmPageSchema, "FilmPage", "A page of films."],
+  [cinemaPageSchema, "CinemaPage", "A page of cinemas; `nameMatch` when `q` found near spellings only."],
+  [filmPageSchema, "FilmPage", "A page of films; `nameMatch` when `q` found near spellings only."],
   [attributePageSchema, "AttributePage", "A page of showtime attributes."],
   [cinemaResultSchema, "CinemaResult", "One cinema and its freshness."],
   [filmResultSchema, "FilmResult", "One film and its freshness."],

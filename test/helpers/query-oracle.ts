@@ -10,6 +10,7 @@
 import fc from "fast-check";
 import { compareInstants, type Cinema, type Dataset, SHOWS_FROM, servedCinema } from "./dataset.js";
 import { onDay } from "./local-day-oracle.js";
+import { naiveNearEdits } from "./near-spelling-oracle.js";
 
 export type ListResource = "showtimes" | "cinemas" | "films" | "attributes";
 
@@ -180,7 +181,7 @@ export const foldedWords = (text: string) =>
     .filter((w) => w !== "");
 
 /** Every word a name is found by: its folded words and the parts its apostrophes join. */
-const findingWords = (text: string) =>
+export const findingWords = (text: string) =>
   rawWords(text).flatMap((w) => [naiveFold(w), ...(/['’ʼ]/.test(w) ? w.split(/['’ʼ]/).map(naiveFold) : [])]);
 
 /** A name's rank for a query, or undefined when it does not match: 0 whole name, 1 starts with the query, 2 else. */
@@ -196,6 +197,32 @@ export function nameRank(texts: readonly string[], query: string): number | unde
 function namesOf(record: Record<string, unknown>): string[] {
   if ("title" in record) return [record.title as string];
   return [record.name as string, (record.location as { locality: string }).locality];
+}
+
+/** Whether some film (cinema) of a dataset has a name `query` finds as typed, by dataset, then resource and query. */
+const typedMatches = new WeakMap<Dataset, Map<string, boolean>>();
+
+/**
+ * A name's rank among a dataset's films or cinemas (decision: name search): as typed (`nameRank`)
+ * when a name of the list matches so; else a near spelling's, 2 plus its edits; undefined otherwise.
+ */
+export function nameRankIn(
+  dataset: Dataset,
+  resource: "films" | "cinemas",
+  texts: readonly string[],
+  query: string,
+): number | undefined {
+  let known = typedMatches.get(dataset);
+  if (!known) typedMatches.set(dataset, (known = new Map()));
+  let typed = known.get(`${resource}\n${query}`);
+  if (typed === undefined) {
+    const records = dataset[resource] as unknown as Array<Record<string, unknown>>;
+    typed = records.some((record) => nameRank(namesOf(record), query) !== undefined);
+    known.set(`${resource}\n${query}`, typed);
+  }
+  if (typed) return nameRank(texts, query);
+  const edits = naiveNearEdits(texts.flatMap(findingWords), foldedWords(query));
+  return edits === undefined ? undefined : 2 + edits;
 }
 
 /** A query drawn from a dataset's names: a word or two of a name, maybe cut, in another case; or nonsense. */
@@ -225,7 +252,7 @@ const queryDraw = (resource: "films" | "cinemas"): fc.Arbitrary<Draw> =>
 const nameEntry = (resource: "films" | "cinemas"): OracleEntry => ({
   draw: queryDraw(resource),
   wire: (q: string) => [enc("q", q)],
-  keeps: (q: string, record) => nameRank(namesOf(record), q) !== undefined,
+  keeps: (q: string, record, ctx) => nameRankIn(ctx.dataset, resource, namesOf(record), q) !== undefined,
 });
 
 /** A showtime filter as a film or cinema list takes it: its showtime oracle's draw, wire and keeps. */
@@ -537,7 +564,9 @@ function orderOf(
     byId(a as { id: string }, b as { id: string });
   if (query.resource === "showtimes") return byListOrder;
   const q = query.given.q as string | undefined;
-  const rank = (r: Record<string, unknown>) => (q === undefined ? 0 : nameRank(namesOf(r), q)!);
+  const named = query.resource === "films" || query.resource === "cinemas" ? query.resource : undefined;
+  const rank = (r: Record<string, unknown>) =>
+    q === undefined || !named ? 0 : nameRankIn(ctx.dataset, named, namesOf(r), q)!;
   const near = query.given.near as Place | undefined;
   if (query.resource === "cinemas" && near) {
     const d = (c: Record<string, unknown>) => distanceTo(ctx.cinemas.get(c.id as string)!, near)!;

@@ -27,7 +27,7 @@ import {
   distanceTo,
   expectedRecords,
   foldedWords,
-  nameRank,
+  nameRankIn,
   type OracleContext,
   type OracleQuery,
   type Place,
@@ -163,7 +163,9 @@ export function isPastKey(
       : [r.name as string, (r.location as { locality: string }).locality];
   const q = query.given.q as string | undefined;
   if (q !== undefined) {
-    const [mine, theirs] = [nameRank(texts(record), q)!, nameRank(texts(last), q)!];
+    const named = query.resource === "films" ? "films" : "cinemas";
+    const mine = nameRankIn(data.after, named, texts(record), q)!;
+    const theirs = nameRankIn(data.before, named, texts(last), q)!;
     if (mine !== theirs) return mine > theirs;
   }
   if (query.resource === "films" && last.matchingShowtimes) {

@@ -43,27 +43,29 @@ export function composeInto(
   return writeListEnvelope(lists, binding, fallback, out, (fold) => ({
     last: list.render(start, end, out, fold),
     hasMore: end < list.length,
+    envelope: list.envelope,
   }));
 }
 
 /**
  * The list envelope (spec §4.1) around records `render` writes: data, pagination (the cursor of
- * the last record when more follow) and the freshness folded over what was written.
+ * the last record when more follow), the list's own fields if any, and the freshness folded over
+ * what was written.
  */
 function writeListEnvelope(
   lists: SnapshotLists,
   binding: string,
   fallback: Freshness,
   out: PageBuffer,
-  render: (fold: FreshnessFold) => { last: EscapedSortKey | undefined; hasMore: boolean },
+  render: (fold: FreshnessFold) => { last: EscapedSortKey | undefined; hasMore: boolean; envelope?: string },
 ): EscapedSortKey | undefined {
   out.reset();
   out.text('{"data":[');
   const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
-  const { last, hasMore } = render(fold);
+  const { last, hasMore, envelope = "" } = render(fold);
   const next = hasMore && last ? encodeCursorEscaped(binding, last.head, last.escapedId) : null;
   out.text(
-    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })},` +
+    `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })}${envelope},` +
       `"freshness":${JSON.stringify(fold.result(fallback))}}`,
   );
   return last;

@@ -441,6 +441,13 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
     "additionalProperties": false,
     "description": "A film as listed: with `matchingShowtimes` when listed by showtime filters."
   },
+  "NameMatch": {
+    "type": "string",
+    "const": "near",
+    "description":
+      "`near`: `q` found no name whose words start as its words are typed, and the page lists near spellings instead " +
+      "(a word within 1 edit up to 5 letters, 2 beyond), fewest edits first. Absent otherwise."
+  },
   "ShowtimePage": {
     "type": "object",
     "properties": {
@@ -481,6 +488,9 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       },
       "freshness": {
         "$ref": "#/$defs/Freshness"
+      },
+      "nameMatch": {
+        "$ref": "#/$defs/NameMatch"
       }
     },
     "required": [
@@ -489,7 +499,7 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "freshness"
     ],
     "additionalProperties": false,
-    "description": "A page of cinemas."
+    "description": "A page of cinemas; `nameMatch` when `q` found near spellings only."
   },
   "FilmPage": {
     "type": "object",
@@ -506,6 +516,9 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       },
       "freshness": {
         "$ref": "#/$defs/Freshness"
+      },
+      "nameMatch": {
+        "$ref": "#/$defs/NameMatch"
       }
     },
     "required": [
@@ -514,7 +527,7 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "freshness"
     ],
     "additionalProperties": false,
-    "description": "A page of films."
+    "description": "A page of films; `nameMatch` when `q` found near spellings only."
   },
   "AttributePage": {
     "type": "object",

@@ -8,8 +8,8 @@ import type {
   Location,
   MarketList,
   MatchingShowtimes,
-  Page,
   Result,
+  SearchPage,
   ServedCinema,
   ServedFilm,
   ServedShowtime,
@@ -91,9 +91,12 @@ export const renderAttribute: RenderItem<Attribute> = (attribute) => {
   return `- ${oneLine(attribute.id)}: ${oneLine(attribute.name)} (${attribute.kind})${description}`;
 };
 
-/** A page: how many, each record, then the cursor to continue with (or that there is no more). */
+/**
+ * A page: how many, each record, then the cursor to continue with (or that there is no more); first,
+ * when `q` found only near spellings, that it did (decision: name search).
+ */
 export function renderPage<T>(
-  page: Pick<Page<T>, "data" | "pagination">,
+  page: Pick<SearchPage<T>, "data" | "pagination" | "nameMatch">,
   item: RenderItem<T>,
   noun: string,
   tool: string,
@@ -102,6 +105,7 @@ export function renderPage<T>(
   const records = page.data;
   if (records.length === 0) return `No ${noun}s match.`;
   const lines = [`${plural(records.length, noun)}:`, ...records.map((record) => item(record, zoneOffset))];
+  if (page.nameMatch === "near") lines.unshift("No exact match for q; near spellings, fewest edits first.");
   const next = page.pagination.nextCursor;
   lines.push(next ? `More: call ${tool} again with the same arguments and cursor "${next}".` : `That is all of them.`);
   return lines.join("\n");

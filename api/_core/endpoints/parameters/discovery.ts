@@ -100,7 +100,13 @@ export function countryCodeParameter<S>(
   };
 }
 
-/** `q`: names matching words (decision: name search). */
+/** What `q` does when no name matches as typed (decision: name search), said by both lists. */
+const NEAR_SPELLINGS =
+  "When no name matches so, near spellings instead: each word within 1 edit of a word of the name (insert, " +
+  "delete, change, or swap two neighbours) up to 5 letters, 2 beyond, none up to 2 (the last word: of the start " +
+  'of a word). Fewest edits first; the page then says `"nameMatch": "near"`.';
+
+/** `q`: names matching words (decision: name search), or near spellings of them. */
 export function nameQueryParameter<S>(
   component: string,
   description: string,
@@ -121,7 +127,7 @@ export function nameQueryParameter<S>(
         parameter: {
           name: "q",
           in: "query",
-          description,
+          description: `${description} ${NEAR_SPELLINGS}`,
           schema: { type: "string", minLength: 1, maxLength: MAX_QUERY_LENGTH },
           example: "dune",
         },

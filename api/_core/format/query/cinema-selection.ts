@@ -10,7 +10,7 @@ import type { PlainStore } from "../read/plain-store.js";
 import type { EscapedSortKey, RecordList, Seek } from "../read/record-list.js";
 import { lowerBound } from "../primitives/search.js";
 import type { SnapshotLists } from "../read/snapshot.js";
-import { type NameQuery, NO_MATCH, searchNames } from "./name-search.js";
+import { isNearRank, NAME_MATCH_NEAR, type NameQuery, NO_MATCH, searchNames } from "./name-search.js";
 import { narrowSelection, type ShowtimeSelection } from "./showtime-selection.js";
 import { tallyShowtimes } from "./showtime-tally.js";
 
@@ -197,6 +197,7 @@ function withShowtimes(lists: SnapshotLists, selection: ShowtimeSelection, match
  */
 export class CinemaSelectionList implements RecordList {
   readonly length: number;
+  readonly envelope?: string;
   private readonly byName: boolean;
   private readonly byDistance: boolean;
 
@@ -206,6 +207,7 @@ export class CinemaSelectionList implements RecordList {
     filters: CinemaFilters,
   ) {
     this.length = matches.length;
+    if (isNearRank(matches[0]?.rank)) this.envelope = NAME_MATCH_NEAR;
     this.byName = filters.name !== undefined;
     this.byDistance = filters.near !== undefined;
   }

@@ -12,7 +12,7 @@ import type { FreshnessFold } from "../read/freshness.js";
 import type { EscapedSortKey, RecordList, Seek } from "../read/record-list.js";
 import type { SnapshotLists } from "../read/snapshot.js";
 import { lowerBound } from "../primitives/search.js";
-import { type NameQuery, NO_MATCH, searchNames } from "./name-search.js";
+import { isNearRank, NAME_MATCH_NEAR, type NameQuery, NO_MATCH, searchNames } from "./name-search.js";
 import { narrowSelection, type ShowtimeSelection } from "./showtime-selection.js";
 import { type Tallies, tallyShowtimes } from "./showtime-tally.js";
 
@@ -53,6 +53,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class FilmDiscoveryList implements RecordList {
   readonly length: number;
+  readonly envelope?: string;
   private readonly entries: Entry[];
   private readonly byName: boolean;
   private readonly byCount: boolean;
@@ -66,6 +67,7 @@ export class FilmDiscoveryList implements RecordList {
     this.entries = selection.nothing ? [] : this.select(selection);
     this.entries.sort((a, b) => this.compare(a, b));
     this.length = this.entries.length;
+    if (isNearRank(this.entries[0]?.rank)) this.envelope = NAME_MATCH_NEAR;
   }
 
   private tallies: Tallies | undefined;

@@ -1,10 +1,12 @@
 /**
  * Name search (decision: name search): the records whose every query word is the start of one of
  * their words, each with its rank: 0 when its name is the query (word for word), 1 when its name
- * starts with the query, 2 otherwise. Marks in arrays as long as the records, not sets: a short
- * query word matches thousands of words.
+ * starts with the query, 2 otherwise. When no record matches, near spellings (near-spelling.ts): rank 2
+ * plus the edits. Marks in arrays as long as the records, not sets: a short query word matches
+ * thousands of words.
  */
 import type { NameIndex } from "../read/name-index.js";
+import { NO_EDITS, nearEdits } from "./near-spelling.js";
 
 /** A search as parsed: its folded words (layout/name-words.ts) and them joined by single spaces. */
 export interface NameQuery {
@@ -18,7 +20,18 @@ const WHOLE_NAME = 1;
 const NAME_STARTS = 2;
 const ELSEWHERE = 3;
 
-/** Per record: NO_MATCH, or its rank plus one (name-search ranks 0, 1, 2). */
+/** The first rank of a near spelling (decision: name search): 2 plus its edits, at least one. */
+export const NEAR_RANK = 3;
+
+/** What a list of near spellings adds to its envelope (compose-page.ts). */
+export const NAME_MATCH_NEAR = ',"nameMatch":"near"';
+
+/** Whether a rank is a near spelling's: a list of them says so in its envelope. */
+export function isNearRank(rank: number | undefined): boolean {
+  return rank !== undefined && rank >= NEAR_RANK;
+}
+
+/** Per record: NO_MATCH, or its rank plus one (0, 1, 2 as typed; NEAR_RANK and on for near spellings). */
 export function searchNames(index: NameIndex, query: NameQuery): Uint8Array {
   const n = index.recordCount;
   let hits: Uint8Array | undefined;
@@ -28,10 +41,19 @@ export function searchNames(index: NameIndex, query: NameQuery): Uint8Array {
     if (hits) for (let i = 0; i < n; i++) hits[i]! &= marks[i]!;
     else hits = marks;
   }
-  const ranks = hits ?? new Uint8Array(n);
+  if (!hits?.includes(1)) return nearRanks(index, query);
+  const ranks = hits;
   for (let i = 0; i < n; i++) if (ranks[i]) ranks[i] = ELSEWHERE;
   // A name that starts with the query's words has each of them at the start of one of its words.
   const { lo, equalEnd, hi } = index.namesStartingWith(query.key);
   for (let i = lo; i < hi; i++) ranks[index.byName[i]!] = i < equalEnd ? WHOLE_NAME : NAME_STARTS;
+  return ranks;
+}
+
+/** Ranks of near spellings, when no record matches as typed: every word of the query found within reach. */
+function nearRanks(index: NameIndex, query: NameQuery): Uint8Array {
+  const ranks = nearEdits(index, query.words);
+  // No record has every word as typed, so each has at least one edit: ranks 3 and on, never the exact ones.
+  for (let i = 0; i < ranks.length; i++) ranks[i] = ranks[i] === NO_EDITS ? NO_MATCH : ELSEWHERE + ranks[i]!;
   return ranks;
 }

@@ -67,14 +67,34 @@ export class NameIndex {
     return this.words.text(i);
   }
 
-  /** Marks (sets to 1) every record having a word that starts with `prefix`. */
-  markPrefix(prefix: string, marks: Uint8Array): void {
+  /** The words, ascending: near-spelling search reads them all (query/near-spelling.ts). */
+  get wordDictionary(): Dictionary {
+    return this.words;
+  }
+
+  /** The words [lo, hi) that start with `prefix`. */
+  prefixRange(prefix: string): { lo: number; hi: number } {
     const n = this.words.count;
     const lo = lowerBound(n, (i) => this.word(i) >= prefix);
     const hi = lo + lowerBound(n - lo, (i) => !this.word(lo + i).startsWith(prefix));
+    return { lo, hi };
+  }
+
+  /** Marks (sets to 1) every record having a word that starts with `prefix`. */
+  markPrefix(prefix: string, marks: Uint8Array): void {
+    const { lo, hi } = this.prefixRange(prefix);
     const { values, width } = this.records;
     for (let i = this.starts[lo] ?? 0, end = this.starts[hi] ?? 0; i < end; i++)
       marks[readPacked(values, width, i)] = 1;
+  }
+
+  /** Lowers `costs[r]` to `cost` for every record r having one of the words [lo, hi). */
+  lowerCosts(lo: number, hi: number, costs: Uint8Array, cost: number): void {
+    const { values, width } = this.records;
+    for (let i = this.starts[lo] ?? 0, end = this.starts[hi] ?? 0; i < end; i++) {
+      const record = readPacked(values, width, i);
+      if (cost < costs[record]!) costs[record] = cost;
+    }
   }
 
   /** Record i's name key: its name's words, single spaces between (layout/name-words.ts nameKeyOf). */

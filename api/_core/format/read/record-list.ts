@@ -28,6 +28,11 @@ export interface EscapedSortKey {
 
 export interface RecordList {
   readonly length: number;
+  /**
+   * Fields its pages add to the list envelope after `pagination`, as JSON text with a leading comma:
+   * `,"nameMatch":"near"` for near spellings (decision: name search).
+   */
+  readonly envelope?: string;
   /** The index of the first record past `seek`; O(log n) record reads. */
   seek(seek: Seek): number;
   /**

@@ -1,0 +1,233 @@
+/**
+ * Near spellings (decision: name search): the banded edit table against the naive oracle's whole
+ * table for random words in several scripts, the reach of a word at its bounds (5 letters: 1 edit
+ * found, 2 not; 6 letters: 2 found, 3 not), and, through the request core, names found by near
+ * spellings only when none is found as typed, ranked by their edits after every typed match, said by
+ * `nameMatch`, paged with cursors, and against the oracle over titles in Latin with accents,
+ * Cyrillic, Greek, Japanese, Chinese and Arabic.
+ */
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { wordsOf } from "../api/_core/format/layout/name-words.js";
+import { maxEditsOf, NearWord } from "../api/_core/format/query/near-spelling.js";
+import type { Handler } from "../api/_core/handle-request.js";
+import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
+import { type Dataset, generateDataset } from "./helpers/dataset.js";
+import { writeAccessFile } from "./helpers/http-setup.js";
+import { naiveEdits, naiveStartEdits } from "./helpers/near-spelling-oracle.js";
+import { nameRankIn } from "./helpers/query-oracle.js";
+import { getJson, openDataset } from "./helpers/query-walk.js";
+import { scaled } from "./helpers/deadlines.js";
+
+let root: string;
+let accessFile: string;
+beforeAll(() => {
+  root = makeTempDir("near-spelling");
+  accessFile = writeAccessFile(root);
+});
+afterAll(() => removeDir(root));
+
+/** The core's edits from `query` to `word`, or undefined past its reach. */
+function coreEdits(query: string, word: string, asStart: boolean): number | undefined {
+  const near = new NearWord(query, asStart);
+  const bytes = Buffer.from(word, "utf8");
+  const edits = near.editsTo(bytes, 0, bytes.length);
+  return edits <= near.maxEdits ? edits : undefined;
+}
+
+describe("the edit table", () => {
+  const LETTERS = ["abcde", "éèàçñ", "абвгд", "αβγδε", "千と尋の神", "ابتثج", "😀😁😂"];
+  const wordArb = (letters: string) =>
+    fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 9 }).map((chars) => chars.join(""));
+  const pairArb = fc.constantFrom(...LETTERS).chain((letters) => fc.tuple(wordArb(letters), wordArb(letters)));
+
+  test("equals the naive table within reach, whole word and start of a word, in any script", () => {
+    fc.assert(
+      fc.property(pairArb, fc.boolean(), ([query, word], asStart) => {
+        const naive = asStart ? naiveStartEdits(query, word) : naiveEdits(query, word);
+        const reach = maxEditsOf([...query].length);
+        expect(coreEdits(query, word, asStart)).toBe(naive <= reach ? naive : undefined);
+      }),
+      { numRuns: 3000, seed: 20_261_201 },
+    );
+  });
+
+  test.each([
+    // [why, query word, index word, as a start, edits or undefined]
+    ["5 letters, 1 edit (a substitution): found", "odeom", "odeon", false, 1],
+    ["5 letters, 2 edits: not found", "odemm", "odeon", false, undefined],
+    ["6 letters, 1 edit (a letter left out): found", "lumire", "lumiere", false, 1],
+    ["6 letters, 2 edits (two substitutions): found", "cinexx", "cinema", false, 2],
+    ["6 letters, 3 edits: not found", "cixexx", "cinema", false, undefined],
+    ["3 letters, 1 edit: found", "kni", "kino", true, 1],
+    ["2 letters: only as typed", "ki", "ko", false, undefined],
+    ["1 letter: only as typed", "x", "y", true, undefined],
+    ["a swap of neighbours is 1 edit", "leicsetre", "leicester", false, 2],
+    ["a swap at the start", "doeon", "odeon", false, 1],
+    ["a letter left out (Leicster)", "leicster", "leicester", false, 1],
+    ["a letter doubled (Potsdammer)", "potsdammer", "potsdamer", false, 1],
+    ["the last word, misspelt, as a start", "leicst", "leicester", true, 1],
+    ["a word before the last is whole: a start is too far", "leicst", "leicester", false, undefined],
+    ["a word spelt right costs nothing", "odeon", "odeon", false, 0],
+  ] as const)("%s", (_why, query, word, asStart, edits) => {
+    expect(coreEdits(query, word, asStart)).toBe(edits);
+  });
+
+  test.each([
+    [1, 0],
+    [2, 0],
+    [3, 1],
+    [5, 1],
+    [6, 2],
+    [40, 2],
+  ])("a word of %i characters may be %i edits away", (length, edits) => {
+    expect(maxEditsOf(length)).toBe(edits);
+  });
+});
+
+/** A dataset whose films have these titles (and their showtimes only). */
+function withTitles(titles: readonly string[], seed = 1): Dataset {
+  const base = generateDataset({ seed, showtimes: 20, films: titles.length });
+  const films = base.films.slice(0, titles.length).map((f, i) => ({ ...f, title: titles[i]! }));
+  return { ...base, films, showtimes: base.showtimes.filter((s) => films.some((f) => f.id === s.filmId)) };
+}
+
+/** Every page of `/v1/films?q=`, walked with `limit`: the titles and each page's `nameMatch`. */
+async function walk(handle: Handler, q: string, limit = 2): Promise<{ titles: string[]; nameMatch: unknown[] }> {
+  const titles: string[] = [];
+  const nameMatch: unknown[] = [];
+  let cursor: string | null = null;
+  do {
+    const url = `/v1/films?limit=${limit}&q=${encodeURIComponent(q)}${cursor ? `&cursor=${cursor}` : ""}`;
+    const body = await getJson(handle, url);
+    titles.push(...body.data.map((f: { title: string }) => f.title));
+    nameMatch.push(body.nameMatch);
+    cursor = body.pagination.nextCursor;
+  } while (cursor);
+  return { titles, nameMatch };
+}
+
+describe("through the request core", () => {
+  const TITLES = ["Odeon Leicester", "Odeon Lecester", "Nordlicht", "Orbit of Ash", "Orbital", "Glass Kingdom"];
+  let handle: Handler;
+  beforeAll(async () => {
+    handle = await openDataset(withTitles(TITLES), path.join(root, "table"), accessFile);
+  });
+
+  test.each([
+    // [why, q, the titles found in order, what the pages say: nameMatch, or "-" for nothing]
+    ["found as typed: no near spellings beside it (Orbit is 2 edits away)", "orbital", ["Orbital"], "-"],
+    [
+      "a misspelt word: near spellings, fewest edits first",
+      "odeon leicster",
+      ["Odeon Leicester", "Odeon Lecester"],
+      "near",
+    ],
+    ["fewest edits first, then the list's order", "odeon lecster", ["Odeon Lecester", "Odeon Leicester"], "near"],
+    ["a swap of neighbours", "nrodlicht", ["Nordlicht"], "near"],
+    ["the last word as the start of a word, misspelt", "glass kingdm", ["Glass Kingdom"], "near"],
+    ["a word spelt right and one misspelt", "of ahs", ["Orbit of Ash"], "near"],
+    ["too far: nothing, and nothing said", "qqqqq", [], "-"],
+    ["a short word is never near: nothing", "od xy", [], "-"],
+  ] as const)("%s (%s)", async (_why, q, titles, said) => {
+    const walked = await walk(handle, q);
+    expect(walked.titles).toEqual(titles);
+    expect(new Set(walked.nameMatch)).toEqual(new Set([said === "-" ? undefined : said]));
+  });
+
+  test("near spellings page with cursors of small pages, every page saying so", async () => {
+    for (const limit of [1, 2, 3]) {
+      const walked = await walk(handle, "odeon leicster", limit);
+      expect(walked.titles).toEqual(["Odeon Leicester", "Odeon Lecester"]);
+      expect(walked.nameMatch.every((said) => said === "near")).toBe(true);
+    }
+  });
+
+  test("other filters narrow near spellings; none left is an empty page that says nothing", async () => {
+    const body = await getJson(handle, "/v1/films?q=nordlict&date=2027-01-01");
+    expect(body).toMatchObject({ data: [], pagination: { hasMore: false } });
+    expect(body.nameMatch).toBeUndefined();
+  });
+});
+
+// ---- Against the naive oracle, over titles in several scripts ----
+
+const WORDS = [
+  "Amélie",
+  "Köln",
+  "Straße",
+  "Leicester",
+  "Potsdamer",
+  "Ёлка",
+  "Привет",
+  "Москва",
+  "Ωμέγα",
+  "Αθήνα",
+  "東京物語",
+  "千と千尋の神隠し",
+  "电影院",
+  "القاهرة",
+  "سينما",
+  "Lumière",
+  "Odyssée",
+];
+
+/** Titles of one to three words. */
+const titleArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((words) => words.join(" "));
+
+/** A word or two of a title, one maybe misspelt by an edit or two (a letter changed, dropped, doubled, swapped). */
+const typoArb = (titles: readonly string[]) =>
+  fc
+    .record({
+      title: fc.nat(),
+      word: fc.nat(),
+      two: fc.boolean(),
+      last: fc.boolean(),
+      edits: fc.array(fc.tuple(fc.constantFrom("change", "drop", "double", "swap"), fc.nat()), { maxLength: 2 }),
+    })
+    .map(({ title, word, two, last, edits }) => {
+      const words = wordsOf(titles[title % titles.length]!);
+      const at = word % words.length;
+      const picked = words.slice(at, two ? at + 2 : at + 1);
+      const which = last ? picked.length - 1 : 0;
+      let chars = [...picked[which]!];
+      for (const [edit, i] of edits.map(([edit, n]) => [edit, n % chars.length] as const)) {
+        if (edit === "change") chars[i] = chars[i] === "z" ? "y" : "z";
+        if (edit === "drop" && chars.length > 1) chars = chars.filter((_, j) => j !== i);
+        if (edit === "double") chars.splice(i, 0, chars[i]!);
+        if (edit === "swap" && i + 1 < chars.length) [chars[i], chars[i + 1]] = [chars[i + 1]!, chars[i]!];
+      }
+      picked[which] = chars.join("");
+      return picked.join(" ");
+    });
+
+test("q finds what the naive oracle finds, near spellings included, in that order, on every page", {
+  timeout: scaled(300_000),
+}, async () => {
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.uniqueArray(titleArb, { minLength: 1, maxLength: 10 }), fc.nat(1000), async (titles, seed) => {
+      const dir = path.join(root, `oracle-${run++}`);
+      try {
+        const dataset = withTitles(titles, seed);
+        const handle = await openDataset(dataset, dir, accessFile);
+        for (const q of fc.sample(typoArb(titles), { numRuns: 12, seed })) {
+          const ranked = dataset.films
+            .map((f) => ({ f, rank: nameRankIn(dataset, "films", [f.title], q) }))
+            .filter((x) => x.rank !== undefined)
+            .sort((a, b) => a.rank! - b.rank! || (a.f.id < b.f.id ? -1 : a.f.id > b.f.id ? 1 : 0));
+          const walked = await walk(handle, q, 1 + (seed % 3));
+          expect(walked.titles, `q=${JSON.stringify(q)} over ${JSON.stringify(titles)}`).toEqual(
+            ranked.map((x) => x.f.title),
+          );
+          const near = ranked.length > 0 && ranked[0]!.rank! > 2 ? "near" : undefined;
+          expect(new Set(walked.nameMatch)).toEqual(new Set([near]));
+        }
+      } finally {
+        removeDir(dir);
+      }
+    }),
+    { numRuns: 8, seed: Number(process.env.FC_SEED ?? 20_261_202) },
+  );
+});
