@@ -78,7 +78,7 @@ describe("today in the snapshot's zones, by its offsets", () => {
 });
 
 describe("the instructions", () => {
-  const noPlaces = (name: string) => name !== "find_places";
+  const noPlaces = (tool: string, argument?: string) => tool !== "find_places" && argument === undefined;
 
   test("the time, today, the data's dates, then how to use the tools", () => {
     const lines = instructionsOf(factsAt("2026-11-23T17:05:42Z"), noPlaces).split("\n");
@@ -103,8 +103,11 @@ describe("the instructions", () => {
     expect(line.replace(/^It is [^.]*\. ?/, "") || undefined).toBe(said);
   });
 
-  test("find_places is named once the server has it", () => {
-    expect(instructionsOf(factsAt("2026-11-23T12:00Z"), () => true)).toContain("find_places");
+  test("find_places and anyAttributeIds are named once the server has them", () => {
+    const all = instructionsOf(factsAt("2026-11-23T12:00Z"), () => true);
+    expect(all).toContain("find_places q=NAME gives its near=LATITUDE,LONGITUDE");
+    expect(all).toContain("anyAttributeIds");
+    expect(instructionsOf(factsAt("2026-11-23T12:00Z"), (_tool, argument) => !argument)).not.toContain("anyAttr");
   });
 });
 

@@ -59,27 +59,29 @@ function datesOf(dates: ListingsFacts["dates"]): string | undefined {
 /** The instant as the tools' time arguments take it, to the minute: `2026-11-23T12:00Z`. */
 const minuteOf = (now: Date) => `${now.toISOString().slice(0, 16)}Z`;
 
-/** The ways from a question to the tools that answer it; `hasTool` says which tools this server has. */
-function howTo(hasTool: (name: string) => boolean): string[] {
-  const place = hasTool("find_places")
-    ? "A place by name (a town, a district, a station): find_places gives its coordinates for near. "
-    : "";
+/** Which tools the server has, and which arguments they take: a way is told only when it is there. */
+export type ToolsOffered = (tool: string, argument?: string) => boolean;
+
+/** The ways from a question to the tools that answer it. */
+function howTo(has: ToolsOffered): string[] {
+  const place = has("find_places") ? "A place by name: find_places q=NAME gives its near=LATITUDE,LONGITUDE. " : "";
+  const any = has("find_showtimes", "anyAttributeIds") ? " (all of them; anyAttributeIds: any one of them)" : "";
   return [
     `${place}What is on near a place: find_films near=LATITUDE,LONGITUDE with date (tonight: also startsAfter ` +
       "the time above); then find_showtimes with the filmId and the same near for times and booking links.",
     "A cinema's programme: find_cinemas (q=its name, or near=) gives its id; then find_showtimes cinemaId= date=.",
-    "IMAX, 3D, a language, subtitles, accessibility: list_attributes gives the ids attributeIds takes.",
+    `IMAX, 3D, a language, subtitles, accessibility: list_attributes gives the ids attributeIds takes${any}.`,
     "Ids from one answer are arguments of the next; pass nextCursor back as cursor for more.",
   ];
 }
 
 /** The instructions for one initialize. */
-export function instructionsOf(facts: ListingsFacts, hasTool: (name: string) => boolean): string {
+export function instructionsOf(facts: ListingsFacts, has: ToolsOffered): string {
   const when = `It is ${minuteOf(facts.now)}; today is ${todayOf(facts)}.`;
   return [
     "Cinema listings: films, cinemas and showtimes, read-only.",
     [when, datesOf(facts.dates)].filter(Boolean).join(" "),
-    ...howTo(hasTool),
+    ...howTo(has),
     "Places are near=LATITUDE,LONGITUDE in decimal degrees; dates are YYYY-MM-DD in each cinema's own calendar; " +
       "every time shown is the cinema's local time with its zone.",
   ].join("\n");

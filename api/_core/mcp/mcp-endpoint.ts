@@ -34,6 +34,12 @@ export interface McpExchange extends Omit<ToolContext, "keepStructured"> {
   dates(): ListingsFacts["dates"];
 }
 
+/** Whether the server has `tool`, taking `argument` when one is named. */
+function offered(tool: string, argument?: string): boolean {
+  const schema = TOOLS_BY_NAME.get(tool)?.target.inputSchema as { properties?: object } | undefined;
+  return schema !== undefined && (argument === undefined || Object.hasOwn(schema.properties ?? {}, argument));
+}
+
 /** The instructions an initialize answers, from the request's clock and the snapshot in service. */
 function instructionsFor(exchange: McpExchange): string {
   const read = <T>(of: () => T): T | undefined => {
@@ -51,7 +57,7 @@ function instructionsFor(exchange: McpExchange): string {
     zoneOffset,
     dates: read(exchange.dates),
   };
-  return instructionsOf(facts, (name) => TOOLS_BY_NAME.has(name));
+  return instructionsOf(facts, offered);
 }
 
 export interface McpAnswer {
