@@ -20,6 +20,7 @@ export const STAGES = [
   "drop",
   "localize",
   "index",
+  "places",
   "render",
   "history",
   "write",

@@ -1,6 +1,6 @@
 /**
  * One snapshot from one market's records (without markets: all of them), stage by stage: drop →
- * localize → index → render → history → manifest. A build runs it once, or once per market into the
+ * localize → index → places → render → history → manifest. A build runs it once, or once per market into the
  * market's folder (decision: markets); the caller commits.
  */
 import type { SnapshotContent } from "../api/_core/format/layout/content.js";
@@ -10,6 +10,8 @@ import { type HistoryReport, recordHistory } from "./history/carry-history.js";
 import { indexRecords } from "./link/index-records.js";
 import { dropBeforeOf, dropPastShowtimes } from "./localize/drop-before.js";
 import { type LocalizedRecords, localizeRecords } from "./localize/localize.js";
+import { findPlaces, placeCountriesOf } from "./places/find-places.js";
+import { readGazetteer } from "./places/read-gazetteer.js";
 import type { MarketPrevious } from "./markets/market-previous.js";
 import type { MarketRecords } from "./markets/partition-markets.js";
 import type { BodyPool } from "./render/body-pool.js";
@@ -70,10 +72,15 @@ export async function writeMarketSnapshot(
 ): Promise<{ manifest: Manifest; history: HistoryReport }> {
   const id = part.market?.id;
   const content = stage("index", () => indexRecords(localized), id);
+  const places = stage(
+    "places",
+    () => findPlaces(content.cinemas, readGazetteer(placeCountriesOf(part.market, content.cinemas))),
+    id,
+  );
   const rendered = await stage(
     "render",
     () =>
-      renderSnapshot(content, output, {
+      renderSnapshot(content, places, output, {
         gzipLevel: options.gzipLevel ?? 6,
         gzipWorkers: options.gzipWorkers,
         layout: options.layout,

@@ -22,6 +22,8 @@ import type {
   MarketList,
   NearFilter,
   Page,
+  PlacePage,
+  PlaceParams,
   Result,
   SearchPage,
   ServedCinema,
@@ -88,6 +90,8 @@ export interface Client {
    * your key may use it; a deployment without markets lists one, its id null.
    */
   listMarkets(): Promise<MarketList>;
+  /** Places by name, each with the coordinates `near` takes and how many cinemas lie within 25 km. */
+  listPlaces(params: PlaceParams): Promise<PlacePage>;
   /**
    * Keeps a mirror in sync (decision: changes feed): yields the feed's pages in order (apply each,
    * then drop the showtimes that start before its `dropBefore`); once the last is applied, the
@@ -258,5 +262,6 @@ export function createClient(options: ClientOptions): Client {
     listChanges: (params) => get("/v1/changes", { ...params }),
     changes,
     listMarkets: () => get("/markets", undefined, true),
+    listPlaces: (params) => get("/v1/places", { ...params }),
   };
 }

@@ -284,3 +284,32 @@ export interface MarketList {
   data: Market[];
   freshness: Freshness;
 }
+
+/**
+ * A place to search near (decision: places): a GeoNames town (CC BY 4.0: pass `attribution` on), or a
+ * locality or postcode district of the listings' cinemas.
+ */
+export interface Place {
+  name: string;
+  kind: "town" | "locality" | "postcodeDistrict";
+  /** The town's first-level region (England, Ontario, Bavaria), when GeoNames names one. */
+  region?: string;
+  countryCode: string;
+  /** What `near` takes: `near: { latitude, longitude }`. */
+  latitude: number;
+  longitude: number;
+  /** The listings' cinemas within 25 km: what `near` at the default radius lists. */
+  cinemasWithin25Km: number;
+}
+
+/** A page of places, with the attribution GeoNames' licence asks an application showing them to pass on. */
+export interface PlacePage extends SearchPage<Place> {
+  attribution: string;
+}
+
+export interface PlaceParams extends ListParams {
+  /** Required: words of the place's name or region (`london`, `springfield illinois`, `WC2H`). */
+  q: string;
+  /** Only places in this country (ISO 3166-1 alpha-2). */
+  countryCode?: string;
+}

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RequestLog } from "../api/_core/handle-request.js";
 import { LIST_TABLES } from "../api/_core/endpoints/parse-request.js";
 import { namesOf } from "../api/_core/endpoints/parameters/parameter.js";
+import { PLACE_PARAMETERS } from "../api/_core/endpoints/parameters/places.js";
 import { toolDefinitions } from "../api/_core/mcp/tools.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
@@ -102,6 +103,7 @@ const TOOL_NAMES = [
   "get_cinema",
   "get_showtime",
   "list_attributes",
+  "find_places",
   "list_markets",
 ];
 
@@ -145,6 +147,7 @@ describe("a session", () => {
           .sort(),
       );
       expect(properties("get_showtime")).toEqual(["showtimeId"]);
+      expect(properties("find_places").sort()).toEqual(namesOf(PLACE_PARAMETERS).sort());
       const limit = tools[0]!.inputSchema.properties!.limit as Record<string, unknown>;
       expect(limit).toMatchObject({ type: "integer", minimum: 1, maximum: 20, default: 10 });
     } finally {
@@ -199,6 +202,7 @@ describe("a session", () => {
     ["list_attributes", { limit: 20 }, "/v1/attributes?limit=20"],
     // The whole catalogue by default (decision: MCP): more than the other tools' 10.
     ["list_attributes", {}, "/v1/attributes?limit=100"],
+    ["find_places", { q: "london" }, "/v1/places?q=london&limit=10"],
     // A deployment without markets: its one market (decision: markets).
     ["list_markets", {}, "/markets"],
   ];
@@ -278,7 +282,7 @@ describe("a session", () => {
       [
         "1 cinema:",
         "- Cineworld Manchester Great Northern · cinema gb-man-cineworld-great-northern",
-        "  235 Deansgate, M3 4EN Manchester, GB · 0.268 km away · time zone Europe/London",
+        "  235 Deansgate, M3 4EN Manchester, GB · at 53.4776,-2.2497 · 0.268 km away · time zone Europe/London",
         "  3 matching showtimes, the first Fri 27 Nov 2026, 13:40 Europe/London",
         "That is all of them.",
       ].join("\n"),

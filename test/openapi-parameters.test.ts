@@ -17,6 +17,7 @@ import { checkDate, checkDateTime } from "../api/_core/format/primitives/date-ti
 import { DATE_PATTERN, DATE_TIME_PATTERN } from "../api/_core/format/primitives/date-time-patterns.js";
 import { ApiError } from "../api/_core/respond/errors.js";
 import { createOpenApiDocument } from "../build/openapi/openapi.js";
+import { PLACE_PARAMETERS } from "../api/_core/endpoints/parameters/places.js";
 import { createResponseValidator } from "../build/openapi/validate.js";
 import { sampleQuery, withRequired } from "./helpers/parameter-samples.js";
 
@@ -27,13 +28,17 @@ const validator = createResponseValidator(doc);
 
 /** Every documented query parameter once, by component, with a table whose parser takes it. */
 const QUERY: Map<string, { name: string; table: ParameterTable }> = new Map();
-for (const table of [...Object.values(LIST_TABLES), ...Object.values(ONE_TABLES), CHANGES_PARAMETERS])
+for (const table of [...Object.values(LIST_TABLES), ...Object.values(ONE_TABLES), CHANGES_PARAMETERS, PLACE_PARAMETERS])
   for (const row of table as ParameterTable)
     for (const { component, parameter } of row.openapi)
       if (!QUERY.has(component)) QUERY.set(component, { name: parameter.name as string, table });
 
-/** Parameters taken only beside another (a 400 alone, decision: query parameters): the other, valid. */
-const companionOf = (name: string) => {
+/**
+ * Parameters taken only beside another (a 400 alone, decision: query parameters): the other, valid;
+ * a place search's `q`, which it cannot do without (decision: places).
+ */
+const companionOf = (name: string, table: ParameterTable) => {
+  if (table === PLACE_PARAMETERS && name !== "q") return "q=london";
   const required = withRequired([name]).slice(1);
   return required.length ? sampleQuery(required) : undefined;
 };
@@ -62,7 +67,7 @@ function apiTakes(component: string, value: unknown): boolean {
     // An empty segment names no record: the path routes nowhere (a 404), which a refusal it is too.
     if (parameter.in === "path") return sent !== "" && decodeId(parameter.name, sent) !== undefined;
     const { name, table } = QUERY.get(component)!;
-    parseTableQuery(table, [companionOf(name), `${name}=${sent}`].filter(Boolean).join("&"));
+    parseTableQuery(table, [companionOf(name, table), `${name}=${sent}`].filter(Boolean).join("&"));
     return true;
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 400 || error.details?.parameter !== parameter.name)
@@ -215,6 +220,8 @@ CASES.filmsNear = CASES.near!;
 CASES.filmsRadiusKm = CASES.radiusKm!;
 CASES.filmsCountryCode = CASES.countryCode!;
 CASES.filmsQ = CASES.cinemasQ!;
+CASES.placesCountryCode = CASES.countryCode!;
+CASES.placesQ = CASES.cinemasQ!;
 
 /** Opaque values: only what the API issued is taken, which no schema can state (each description says so). */
 const OPAQUE = ["cursor", "since"];
@@ -305,7 +312,8 @@ describe("values drawn from the schema, as a fuzzer draws them", () => {
 });
 
 describe("what JSON Schema cannot state portably is in the description", () => {
-  test.each(["cinemasQ", "filmsQ"])("%s: a letter or digit to search by, whitespace at either end not counted", (c) => {
+  const searches = ["cinemasQ", "filmsQ", "placesQ"];
+  test.each(searches)("%s: a letter or digit to search by, whitespace at either end not counted", (c) => {
     // A pattern for "holds a letter or digit" needs \p{L}, which Python's and other engines' regexes lack.
     expect(documented(c).description).toMatch(/letter or (a )?digit/);
     expect(documented(c).description).toMatch(/whitespace/);

@@ -17,6 +17,7 @@ import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
 import { CHANGES_PARAMETERS } from "../api/_core/endpoints/parameters/changes.js";
 import { namesOf } from "../api/_core/endpoints/parameters/parameter.js";
+import { PLACE_PARAMETERS } from "../api/_core/endpoints/parameters/places.js";
 import {
   isStoredPageRequest,
   LIST_TABLES,
@@ -28,7 +29,14 @@ import { createOpenApiDocument } from "../build/openapi/openapi.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { createClient } from "../client/index.js";
-import type { ChangesParams, CinemaFilters, FilmFilters, ListParams, ShowtimeFilters } from "../client/types.js";
+import type {
+  ChangesParams,
+  CinemaFilters,
+  FilmFilters,
+  ListParams,
+  PlaceParams,
+  ShowtimeFilters,
+} from "../client/types.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
 import { NEWCOMER } from "./helpers/newcomer-parameter.js";
 import { encodeValue, namesWithoutSamples, sampleOf, withRequired } from "./helpers/parameter-samples.js";
@@ -80,10 +88,11 @@ const CLIENT_QUERIES = {
   } satisfies Required<FilmFilters & ListParams>,
   attributes: { limit: 2, cursor: "c" } satisfies Required<ListParams>,
   changes: { since: "t", limit: 2, cursor: "c" } satisfies Required<ChangesParams>,
+  places: { q: "london", countryCode: "GB", limit: 2, cursor: "c" } satisfies Required<PlaceParams>,
 };
 
-/** Every endpoint's table: the lists', and the changes feed's. */
-const TABLES = { ...LIST_TABLES, changes: CHANGES_PARAMETERS };
+/** Every endpoint's table: the lists', the changes feed's and the places' (decision: places). */
+const TABLES = { ...LIST_TABLES, changes: CHANGES_PARAMETERS, places: PLACE_PARAMETERS };
 
 const OPERATION_PATHS = {
   showtimes: "/v1/showtimes",
@@ -91,6 +100,7 @@ const OPERATION_PATHS = {
   films: "/v1/films",
   attributes: "/v1/attributes",
   changes: "/v1/changes",
+  places: "/v1/places",
 } as const;
 
 const resources = Object.keys(TABLES) as Array<keyof typeof TABLES>;
@@ -187,6 +197,7 @@ describe("the typed client sends what the tables name", () => {
     films: (c: Client) => c.listFilms(CLIENT_QUERIES.films),
     attributes: (c: Client) => c.listAttributes(CLIENT_QUERIES.attributes),
     changes: (c: Client) => c.listChanges(CLIENT_QUERIES.changes),
+    places: (c: Client) => c.listPlaces(CLIENT_QUERIES.places),
   } satisfies Record<keyof typeof TABLES, unknown>;
 
   test.each(resources)("%s: every field goes out under its table's names, and nothing else", async (resource) => {

@@ -6,7 +6,12 @@
  */
 import type { PlainRecord } from "../../api/_core/format/layout/content.js";
 import { indexWordsOf, nameKeyOf } from "../../api/_core/format/layout/name-words.js";
-import { CHAIN_SECTIONS, type SearchResource, searchSections } from "../../api/_core/format/layout/sections.js";
+import {
+  CHAIN_SECTIONS,
+  type SearchResource,
+  searchSections,
+  type WordIndexOwner,
+} from "../../api/_core/format/layout/sections.js";
 import { ByteWriter } from "../../api/_core/format/primitives/bytes.js";
 import { encodeDictionary } from "../../api/_core/format/primitives/dictionary.js";
 import { encodePacked } from "../../api/_core/format/primitives/packed.js";
@@ -18,14 +23,26 @@ function namesOf(resource: SearchResource, record: PlainRecord): string[] {
 }
 
 export function encodeNames(resource: SearchResource, records: readonly PlainRecord[]): Map<string, Uint8Array> {
-  const names = searchSections(resource);
+  return encodeWordIndex(
+    resource,
+    records.map((record) => {
+      const texts = namesOf(resource, record);
+      return { nameKey: nameKeyOf(texts[0]!), words: new Set(texts.flatMap(indexWordsOf)) };
+    }),
+  );
+}
+
+/** A word index of records, each by its name key and the words it is found by (each once). */
+export function encodeWordIndex(
+  owner: WordIndexOwner,
+  records: ReadonlyArray<{ nameKey: string; words: Iterable<string> }>,
+): Map<string, Uint8Array> {
+  const names = searchSections(owner);
   const postings = new Map<string, number[]>();
   const keys: string[] = [];
   records.forEach((record, i) => {
-    const texts = namesOf(resource, record);
-    keys.push(nameKeyOf(texts[0]!));
-    const words = new Set(texts.flatMap(indexWordsOf));
-    for (const word of words) {
+    keys.push(record.nameKey);
+    for (const word of record.words) {
       let list = postings.get(word);
       if (!list) postings.set(word, (list = []));
       list.push(i);

@@ -6,6 +6,7 @@ import { BlockFileWriter } from "../../api/_core/format/primitives/block-file.js
 import type { SnapshotContent } from "../../api/_core/format/layout/content.js";
 import { encodeDictionaries } from "./encode-dictionaries.js";
 import { encodeChains, encodeNames } from "./encode-names.js";
+import { encodePlaces, type PlaceEntry } from "./encode-places.js";
 import { encodePlain } from "./encode-plain.js";
 import { encodeZones } from "./encode-zones.js";
 import { DEFAULT_BLOCK_LAYOUT, encodeShowtimes, type BlockLayout } from "./encode-showtimes.js";
@@ -26,10 +27,11 @@ export interface SnapshotOutput {
   openAppend(relativePath: string): { append(bytes: Buffer): void; close(): void };
 }
 
-/** Writes index.pages and records.blocks; returns what the manifest records of them. */
+/** Writes index.pages (the places among its sections) and records.blocks; returns what the manifest has of them. */
 export function writeLists(
   output: SnapshotOutput,
   content: SnapshotContent,
+  places: readonly PlaceEntry[],
   layout: BlockLayout = DEFAULT_BLOCK_LAYOUT,
 ) {
   const dictionaries = encodeDictionaries(content);
@@ -46,6 +48,7 @@ export function writeLists(
   for (const [name, bytes] of encodeNames("films", content.films)) index.add(name, bytes);
   for (const [name, bytes] of encodeNames("cinemas", content.cinemas)) index.add(name, bytes);
   for (const [name, bytes] of encodeChains(content.cinemas)) index.add(name, bytes);
+  for (const [name, bytes] of encodePlaces(places)) index.add(name, bytes);
   const indexFacts = index.finish();
   return { [INDEX_FILE]: indexFacts, [RECORDS_FILE]: recordsFacts } as Record<
     typeof INDEX_FILE | typeof RECORDS_FILE,

@@ -2,6 +2,7 @@
  * Examples for the reference, taken from the sample data in data/ so they read like real answers.
  * A test validates each one against the schema it illustrates.
  */
+import { PLACES_ATTRIBUTION } from "../../api/_core/format/layout/places.js";
 
 const provenance = {
   observedAt: "2026-11-22T06:00:04Z",
@@ -86,6 +87,17 @@ export const MARKET_EXAMPLE = {
 const page = (record: unknown) => ({ data: [record], pagination: PAGINATION_EXAMPLE, freshness: FRESHNESS_EXAMPLE });
 
 /** Example per component id. */
+/** A town of the gazetteer, as `GET /v1/places` lists it. */
+const PLACE_EXAMPLE = {
+  name: "London",
+  kind: "town",
+  region: "England",
+  countryCode: "GB",
+  latitude: 51.50853,
+  longitude: -0.12574,
+  cinemasWithin25Km: 162,
+};
+
 export const EXAMPLES: Record<string, unknown> = {
   DateTime: "2026-11-24T18:00Z",
   Provenance: provenance,
@@ -105,6 +117,16 @@ export const EXAMPLES: Record<string, unknown> = {
     freshness: { observedAt: provenance.observedAt, sourceUpdatedAt: "2026-10-02T09:15:00Z" },
   },
   FilmResult: { data: FILM_EXAMPLE, freshness: { observedAt: FILM_EXAMPLE.provenance.observedAt } },
+  Place: PLACE_EXAMPLE,
+  PlacePage: {
+    data: [
+      PLACE_EXAMPLE,
+      { ...PLACE_EXAMPLE, region: "Ontario", countryCode: "CA", latitude: 42.98339, longitude: -81.23304 },
+    ],
+    pagination: { nextCursor: null, hasMore: false },
+    attribution: PLACES_ATTRIBUTION,
+    freshness: { observedAt: "2026-11-22T06:01:13+01:00" },
+  },
   Market: MARKET_EXAMPLE,
   MarketList: {
     data: [

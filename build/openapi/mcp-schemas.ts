@@ -22,6 +22,7 @@ const ROOTS = [
   "CinemaResult",
   "ShowtimeResult",
   "MarketList",
+  "PlacePage",
   "DateTime",
 ];
 

@@ -245,6 +245,20 @@ const TEXTS: Record<OperationId, OperationText> = {
       "bound to `since` " +
       "and `limit`.",
   },
+  listPlaces: {
+    tag: "Places",
+    summary: "Find places by name",
+    result: "PlacePage",
+    description:
+      "Places by name, so that a place a person names becomes the coordinates `near` takes: towns of the snapshot's " +
+      "countries (every place of 1,000 inhabitants or more in the GeoNames gazetteer, with its region), and the " +
+      "snapshot's own cinema localities and postcode districts (at the mean position of their cinemas). Each " +
+      "says how many cinemas lie within 25 km of it (`near` with its coordinates and the default `radiusKm` " +
+      "lists exactly those); a place with none is listed too, with 0. Ordered by how `q` matches (the whole " +
+      "name, then names starting with it, then the rest), then by that count, most first. Towns are " +
+      "GeoNames data (https://www.geonames.org), licensed CC BY 4.0: each page says so in `attribution`, " +
+      "which an application showing places passes on.",
+  },
   listMarkets: {
     tag: "Markets",
     summary: "List markets",

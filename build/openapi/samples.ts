@@ -11,6 +11,9 @@ import type { Operation } from "./operations.js";
 /** The sample's page size: small enough to read in a terminal. */
 const SAMPLE_LIMIT = 2;
 
+/** The query an operation cannot do without (`/v1/places` asks for a name). */
+const REQUIRED_SAMPLES: Partial<Record<string, string>> = { listPlaces: "q=london" };
+
 /** The request of the sample: the operation's path below /v1, its ids filled in, a small page for a list. */
 export function samplePath(op: Operation): string {
   const filled = op.path.replace(/^\/v1/, "").replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -18,7 +21,9 @@ export function samplePath(op: Operation): string {
     if (value === undefined) throw new Error(`no example value for the path parameter ${name} of ${op.operationId}`);
     return encodeURIComponent(value);
   });
-  return op.parameters.includes("limit") ? `${filled}?limit=${SAMPLE_LIMIT}` : filled;
+  const query = [REQUIRED_SAMPLES[op.operationId], op.parameters.includes("limit") && `limit=${SAMPLE_LIMIT}`];
+  const given = query.filter((part): part is string => typeof part === "string");
+  return given.length > 0 ? `${filled}?${given.join("&")}` : filled;
 }
 
 /**

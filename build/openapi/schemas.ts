@@ -10,6 +10,7 @@ import { MAX_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 import { MAX_TOKEN_LENGTH } from "../../api/_core/tokens/sync-token.js";
 import { EXAMPLES } from "./examples.js";
 import { COUNTRY_CODE_PATTERN, MARKET_BOUNDS, MARKET_ID_PATTERN } from "../../api/_core/format/layout/market-rules.js";
+import { PLACE_KINDS, PLACES_ATTRIBUTION } from "../../api/_core/format/layout/places.js";
 import {
   attributeSchema,
   calendarDate,
@@ -125,6 +126,25 @@ export const changesPageSchema = z.strictObject({
 
 const count = z.number().int().min(0);
 
+/** A place by name (decision: places), as `GET /v1/places` lists it (layout/places.ts). */
+export const placeSchema = z.strictObject({
+  name: text(1, 200),
+  kind: z.enum(PLACE_KINDS),
+  region: text(1, 200).optional(),
+  countryCode: z.string().regex(COUNTRY_CODE_PATTERN),
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  cinemasWithin25Km: count,
+});
+
+export const placePageSchema = z.strictObject({
+  data: z.array(placeSchema).max(MAX_LIMIT),
+  pagination: paginationSchema,
+  nameMatch: nameMatchSchema.optional(),
+  attribution: z.literal(PLACES_ATTRIBUTION),
+  freshness: freshnessSchema,
+});
+
 /** One market as `GET /markets` lists it (decision: markets); without markets, the one market has no id. */
 export const marketSchema = z.strictObject({
   id: z.string().regex(MARKET_ID_PATTERN).nullable(),
@@ -232,6 +252,20 @@ const COMPONENTS: [z.ZodType, string, string][] = [
     "MarketList",
     "Every market the deployment serves, in its own order (at most 100, never paged), and the freshness " +
       "over them all.",
+  ],
+  [
+    placeSchema,
+    "Place",
+    "A place to search near (decision: places): a GeoNames town (`kind` `town`, with its first-level " +
+      "`region` when GeoNames names one), or a locality or postcode district of the snapshot's cinemas, at " +
+      "the mean position of its cinemas. `cinemasWithin25Km` counts the snapshot's cinemas within 25 km of " +
+      "`latitude`, `longitude`: what `near` with them lists at the default `radiusKm`.",
+  ],
+  [
+    placePageSchema,
+    "PlacePage",
+    "A page of places, with the attribution GeoNames' licence (CC BY 4.0) asks an application showing them to " +
+      "pass on. Its freshness is the snapshot's.",
   ],
   [
     errorCodeSchema,

@@ -7,6 +7,7 @@
 import { composeOne, composeRange } from "../../api/_core/compose/compose-page.js";
 import { bindingOf } from "../../api/_core/tokens/cursor.js";
 import type { SnapshotContent, TimeText } from "../../api/_core/format/layout/content.js";
+import type { PlaceEntry } from "../encode/encode-places.js";
 import type { BlockLayout } from "../encode/encode-showtimes.js";
 import type { DataFile, HISTORY_FILE } from "../../api/_core/format/primitives/files.js";
 import { FreshnessFold } from "../../api/_core/format/read/freshness.js";
@@ -97,10 +98,11 @@ async function renderGetOnes(lists: SnapshotLists, bodies: BodyWriter, resource:
 
 export async function renderSnapshot(
   content: SnapshotContent,
+  places: readonly PlaceEntry[],
   output: OutputWriter,
   options: RenderOptions,
 ): Promise<RenderedSnapshot> {
-  const listFiles = writeLists(output, content, options.layout);
+  const listFiles = writeLists(output, content, places, options.layout);
   const opened = openDataFiles(output.root, listFiles, { pageBytes: 64 * 2 ** 20, blockBytes: 256 * 2 ** 20 });
   const lists = new SnapshotLists(opened.index, opened.records, content.showtimes.length, {
     pageBytes: 64 * 2 ** 20,

@@ -48,6 +48,8 @@ export const RELATIVE_TARGETS: Record<string, { of: string; atMost: number }> = 
   "films near a US city on a date, uncached": { of: "composed by cinema, uncached", atMost: 2 },
   "q on films, uncached": { of: "composed by cinema, uncached", atMost: 1 },
   "q on cinemas, uncached": { of: "composed by cinema, uncached", atMost: 1 },
+  // A place look-up (decision: places): within what the uncached cinema page costs.
+  "places, uncached": { of: "composed by cinema, uncached", atMost: 1 },
 };
 
 /** A scenario's CPU per request ÷ that of the scenario its relative target names, when both ran. */

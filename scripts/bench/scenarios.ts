@@ -116,6 +116,7 @@ function collectListScenarios(snapshotDir: string): Scenario[] {
       { name: "composed by film, uncached", paths: byFilm, authorized: true, uncached: true },
       ...places,
       ...nameScenarios(lists),
+      ...placeScenarios(lists),
       ...mcpScenarios(lists, days, random(5)),
       { name: "401", paths: ["/v1/showtimes"], authorized: false },
     ];
@@ -180,4 +181,25 @@ function nameScenarios(lists: Snapshot["lists"]): Scenario[] {
     { name: "q on films, uncached", paths: queries("films"), authorized: true, uncached: true },
     { name: "q on cinemas, uncached", paths: queries("cinemas"), authorized: true, uncached: true },
   ];
+}
+
+/**
+ * "What's on near X" (decision: places): an assistant's place look-up, by a cinema's locality, whole
+ * or its first letters (three to six), sometimes with its country, in page sizes of 5 to 15.
+ */
+function placeScenarios(lists: Snapshot["lists"]): Scenario[] {
+  const pick = random(6);
+  const towns: Array<[string, string]> = [];
+  for (let i = 0; i < lists.cinemas.length; i++) {
+    const { location } = JSON.parse(Buffer.from(lists.cinemas.records.entry(i)).toString("utf8"));
+    towns.push([String(location.locality), String(location.countryCode)]);
+  }
+  if (towns.length === 0) return [];
+  const paths = Array.from({ length: UNCACHED_URLS }, (_, n) => {
+    const [town, country] = towns[pick(towns.length)]!;
+    const q = pick(2) === 0 ? town : town.slice(0, 3 + pick(4));
+    const where = pick(4) === 0 ? `&countryCode=${country}` : "";
+    return `/v1/places?q=${encodeURIComponent(q)}${where}&limit=${5 + (n % 11)}`;
+  });
+  return [{ name: "places, uncached", paths, authorized: true, uncached: true }];
 }

@@ -19,6 +19,7 @@ const TOOLS = [
   "get_cinema",
   "get_showtime",
   "list_attributes",
+  "find_places",
   "list_markets",
 ];
 
@@ -83,6 +84,11 @@ async function sameQuestions(ctx: HttpCheckContext): Promise<Array<[string, Reco
     ["get_cinema", { cinemaId: showtime.cinemaId }, `/v1/cinemas/${id(showtime.cinemaId)}`],
     ["get_showtime", { showtimeId: showtime.id }, `/v1/showtimes/${id(showtime.id)}?include=film,cinema`],
     ["list_attributes", {}, "/v1/attributes?limit=100"],
+    [
+      "find_places",
+      { q: showtime.cinema.location.locality },
+      `/v1/places?limit=10&q=${id(showtime.cinema.location.locality)}`,
+    ],
   ];
 }
 

@@ -33,6 +33,7 @@ export const ROUTED_PATHS = [
   "/v1/cinemas/a%2Fb",
   "/v1/films/x",
   "/v1/attributes",
+  "/v1/places",
   "/v1",
   "/v1/nope",
   "/mcp",

@@ -132,7 +132,7 @@ export function parseListRequest(resource: ListResource, rawQuery: string, marke
 }
 
 /** The 400 of a cursor issued elsewhere: `where` it may be from, `what` to repeat; in a market, the market too. */
-function foreignCursor(where: string, what: string, market: string | undefined): never {
+export function foreignCursor(where: string, what: string, market: string | undefined): never {
   const message =
     market === undefined
       ? `was issued for ${where}; repeat ${what} of the first page`

@@ -15,6 +15,8 @@ import type { ParameterTable } from "./parameters/parameter.js";
 import { LIST_TABLES, ONE_TABLES } from "./parse-request.js";
 import { listEndpoint } from "./list-endpoints.js";
 import { MARKETS_PARAMETERS, marketsEndpoint } from "./markets-endpoint.js";
+import { PLACE_PARAMETERS } from "./parameters/places.js";
+import { placesEndpoint } from "./places-endpoint.js";
 import { showtimeOneEndpoint, storedOneEndpoint } from "./one-endpoints.js";
 import type { PathId, RouteEndpoint } from "./path-ids.js";
 import type { Endpoint } from "./serving.js";
@@ -60,6 +62,7 @@ export const ROUTES = [
   route("getFilm", ["v1", "films", filmId], ONE_TABLES.films, storedOneEndpoint("films")),
   route("listAttributes", ["v1", "attributes"], LIST_TABLES.attributes, listEndpoint("attributes")),
   route("listChanges", ["v1", "changes"], CHANGES_PARAMETERS, changesEndpoint),
+  route("listPlaces", ["v1", "places"], PLACE_PARAMETERS, placesEndpoint),
   // At the origin, beside the markets' base addresses (decision: markets): last, as no /v1 path can match it.
   route("listMarkets", ["markets"], MARKETS_PARAMETERS, marketsEndpoint),
 ] as const;

@@ -760,5 +760,98 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
     "description":
       "Every market the deployment serves, in its own order (at most 100, never paged), and the freshness over them " +
       "all."
+  },
+  "Place": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200
+      },
+      "kind": {
+        "type": "string",
+        "enum": [
+          "town",
+          "locality",
+          "postcodeDistrict"
+        ]
+      },
+      "region": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200
+      },
+      "countryCode": {
+        "type": "string",
+        "pattern": "^[A-Z]{2}$"
+      },
+      "latitude": {
+        "type": "number",
+        "minimum": -90,
+        "maximum": 90
+      },
+      "longitude": {
+        "type": "number",
+        "minimum": -180,
+        "maximum": 180
+      },
+      "cinemasWithin25Km": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 9007199254740991
+      }
+    },
+    "required": [
+      "name",
+      "kind",
+      "countryCode",
+      "latitude",
+      "longitude",
+      "cinemasWithin25Km"
+    ],
+    "additionalProperties": false,
+    "description":
+      "A place to search near (decision: places): a GeoNames town (`kind` `town`, with its first-level `region` when " +
+      "GeoNames names one), or a locality or postcode district of the snapshot's cinemas, at the mean position of " +
+      "its cinemas. `cinemasWithin25Km` counts the snapshot's cinemas within 25 km of `latitude`, `longitude`: what " +
+      "`near` with them lists at the default `radiusKm`."
+  },
+  "PlacePage": {
+    "type": "object",
+    "properties": {
+      "data": {
+        "maxItems": 100,
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/Place"
+        }
+      },
+      "pagination": {
+        "$ref": "#/$defs/Pagination"
+      },
+      "nameMatch": {
+        "$ref": "#/$defs/NameMatch"
+      },
+      "attribution": {
+        "type": "string",
+        "const":
+          "Towns: GeoNames (https://www.geonames.org), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). " +
+          "Localities and postcode districts: where this service's cinemas are."
+      },
+      "freshness": {
+        "$ref": "#/$defs/Freshness"
+      }
+    },
+    "required": [
+      "data",
+      "pagination",
+      "attribution",
+      "freshness"
+    ],
+    "additionalProperties": false,
+    "description":
+      "A page of places, with the attribution GeoNames' licence (CC BY 4.0) asks an application showing them to pass " +
+      "on. Its freshness is the snapshot's."
   }
 };

@@ -8,6 +8,8 @@ import type {
   Location,
   MarketList,
   MatchingShowtimes,
+  Place,
+  PlacePage,
   Result,
   SearchPage,
   ServedCinema,
@@ -61,11 +63,19 @@ function address(location: Location): string {
   return [location.address && oneLine(location.address), town, location.countryCode].filter(Boolean).join(", ");
 }
 
+/** A point as `near` takes it: LATITUDE,LONGITUDE. */
+function coordinates(point: { latitude?: number; longitude?: number }): string | undefined {
+  return typeof point.latitude === "number" && typeof point.longitude === "number"
+    ? `at ${point.latitude},${point.longitude}`
+    : undefined;
+}
+
 export const renderCinema: RenderItem<ServedCinema> = (cinema, zoneOffset) => {
   const { location } = cinema;
+  const zone = location.timeZone && `time zone ${location.timeZone}`;
   const lines = [
     `- ${oneLine(cinema.name)} · cinema ${oneLine(cinema.id)}`,
-    `  ${joined([address(location), distance(cinema), location.timeZone && `time zone ${location.timeZone}`])}`,
+    `  ${joined([address(location), coordinates(location), distance(cinema), zone])}`,
     matching(cinema.matchingShowtimes, zoneOffset, location.timeZone),
   ];
   return lines.filter(Boolean).join("\n");
@@ -90,6 +100,25 @@ export const renderAttribute: RenderItem<Attribute> = (attribute) => {
   const description = attribute.description ? ` · ${oneLine(attribute.description)}` : "";
   return `- ${oneLine(attribute.id)}: ${oneLine(attribute.name)} (${attribute.kind})${description}`;
 };
+
+const PLACE_KINDS: Record<Place["kind"], string> = {
+  town: "town",
+  locality: "cinema locality",
+  postcodeDistrict: "postcode district",
+};
+
+export const renderPlace: RenderItem<Place> = (place) => {
+  const name = [place.name, place.region, place.countryCode].filter(Boolean).map(oneLine).join(", ");
+  const near = `near=${place.latitude},${place.longitude}`;
+  const cinemas = `${plural(place.cinemasWithin25Km, "cinema")} within 25 km`;
+  return `- ${name} (${PLACE_KINDS[place.kind]}) · ${near} · ${cinemas}`;
+};
+
+/** A page of places, and the attribution GeoNames' licence asks for (decision: places). */
+export function renderPlaces(page: PlacePage, zoneOffset: ZoneOffset): string {
+  const text = renderPage(page, renderPlace, "place", "find_places", zoneOffset);
+  return page.data.length === 0 ? text : `${text}\n${oneLine(page.attribution)}`;
+}
 
 /**
  * A page: how many, each record, then the cursor to continue with (or that there is no more); first,

@@ -76,15 +76,32 @@ export function listTarget(
   pageSize: ToolLimit = TOOL_LIMIT,
 ): ToolTarget {
   const table: ParameterTable = (LIST_TABLES[resource] as ParameterTable).filter((row) => !omit.includes(row.key));
+  return tableTarget(tool, `/v1/${resource}`, table, fixed, pageSize);
+}
+
+/**
+ * A tool asking `path` with the parameters of `table` (a list's, or the places'), pages of
+ * `pageSize`; a parameter the document marks required is a required argument.
+ */
+export function tableTarget(
+  tool: string,
+  path: string,
+  table: ParameterTable,
+  fixed = "",
+  pageSize: ToolLimit = TOOL_LIMIT,
+): ToolTarget {
   const split = new Set(splitNamesOf(table));
   const limitRow = limitParameter(pageSize.max, pageSize.fallback);
   const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
   for (const row of table)
-    for (const openapi of row.key === "limit" ? limitRow.openapi : row.openapi)
+    for (const openapi of row.key === "limit" ? limitRow.openapi : row.openapi) {
       properties[openapi.parameter.name as string] = argumentSchemaOf(openapi);
+      if (openapi.parameter.required === true) required.push(openapi.parameter.name as string);
+    }
   const names = namesOf(table).filter((name) => name !== "limit");
   return {
-    inputSchema: { type: "object", properties, additionalProperties: false },
+    inputSchema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false },
     maxItems: pageSize.max,
     targetOf(args) {
       checkNames(tool, args, properties);
@@ -95,7 +112,7 @@ export function listTarget(
         if (text !== undefined) parts.push(`${name}=${encoded(name, text, split.has(name))}`);
       }
       if (fixed) parts.push(fixed);
-      return `/v1/${resource}?${parts.join("&")}`;
+      return `${path}?${parts.join("&")}`;
     },
   };
 }

@@ -4,7 +4,8 @@
  * schema (the API's response schema for that endpoint) and how its records read as text. A tool's
  * structured answer is the API's JSON for the same question, by construction.
  */
-import type { MarketList, Page, Result } from "../../../client/types.js";
+import type { MarketList, Page, PlacePage, Result } from "../../../client/types.js";
+import { PLACE_PARAMETERS } from "../endpoints/parameters/places.js";
 import type { ZoneOffset } from "./local-time.js";
 import {
   renderAttribute,
@@ -13,6 +14,7 @@ import {
   renderMarkets,
   renderOne,
   renderPage,
+  renderPlaces,
   renderShowtime,
   type RenderItem,
 } from "./render-text.js";
@@ -21,6 +23,7 @@ import {
   fixedTarget,
   listTarget,
   oneTarget,
+  tableTarget,
   TOOL_MAX_LIMIT,
   type ToolLimit,
   type ToolTarget,
@@ -174,6 +177,19 @@ export const TOOLS: readonly Tool[] = [
     renderAttribute,
     "attribute",
   ),
+  {
+    name: "find_places",
+    title: "Find places",
+    description:
+      "Places by name (q), for the near=LATITUDE,LONGITUDE the other tools take: towns (with their region), and " +
+      "the localities and postcode districts of the listed cinemas, each with its coordinates and how many " +
+      'cinemas lie within 25 km (0 is an answer: none near). For "near Leicester Square", ask q=London or the ' +
+      "postcode district WC2H, then find_cinemas or find_showtimes near its coordinates. Best match first, then " +
+      `most cinemas near. ${MORE}`,
+    target: tableTarget("find_places", "/v1/places", PLACE_PARAMETERS),
+    output: "PlacePage",
+    render: (body, zoneOffset) => renderPlaces(body as PlacePage, zoneOffset),
+  },
   {
     name: "list_markets",
     title: "List markets",

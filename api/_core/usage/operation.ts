@@ -17,6 +17,7 @@ export const OPERATION_PATHS = {
   getFilm: "/v1/films/{filmId}",
   listAttributes: "/v1/attributes",
   listChanges: "/v1/changes",
+  listPlaces: "/v1/places",
   listMarkets: "/markets",
 } as const satisfies Record<OperationId, string>;
 

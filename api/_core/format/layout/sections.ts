@@ -96,6 +96,8 @@ export const DAY_SECTIONS = {
 
 /** Name search (decision: name search) of films (by title) and cinemas (by name and locality). */
 export type SearchResource = "films" | "cinemas";
+/** What has a word index: a searchable list, or the places (layout/places.ts; decision: places). */
+export type WordIndexOwner = SearchResource | "places";
 
 /**
  * A resource's word index: `words` the distinct words its names are found by (layout/name-words.ts),
@@ -103,7 +105,7 @@ export type SearchResource = "films" | "cinemas";
  * record indexes (ascending per word); `names` each record's name key, a dictionary by record;
  * `byName` the record indexes in name-key order (then index), packed.
  */
-export const searchSections = (resource: SearchResource) => ({
+export const searchSections = (resource: WordIndexOwner) => ({
   words: `search.${resource}.words`,
   postings: `search.${resource}.postings`,
   records: `search.${resource}.records`,

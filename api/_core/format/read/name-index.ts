@@ -3,7 +3,7 @@
  * search first needs it: the words, ascending, each with its records; each record's name key; and
  * the records in name-key order.
  */
-import { type SearchResource, searchSections } from "../layout/sections.js";
+import { searchSections, type WordIndexOwner } from "../layout/sections.js";
 import { Dictionary } from "../primitives/dictionary.js";
 import { SnapshotError } from "../primitives/errors.js";
 import { PACKED_HEADER, readPacked } from "../primitives/packed.js";
@@ -25,7 +25,7 @@ export class NameIndex {
   readonly byName: Uint32Array;
   readonly namePlace: Uint32Array;
 
-  constructor(index: PagedFile, resource: SearchResource, recordCount: number) {
+  constructor(index: PagedFile, resource: WordIndexOwner, recordCount: number) {
     const sections = searchSections(resource);
     const fail = (why: string) => new SnapshotError(index.file.name, `its ${resource} word index ${why}`);
     this.recordCount = recordCount;

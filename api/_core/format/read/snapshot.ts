@@ -26,6 +26,7 @@ import { SnapshotHistory } from "./snapshot-history.js";
 import { SnapshotZones } from "./snapshot-zones.js";
 import { CinemaChains } from "./cinema-chains.js";
 import { NameIndex } from "./name-index.js";
+import { PlaceIndex } from "./place-index.js";
 import { ShowtimeDays } from "./showtime-days.js";
 import type { SearchResource } from "../layout/sections.js";
 import { ShowtimeStore } from "./showtime-store.js";
@@ -59,6 +60,7 @@ export class SnapshotLists {
   private daysRead: ShowtimeDays | undefined;
   private chainsRead: CinemaChains | undefined;
   private readonly names: Partial<Record<SearchResource, NameIndex>> = {};
+  private placesRead: PlaceIndex | undefined;
 
   constructor(
     private readonly index: PagedFile,
@@ -113,6 +115,11 @@ export class SnapshotLists {
   /** A resource's word index, read on first use (only name search needs it). */
   nameIndex(resource: SearchResource): NameIndex {
     return (this.names[resource] ??= this.readIndex(() => new NameIndex(this.index, resource, this[resource].length)));
+  }
+
+  /** The places to look up by name, read on first use (only /v1/places needs them; decision: places). */
+  get places(): PlaceIndex {
+    return (this.placesRead ??= this.readIndex(() => new PlaceIndex(this.index)));
   }
 
   /** Reads a part of index.pages; whatever fails is a SnapshotError naming it. */
