@@ -1,7 +1,8 @@
 /**
- * Near spellings (decision: name search): the banded edit table against the naive oracle's whole
- * table for random words in several scripts, the reach of a word at its bounds (5 letters: 1 edit
- * found, 2 not; 6 letters: 2 found, 3 not), and, through the request core, names found by near
+ * Near spellings (decision: name search): the edit distance (bit vectors up to 32 characters, a
+ * banded table beyond) against the naive oracle's whole table for random words in several scripts,
+ * the reach of a word at its bounds (5 letters: 1 edit found, 2 not; 6 letters: 2 found, 3 not),
+ * every record's edits in a word index against the oracle, and, through the request core, names found by near
  * spellings only when none is found as typed, ranked by their edits after every typed match, said by
  * `nameMatch`, paged with cursors, and against the oracle over titles in Latin with accents,
  * Cyrillic, Greek, Japanese, Chinese and Arabic.
@@ -10,13 +11,17 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { wordsOf } from "../api/_core/format/layout/name-words.js";
-import { maxEditsOf, NearWord } from "../api/_core/format/query/near-spelling.js";
+import { encodeNames } from "../build/encode/encode-names.js";
+import { maxEditsOf, NearWord } from "../api/_core/format/query/edit-distance.js";
+import { NO_EDITS, nearEdits } from "../api/_core/format/query/near-spelling.js";
+import type { PagedFile } from "../api/_core/format/primitives/paged-file.js";
+import { NameIndex } from "../api/_core/format/read/name-index.js";
 import type { Handler } from "../api/_core/handle-request.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { type Dataset, generateDataset } from "./helpers/dataset.js";
 import { writeAccessFile } from "./helpers/http-setup.js";
-import { naiveEdits, naiveStartEdits } from "./helpers/near-spelling-oracle.js";
-import { nameRankIn } from "./helpers/query-oracle.js";
+import { naiveEdits, naiveNearEdits, naiveStartEdits } from "./helpers/near-spelling-oracle.js";
+import { findingWords, foldedWords, nameRankIn } from "./helpers/query-oracle.js";
 import { getJson, openDataset } from "./helpers/query-walk.js";
 import { scaled } from "./helpers/deadlines.js";
 
@@ -42,15 +47,34 @@ describe("the edit table", () => {
     fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 9 }).map((chars) => chars.join(""));
   const pairArb = fc.constantFrom(...LETTERS).chain((letters) => fc.tuple(wordArb(letters), wordArb(letters)));
 
+  /** The core's edits equal the naive table's within reach, undefined past it. */
+  const agrees = ([query, word]: [string, string], asStart: boolean) => {
+    const naive = asStart ? naiveStartEdits(query, word) : naiveEdits(query, word);
+    const reach = maxEditsOf([...query].length);
+    expect(coreEdits(query, word, asStart)).toBe(naive <= reach ? naive : undefined);
+  };
+
   test("equals the naive table within reach, whole word and start of a word, in any script", () => {
-    fc.assert(
-      fc.property(pairArb, fc.boolean(), ([query, word], asStart) => {
-        const naive = asStart ? naiveStartEdits(query, word) : naiveEdits(query, word);
-        const reach = maxEditsOf([...query].length);
-        expect(coreEdits(query, word, asStart)).toBe(naive <= reach ? naive : undefined);
-      }),
-      { numRuns: 3000, seed: 20_261_201 },
-    );
+    fc.assert(fc.property(pairArb, fc.boolean(), agrees), { numRuns: 3000, seed: 20_261_201 });
+  });
+
+  // Up to 32 characters a query word is measured with bit vectors, beyond on the banded table.
+  test("equals it for words of 29 to 36 characters, a few edits apart", () => {
+    const longArb = fc
+      .tuple(
+        fc.constantFrom(...LETTERS),
+        fc.integer({ min: 29, max: 36 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }),
+      )
+      .chain(([letters, length, edits]) =>
+        fc.array(fc.constantFrom(...letters), { minLength: length, maxLength: length }).map((chars) => {
+          const word = [...chars];
+          for (const [at, to] of edits) word[at % word.length] = [...letters][to % [...letters].length]!;
+          if (edits.length === 3) word.splice(edits[0]![0] % word.length, 1);
+          return [chars.join(""), word.join("")] as [string, string];
+        }),
+      );
+    fc.assert(fc.property(longArb, fc.boolean(), agrees), { numRuns: 1000, seed: 20_261_203 });
   });
 
   test.each([
@@ -83,6 +107,49 @@ describe("the edit table", () => {
     [40, 2],
   ])("a word of %i characters may be %i edits away", (length, edits) => {
     expect(maxEditsOf(length)).toBe(edits);
+  });
+});
+
+// ---- A word index in memory, against the oracle ----
+
+/** The films' word index the build writes for these titles, read as a snapshot reads it. */
+function indexOf(titles: readonly string[]): NameIndex {
+  const records = titles.map((title, i) => ({ id: `f${i}`, json: Buffer.from(JSON.stringify({ title })) }));
+  const sections = encodeNames("films", records);
+  const section = (name: string) => sections.get(name)!;
+  const file = {
+    file: { name: "memory" },
+    readSection: section,
+    readUint32Section: (name: string) => new Uint32Array(Uint8Array.from(section(name)).buffer),
+  };
+  return new NameIndex(file as unknown as PagedFile, "films", titles.length);
+}
+
+describe("near spellings of a word index", () => {
+  // Few letters, so that words share their starts and differ by an edit or two.
+  const SCRIPTS = ["abcdeé", "абвгд", "αβγδ", "千と尋の", "ابتث"];
+  const indexArb = fc.constantFrom(...SCRIPTS).chain((letters) => {
+    const word = fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 8 }).map((c) => c.join(""));
+    const title = fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(" "));
+    const query = fc.array(word, { minLength: 1, maxLength: 2 }).map((words) => words.join(" "));
+    return fc.tuple(
+      fc.uniqueArray(title, { minLength: 1, maxLength: 40 }),
+      fc.array(query, { minLength: 1, maxLength: 8 }),
+    );
+  });
+
+  test("each record's edits are the naive oracle's, every word looked at, in any script", () => {
+    fc.assert(
+      fc.property(indexArb, ([titles, queries]) => {
+        const index = indexOf(titles);
+        for (const q of queries) {
+          const edits = nearEdits(index, wordsOf(q));
+          const naive = titles.map((title) => naiveNearEdits(findingWords(title), foldedWords(q)) ?? NO_EDITS);
+          expect([...edits], `q=${q} over ${JSON.stringify(titles)}`).toEqual(naive);
+        }
+      }),
+      { numRuns: 300, seed: 20_261_204 },
+    );
   });
 });
 

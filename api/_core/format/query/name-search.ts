@@ -5,7 +5,7 @@
  * plus the edits. Marks in arrays as long as the records, not sets: a short query word matches
  * thousands of words.
  */
-import type { NameIndex } from "../read/name-index.js";
+import type { NameIndex, WordRange } from "../read/name-index.js";
 import { NO_EDITS, nearEdits } from "./near-spelling.js";
 
 /** A search as parsed: its folded words (layout/name-words.ts) and them joined by single spaces. */
@@ -34,14 +34,17 @@ export function isNearRank(rank: number | undefined): boolean {
 /** Per record: NO_MATCH, or its rank plus one (0, 1, 2 as typed; NEAR_RANK and on for near spellings). */
 export function searchNames(index: NameIndex, query: NameQuery): Uint8Array {
   const n = index.recordCount;
+  const ranges = new Map([...new Set(query.words)].map((word) => [word, index.prefixRange(word)]));
+  // A word that starts no word at all: no name has every word, and the others need not be marked.
+  for (const { lo, hi } of ranges.values()) if (lo === hi) return nearRanks(index, query, ranges);
   let hits: Uint8Array | undefined;
-  for (const word of new Set(query.words)) {
+  for (const range of ranges.values()) {
     const marks = new Uint8Array(n);
-    index.markPrefix(word, marks);
+    index.markWords(range, marks);
     if (hits) for (let i = 0; i < n; i++) hits[i]! &= marks[i]!;
     else hits = marks;
   }
-  if (!hits?.includes(1)) return nearRanks(index, query);
+  if (!hits?.includes(1)) return nearRanks(index, query, ranges);
   const ranks = hits;
   for (let i = 0; i < n; i++) if (ranks[i]) ranks[i] = ELSEWHERE;
   // A name that starts with the query's words has each of them at the start of one of its words.
@@ -51,8 +54,8 @@ export function searchNames(index: NameIndex, query: NameQuery): Uint8Array {
 }
 
 /** Ranks of near spellings, when no record matches as typed: every word of the query found within reach. */
-function nearRanks(index: NameIndex, query: NameQuery): Uint8Array {
-  const ranks = nearEdits(index, query.words);
+function nearRanks(index: NameIndex, query: NameQuery, ranges: ReadonlyMap<string, WordRange>): Uint8Array {
+  const ranks = nearEdits(index, query.words, ranges);
   // No record has every word as typed, so each has at least one edit: ranks 3 and on, never the exact ones.
   for (let i = 0; i < ranks.length; i++) ranks[i] = ranks[i] === NO_EDITS ? NO_MATCH : ELSEWHERE + ranks[i]!;
   return ranks;

@@ -15,6 +15,12 @@ function packed(index: PagedFile, name: string): { values: Uint8Array; width: nu
   return { values: bytes.subarray(PACKED_HEADER), width: bytes[0] ?? 0 };
 }
 
+/** Words [lo, hi) of an index, in its order. */
+export interface WordRange {
+  lo: number;
+  hi: number;
+}
+
 export class NameIndex {
   readonly recordCount: number;
   private readonly words: Dictionary;
@@ -73,16 +79,15 @@ export class NameIndex {
   }
 
   /** The words [lo, hi) that start with `prefix`. */
-  prefixRange(prefix: string): { lo: number; hi: number } {
+  prefixRange(prefix: string): WordRange {
     const n = this.words.count;
     const lo = lowerBound(n, (i) => this.word(i) >= prefix);
     const hi = lo + lowerBound(n - lo, (i) => !this.word(lo + i).startsWith(prefix));
     return { lo, hi };
   }
 
-  /** Marks (sets to 1) every record having a word that starts with `prefix`. */
-  markPrefix(prefix: string, marks: Uint8Array): void {
-    const { lo, hi } = this.prefixRange(prefix);
+  /** Marks (sets to 1) every record having one of the words [lo, hi). */
+  markWords({ lo, hi }: WordRange, marks: Uint8Array): void {
     const { values, width } = this.records;
     for (let i = this.starts[lo] ?? 0, end = this.starts[hi] ?? 0; i < end; i++)
       marks[readPacked(values, width, i)] = 1;
