@@ -50,6 +50,9 @@ export const RELATIVE_TARGETS: Record<string, { of: string; atMost: number }> = 
   "q on cinemas, uncached": { of: "composed by cinema, uncached", atMost: 1 },
   // A place look-up (decision: places): within what the uncached cinema page costs.
   "places, uncached": { of: "composed by cinema, uncached", atMost: 1 },
+  // Near spellings (decision: name search): every word of the index looked at, still within q's budget.
+  "q misspelt on films, uncached": { of: "composed by cinema, uncached", atMost: 1 },
+  "q misspelt on cinemas, uncached": { of: "composed by cinema, uncached", atMost: 1 },
 };
 
 /** A scenario's CPU per request ÷ that of the scenario its relative target names, when both ran. */

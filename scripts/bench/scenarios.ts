@@ -3,9 +3,9 @@
  * the stored default page, a get-one, a composed page the cache holds, "this cinema, from now
  * on" and "this film, from now on" at random cinemas, films and minutes (thousands of distinct
  * URLs, so no cache hides the work of composing), a cinema's listings for a day (decision: local
- * dates), "near me tonight" (a place, a film, a 4-hour window) and cinemas near a point, pages of
- * the changes feed (feed-scenario.ts), tool calls of the MCP endpoint beside the HTTP requests
- * asking the same (mcp-scenarios.ts), and a request without a key.
+ * dates), "near me tonight" (a place, a film, a 4-hour window) and cinemas near a point, names
+ * searched and misspelt, pages of the changes feed (feed-scenario.ts), tool calls of the MCP
+ * endpoint beside the HTTP requests asking the same (mcp-scenarios.ts), and a request without a key.
  */
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
 import { collectFeedScenario } from "./feed-scenario.js";
@@ -117,6 +117,7 @@ function collectListScenarios(snapshotDir: string): Scenario[] {
       ...places,
       ...nameScenarios(lists),
       ...placeScenarios(lists),
+      ...misspeltScenarios(lists, random(6)),
       ...mcpScenarios(lists, days, random(5)),
       { name: "401", paths: ["/v1/showtimes"], authorized: false },
     ];
@@ -148,6 +149,52 @@ function discoveryScenarios(lists: Snapshot["lists"], days: string[]): Scenario[
   ];
 }
 
+/** The words of every name of a resource (titles; cinemas' names and localities), as written. */
+function nameWordsOf(lists: Snapshot["lists"], resource: "films" | "cinemas"): string[][] {
+  const store = lists[resource];
+  const words: string[][] = [];
+  for (let i = 0; i < store.length; i++) {
+    const record = JSON.parse(Buffer.from(store.records.entry(i)).toString("utf8"));
+    const texts = resource === "films" ? [record.title] : [record.name, record.location.locality];
+    for (const text of texts)
+      words.push(
+        String(text)
+          .split(/\s+/)
+          .filter((w) => /^\p{L}/u.test(w)),
+      );
+  }
+  return words;
+}
+
+/**
+ * Misspelt names (decision: name search, near spellings): a word of at least 4 letters of a random
+ * name with one letter changed, left out, doubled or swapped with the next, now and then after the
+ * word before it, so that nothing matches as typed and every word of the index is looked at.
+ */
+function misspeltScenarios(lists: Snapshot["lists"], pick: (n: number) => number): Scenario[] {
+  const queries = (resource: "films" | "cinemas") => {
+    const names = nameWordsOf(lists, resource).filter((name) => name.some((w) => [...w].length >= 4));
+    return Array.from({ length: names.length ? UNCACHED_URLS : 0 }, (_, n) => {
+      const name = names[pick(names.length)]!;
+      const long = name.flatMap((w, i) => ([...w].length >= 4 ? [i] : []));
+      const at = long[pick(long.length)]!;
+      const chars = [...name[at]!.toLowerCase()];
+      const i = pick(chars.length - 1);
+      const edit = pick(4);
+      if (edit === 0) chars[i] = chars[i] === "q" ? "x" : "q";
+      if (edit === 1) chars.splice(i, 1);
+      if (edit === 2) chars.splice(i, 0, chars[i]!);
+      if (edit === 3) [chars[i], chars[i + 1]] = [chars[i + 1]!, chars[i]!];
+      const q = at > 0 && pick(3) === 0 ? `${name[at - 1]} ${chars.join("")}` : chars.join("");
+      return `/v1/${resource}?q=${encodeURIComponent(q)}&limit=${20 + (n % 11)}`;
+    });
+  };
+  return [
+    { name: "q misspelt on films, uncached", paths: queries("films"), authorized: true, uncached: true },
+    { name: "q misspelt on cinemas, uncached", paths: queries("cinemas"), authorized: true, uncached: true },
+  ];
+}
+
 /**
  * A search box's requests (decision: name search): the first letters of a word of a random title
  * (or cinema name, or locality), two to six of them, now and then with the next word. Distinct
@@ -156,18 +203,7 @@ function discoveryScenarios(lists: Snapshot["lists"], days: string[]): Scenario[
 function nameScenarios(lists: Snapshot["lists"]): Scenario[] {
   const pick = random(4);
   const queries = (resource: "films" | "cinemas") => {
-    const store = lists[resource];
-    const words: string[][] = [];
-    for (let i = 0; i < store.length; i++) {
-      const record = JSON.parse(Buffer.from(store.records.entry(i)).toString("utf8"));
-      const texts = resource === "films" ? [record.title] : [record.name, record.location.locality];
-      for (const text of texts)
-        words.push(
-          String(text)
-            .split(/\s+/)
-            .filter((w) => /^\p{L}/u.test(w)),
-        );
-    }
+    const words = nameWordsOf(lists, resource);
     return Array.from({ length: UNCACHED_URLS }, (_, n) => {
       const name = words[pick(words.length)]!;
       const at = pick(Math.max(1, name.length));
