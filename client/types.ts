@@ -18,6 +18,12 @@ export interface Showtime {
   filmId: string;
   cinemaId: string;
   startsAt: DateTime;
+  /**
+   * `startsAt` plus the film's running time, written as `startsAt` is (in its cinema's zone's offset then);
+   * absent when the film has no durationMinutes. When the film ends if it starts on time: trailers and
+   * advertising before it are not known.
+   */
+  endsAt?: DateTime;
   bookingUrl?: string;
   attributeIds: string[];
   screenName?: string;

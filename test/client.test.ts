@@ -27,7 +27,7 @@ import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
 
 describe("the client's types equal the schemas' (a mismatch fails tsc --noEmit)", () => {
   test("records, envelopes and error codes", () => {
-    expectTypeOf<Types.Showtime>().toEqualTypeOf<Records.Showtime>();
+    expectTypeOf<Types.Showtime>().toEqualTypeOf<z.infer<typeof Schemas.showtimeRecordSchema>>();
     expectTypeOf<Types.Cinema>().toEqualTypeOf<Records.Cinema>();
     expectTypeOf<Types.Film>().toEqualTypeOf<Records.Film>();
     expectTypeOf<Types.Attribute>().toEqualTypeOf<Records.Attribute>();

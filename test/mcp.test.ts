@@ -267,7 +267,7 @@ describe("a session", () => {
     const { nextCursor } = result.structuredContent.pagination;
     expect(result.text.split("\n")).toEqual([
       "1 showtime:",
-      "- Orbit of Ash · Fri 27 Nov 2026, 13:45 Europe/Berlin",
+      "- Orbit of Ash · Fri 27 Nov 2026, 13:45–16:13 Europe/Berlin",
       "  CinemaxX Berlin Potsdamer Platz, Berlin · 2.451 km away · Kino 1 · format-3d, lang-de",
       "  Book: https://www.cinemaxx.de/kinoprogramm/berlin-potsdamer-platz/booking/9910430",
       "  showtime st-de-ber-cinemaxx-20261127-1345-s1 · film film-orbit-of-ash · " +

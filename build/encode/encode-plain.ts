@@ -1,7 +1,8 @@
 /**
  * Cinemas, films and attributes: few enough to keep each record's canonical JSON whole, in list
- * order, with their raw ids (for lookups by id), their provenance codes (for freshness) and, for
- * cinemas, coordinates and country codes ("near me" and country lists read them).
+ * order, with their raw ids (for lookups by id), their provenance codes (for freshness), for
+ * cinemas, coordinates and country codes ("near me" and country lists read them), and for films,
+ * running times (showtimes' ends).
  */
 import { ByteWriter } from "../../api/_core/format/primitives/bytes.js";
 import type { PlainRecord } from "../../api/_core/format/layout/content.js";
@@ -40,5 +41,16 @@ export function encodePlain(
     sections.set(names.geo, geo.finish());
     sections.set(names.countries, countries.finish());
   }
+  if (resource === "films") sections.set(names.durations, encodeDurations(records));
   return sections;
+}
+
+/** Each film's durationMinutes (0: none), from which its showtimes' ends are derived (decision: showtime ends). */
+function encodeDurations(films: readonly PlainRecord[]): Uint8Array {
+  const minutes = new Uint16Array(films.length);
+  films.forEach((film, i) => {
+    minutes[i] =
+      (JSON.parse(Buffer.from(film.json).toString("utf8")) as { durationMinutes?: number }).durationMinutes ?? 0;
+  });
+  return new Uint8Array(minutes.buffer);
 }

@@ -16,6 +16,7 @@ export const SHOWTIME_EXAMPLE = {
   filmId: "film-paper-lanterns",
   cinemaId: "gb-lon-odeon-leicester-sq",
   startsAt: "2026-11-24T13:15:00Z",
+  endsAt: "2026-11-24T14:49:00Z",
   bookingUrl: "https://www.odeon.co.uk/cinemas/leicester-square/?performance=5310208",
   attributeIds: ["format-2d", "lang-en"],
   screenName: "Screen 2",

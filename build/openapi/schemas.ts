@@ -9,6 +9,7 @@ import { MAX_CHANGES_LIMIT } from "../../api/_core/endpoints/parameters/changes.
 import { MAX_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 import { MAX_TOKEN_LENGTH } from "../../api/_core/tokens/sync-token.js";
 import { EXAMPLES } from "./examples.js";
+import { showtimeRecordSchema } from "./showtime-record.js";
 import { COUNTRY_CODE_PATTERN, MARKET_BOUNDS, MARKET_ID_PATTERN } from "../../api/_core/format/layout/market-rules.js";
 import { PLACE_KINDS, PLACES_ATTRIBUTION } from "../../api/_core/format/layout/places.js";
 import {
@@ -25,6 +26,8 @@ import {
 
 /** The spec's date-time as a pattern (date-time-patterns.ts), which the DateTime component carries. */
 export { DATE_TIME_PATTERN };
+/** The Showtime component: a showtime record as served, with its end (showtime-record.ts). */
+export { showtimeRecordSchema };
 
 const DATE_TIME_DESCRIPTION =
   "A date-time as the spec defines it: a calendar-valid date (leap days only in leap years), `T`, " +
@@ -76,7 +79,7 @@ function oneOf<T extends z.ZodType>(record: T) {
  * A showtime as lists and its get-one serve it: near a point with its cinema's distance, with its film and cinema
  * when `include` asks.
  */
-export const servedShowtimeSchema = showtimeSchema.extend({
+export const servedShowtimeSchema = showtimeRecordSchema.extend({
   distanceKm: z.number().min(0).optional(),
   film: filmSchema.optional(),
   cinema: cinemaSchema.optional(),
@@ -111,7 +114,7 @@ export const changeSchema = z.union([
   upsert("cinema", cinemaSchema),
   upsert("film", filmSchema),
   upsert("attribute", attributeSchema),
-  upsert("showtime", showtimeSchema),
+  upsert("showtime", showtimeRecordSchema),
   z.strictObject({ op: z.literal("delete"), type: z.enum(["cinema", "film", "attribute"]), id: text(1, 160) }),
   z.strictObject({ op: z.literal("delete"), type: z.literal("showtime"), id: text(1, 160), cinemaId: text(1, 160) }),
 ]);
@@ -168,7 +171,15 @@ export const marketListSchema = z.strictObject({
 const COMPONENTS: [z.ZodType, string, string][] = [
   [dateTime, "DateTime", DATE_TIME_DESCRIPTION],
   [provenanceSchema, "Provenance", "Where and when a record was observed (spec 2.1)."],
-  [showtimeSchema, "Showtime", "One screening of a film at a cinema (spec 2.2)."],
+  [
+    showtimeRecordSchema,
+    "Showtime",
+    "One screening of a film at a cinema (spec 2.2). `endsAt`, ours, is `startsAt` plus the film's " +
+      "`durationMinutes`, absent when the film has none: when the film ends if it starts on time (trailers " +
+      "and advertising before it are not known). Written as `startsAt` is (its seconds and fraction; `Z` " +
+      "when it is), in its cinema's zone's offset at the end when `startsAt` is in that zone's offset at the " +
+      "start (a showing across a change of summer time), else in `startsAt`'s offset.",
+  ],
   [locationSchema, "Location", "Where a cinema is. `countryCode` is an ISO 3166-1 alpha-2 code."],
   [cinemaSchema, "Cinema", "A cinema (spec 2.3)."],
   [filmSchema, "Film", "A film (spec 2.4). `durationMinutes` is a whole number from 1 to 1000."],
@@ -195,7 +206,9 @@ const COMPONENTS: [z.ZodType, string, string][] = [
     servedShowtimeSchema,
     "ServedShowtime",
     "A showtime as served: listed near a point, with its cinema's `distanceKm` (rounded to 3 decimals); with " +
-      "`film` and/or `cinema` (their full records) when `include` asks for them.",
+      "`film` and/or `cinema` (their full records) when `include` asks for them. `endsAt` (see Showtime) is " +
+      "when the film ends if it starts on time: `startsAt` plus its `durationMinutes`, without the trailers " +
+      "and advertising before it; absent when the film has no running time.",
   ],
   [
     matchingShowtimesSchema,

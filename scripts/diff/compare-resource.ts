@@ -7,6 +7,7 @@ import type { SnapshotLists } from "../../api/_core/format/read/snapshot.js";
 import { compareSortKeys } from "../../api/_core/respond/text.js";
 import { diffFields, type FieldChange } from "./field-diff.js";
 import { ListCursor, readRecord } from "./snapshot-records.js";
+import { ENDS_AT } from "../../api/_core/format/layout/showtime-fields.js";
 import { MovePairer } from "./pair-moves.js";
 
 export type ChangeKind = "removed" | "changed" | "added";
@@ -76,8 +77,14 @@ class ChangeSample {
   }
 }
 
+/**
+ * A record as the diff compares it: a showtime without its `endsAt`, which is derived from its
+ * `startsAt` and its film's `durationMinutes` (decision: showtime ends); the diff lists those.
+ */
 function parseRecord(bytes: Buffer): unknown {
-  return JSON.parse(bytes.toString("utf8"));
+  const record = JSON.parse(bytes.toString("utf8"));
+  delete record[ENDS_AT.name];
+  return record;
 }
 
 /** Diffs one resource of two snapshots, listing at most `maxChanges` changes. */

@@ -311,7 +311,68 @@ export function servedCinema<T extends AnyRecord>(record: T): T {
     : ({ ...cinema, location: { ...cinema.location, timeZone: zone } } as unknown as T);
 }
 
-/** Filter-then-sort: every record a list request must page through, in order. */
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A zone's offset (seconds east of UTC) at an instant (epoch seconds), by the runtime's own time-zone data. */
+function zoneOffsetAt(zone: string, seconds: number): number {
+  let format = offsetFormats.get(zone);
+  if (!format)
+    offsetFormats.set(
+      zone,
+      (format = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })),
+    );
+  const name = format.formatToParts(seconds * 1000).find((p) => p.type === "timeZoneName")!.value;
+  const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name)!;
+  return m[1] ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3]) * 60) : 0;
+}
+
+/**
+ * A showtime's end (decision: showtime ends): `minutes` after its start, its start's precision
+ * kept; in Z when the start is; else in the offset of the cinema's zone at the end when the start
+ * is written in that zone's offset, otherwise in the start's offset. Undefined past the year 9999.
+ */
+export function oracleEnd(startsAt: string, minutes: number, zone: string | undefined): string | undefined {
+  const m = DATE_TIME.exec(startsAt);
+  if (!m) throw new Error(`oracle: not a date-time: ${startsAt}`);
+  const [seconds] = instantOf(startsAt);
+  const written = m[8] === "Z" ? 0 : (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
+  const end = seconds + minutes * 60;
+  let offset = written;
+  if (m[8] !== "Z" && zone !== undefined && zoneOffsetAt(zone, seconds) === written) offset = zoneOffsetAt(zone, end);
+  const wall = new Date(0);
+  wall.setUTCSeconds(end + offset);
+  if (wall.getUTCFullYear() > 9999) return undefined;
+  const iso = wall.toISOString();
+  const precision = startsAt.slice(16, startsAt.length - m[8]!.length);
+  const abs = Math.abs(offset) / 60;
+  const two = (n: number) => String(Math.floor(n)).padStart(2, "0");
+  const zoneText = offset === written ? m[8] : `${offset < 0 ? "-" : "+"}${two(abs / 60)}:${two(abs % 60)}`;
+  return `${iso.slice(0, 16)}${precision}${zoneText}`;
+}
+
+/** The zone each cinema of a dataset is served with (servedCinema), by id. */
+export function servedZones(dataset: Dataset): Map<string, string | undefined> {
+  return new Map(dataset.cinemas.map((c) => [c.id, servedCinema(c).location.timeZone as string | undefined]));
+}
+
+/**
+ * A showtime as the API serves it: `endsAt` right after `startsAt` when its film has a running time,
+ * by oracleEnd with its cinema's zone as served.
+ */
+export function servedShowtime(
+  dataset: Dataset,
+  showtime: Showtime,
+  zones = servedZones(dataset),
+): Showtime & { endsAt?: string } {
+  const minutes = dataset.films.find((f) => f.id === showtime.filmId)?.durationMinutes;
+  if (minutes === undefined) return showtime;
+  const endsAt = oracleEnd(showtime.startsAt, minutes, zones.get(showtime.cinemaId));
+  if (endsAt === undefined) return showtime;
+  const { id, filmId, cinemaId, startsAt, ...rest } = showtime;
+  return { id, filmId, cinemaId, startsAt, endsAt, ...rest };
+}
+
+/** Filter-then-sort: every record a list request must page through, in order, as served. */
 export function expectedList(dataset: Dataset, resource: Resource, filters: ListFilters = {}): AnyRecord[] {
   if (resource === "cinemas") return sortRecords(resource, dataset.cinemas.map(servedCinema));
   const records = (dataset[resource] as AnyRecord[]).filter((r) => {
@@ -322,7 +383,10 @@ export function expectedList(dataset: Dataset, resource: Resource, filters: List
       (filters.startsAfter === undefined || compareInstants(s.startsAt, filters.startsAfter) > 0)
     );
   });
-  return sortRecords(resource, records);
+  const sorted = sortRecords(resource, records);
+  if (resource !== "showtimes") return sorted;
+  const zones = servedZones(dataset);
+  return sorted.map((s) => servedShowtime(dataset, s as Showtime, zones));
 }
 
 /**

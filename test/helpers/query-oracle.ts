@@ -8,7 +8,15 @@
  * the expected records: which it keeps (a filter), what it adds to each (distanceKm, embeds).
  */
 import fc from "fast-check";
-import { compareInstants, type Cinema, type Dataset, SHOWS_FROM, servedCinema } from "./dataset.js";
+import {
+  compareInstants,
+  type Cinema,
+  type Dataset,
+  SHOWS_FROM,
+  servedCinema,
+  servedShowtime,
+  type Showtime,
+} from "./dataset.js";
 import { onDay } from "./local-day-oracle.js";
 import { naiveNearEdits } from "./near-spelling-oracle.js";
 
@@ -536,8 +544,14 @@ export function expectedRecords(ctx: OracleContext, query: OracleQuery): Array<R
       (!showings || showings.has(record.id as string)),
   );
   kept.sort(orderOf(query, ctx, showings));
+  // A showtime as served carries its end (decision: showtime ends), by its cinema's zone as served.
+  const zones = new Map([...ctx.cinemas].map(([id, c]) => [id, c.location.timeZone as string | undefined]));
+  const asServed = (record: Record<string, unknown>): Record<string, unknown> =>
+    query.resource === "showtimes"
+      ? (servedShowtime(ctx.dataset, record as unknown as Showtime, zones) as unknown as Record<string, unknown>)
+      : record;
   return kept.map((record) => {
-    const served = { ...record };
+    const served = { ...asServed(record) };
     for (const [key, value] of own) Object.assign(served, oracle[key]!.adds?.(value as never, record, ctx));
     const showing = showings?.get(record.id as string);
     if (showing)

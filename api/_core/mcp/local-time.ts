@@ -1,5 +1,5 @@
 /**
- * A showtime's start as its cinema's wall clock shows it, for the text a model reads (decision:
+ * A showtime's start (and end) as its cinema's wall clock shows it, for the text a model reads (decision:
  * MCP): by the offsets the snapshot stores for the cinema's zone, the ones `date` finds local days
  * by (decision: local dates), never the server's own time-zone data, so every server writes the
  * same text. At a cinema without a zone (or outside the snapshot's zones), the time as written,
@@ -28,10 +28,11 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?
 
 const twoDigits = (n: number) => String(n).padStart(2, "0");
 
-/** A wall-clock time (epoch seconds read as UTC fields) as `Fri 27 Nov 2026, 19:30`. */
-function wallClock(seconds: number): string {
+/** A wall-clock time (epoch seconds read as UTC fields) as `Fri 27 Nov 2026, 19:30` (`Fri 27 Nov, 19:30`: no year). */
+function wallClock(seconds: number, withYear = true): string {
   const t = new Date(seconds * 1000);
-  const date = `${WEEKDAYS[t.getUTCDay()]} ${t.getUTCDate()} ${MONTHS[t.getUTCMonth()]} ${t.getUTCFullYear()}`;
+  const year = withYear ? ` ${t.getUTCFullYear()}` : "";
+  const date = `${WEEKDAYS[t.getUTCDay()]} ${t.getUTCDate()} ${MONTHS[t.getUTCMonth()]}${year}`;
   return `${date}, ${twoDigits(t.getUTCHours())}:${twoDigits(t.getUTCMinutes())}`;
 }
 
@@ -51,14 +52,45 @@ function writtenOf(startsAt: string): Written | undefined {
   return { written, offset, zone: zone! };
 }
 
-/** `2026-11-27T18:30:00Z` in Europe/Berlin: `Fri 27 Nov 2026, 19:30 Europe/Berlin`; without a zone, `… 18:30 UTC`. */
-export function localTimeOf(startsAt: string, timeZone: string | undefined, zoneOffset: ZoneOffset): string {
-  const time = writtenOf(startsAt);
-  if (!time) return startsAt;
+/** A time's wall clock (epoch seconds read as UTC fields) in its cinema's zone, else as written; its zone's name. */
+function clockOf(
+  value: string,
+  timeZone: string | undefined,
+  zoneOffset: ZoneOffset,
+): { seconds: number; label: string } | undefined {
+  const time = writtenOf(value);
+  if (!time) return undefined;
   const instant = time.written - time.offset;
   const offset = timeZone === undefined ? undefined : zoneOffset(timeZone, instant);
-  if (offset !== undefined) return `${wallClock(instant + offset)} ${timeZone}`;
-  return `${wallClock(time.written)} ${time.zone === "Z" ? "UTC" : `UTC${time.zone}`}`;
+  if (offset !== undefined) return { seconds: instant + offset, label: timeZone! };
+  return { seconds: time.written, label: time.zone === "Z" ? "UTC" : `UTC${time.zone}` };
+}
+
+/** `2026-11-27T18:30:00Z` in Europe/Berlin: `Fri 27 Nov 2026, 19:30 Europe/Berlin`; without a zone, `… 18:30 UTC`. */
+export function localTimeOf(startsAt: string, timeZone: string | undefined, zoneOffset: ZoneOffset): string {
+  const start = clockOf(startsAt, timeZone, zoneOffset);
+  return start ? `${wallClock(start.seconds)} ${start.label}` : startsAt;
+}
+
+/**
+ * A showtime's start and end (decision: showtime ends) on the same clock: `Fri 27 Nov 2026,
+ * 19:30–21:26 Europe/Berlin`; an end on another day says its day (`23:30–Sat 28 Nov, 01:26`); an
+ * end written in another offset than its start at a cinema whose zone is not known says its own.
+ * The start alone when there is no end.
+ */
+export function localSpanOf(
+  startsAt: string,
+  endsAt: string | undefined,
+  timeZone: string | undefined,
+  zoneOffset: ZoneOffset,
+): string {
+  const start = clockOf(startsAt, timeZone, zoneOffset);
+  const end = endsAt === undefined ? undefined : clockOf(endsAt, timeZone, zoneOffset);
+  if (!start || !end) return localTimeOf(startsAt, timeZone, zoneOffset);
+  const sameDay = Math.floor(start.seconds / 86_400) === Math.floor(end.seconds / 86_400);
+  const until = sameDay ? wallClock(end.seconds).slice(-5) : wallClock(end.seconds, false);
+  if (start.label === end.label) return `${wallClock(start.seconds)}–${until} ${start.label}`;
+  return `${wallClock(start.seconds)} ${start.label}–${until} ${end.label}`;
 }
 
 /**

@@ -276,6 +276,9 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
       "startsAt": {
         "$ref": "#/$defs/DateTime"
       },
+      "endsAt": {
+        "$ref": "#/$defs/DateTime"
+      },
       "bookingUrl": {
         "type": "string",
         "format": "uri",
@@ -322,7 +325,9 @@ export const RECORD_SCHEMAS: Record<string, Record<string, unknown>> = {
     "additionalProperties": false,
     "description":
       "A showtime as served: listed near a point, with its cinema's `distanceKm` (rounded to 3 decimals); with " +
-      "`film` and/or `cinema` (their full records) when `include` asks for them."
+      "`film` and/or `cinema` (their full records) when `include` asks for them. `endsAt` (see Showtime) is when the " +
+      "film ends if it starts on time: `startsAt` plus its `durationMinutes`, without the trailers and advertising " +
+      "before it; absent when the film has no running time."
   },
   "MatchingShowtimes": {
     "type": "object",

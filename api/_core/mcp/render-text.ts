@@ -16,7 +16,7 @@ import type {
   ServedFilm,
   ServedShowtime,
 } from "../../../client/types.js";
-import { localTimeOf, type ZoneOffset, zoneOfTime } from "./local-time.js";
+import { localSpanOf, localTimeOf, type ZoneOffset, zoneOfTime } from "./local-time.js";
 
 /** Text for one record as the API serves it (the structured content's items, typed as the typed client has them). */
 export type RenderItem<T> = (record: T, zoneOffset: ZoneOffset) => string;
@@ -83,7 +83,7 @@ export const renderCinema: RenderItem<ServedCinema> = (cinema, zoneOffset) => {
 
 export const renderShowtime: RenderItem<ServedShowtime> = (showtime, zoneOffset) => {
   const { film, cinema } = showtime;
-  const when = localTimeOf(showtime.startsAt, cinema?.location.timeZone, zoneOffset);
+  const when = localSpanOf(showtime.startsAt, showtime.endsAt, cinema?.location.timeZone, zoneOffset);
   const place = cinema ? `${oneLine(cinema.name)}, ${oneLine(cinema.location.locality ?? "")}` : undefined;
   const screen = showtime.screenName && oneLine(showtime.screenName);
   const cinemaId = oneLine(showtime.cinemaId);

@@ -128,7 +128,8 @@ export const TOOLS: readonly Tool[] = [
     "Showtimes in order of start, each with its film and cinema: at a cinema (cinemaId), of a film (filmId), near a " +
       "place, on a date (dayStartsAt=03:00 counts a 01:00 show to the evening before), in a window (startsAfter, " +
       "startsBefore: date-times with a zone, such as 2026-11-27T17:00Z) or with all of some attributes. Each shows " +
-      `its start in the cinema's local time, the distance near a place, and the booking URL. ${LOCAL}`,
+      "its start and end (the film's, if it starts on time) in the cinema's local time, the distance near a place, " +
+      `and the booking URL. ${LOCAL}`,
     // Its films and cinemas once each, not in every showtime (decision: MCP, a page of showtimes).
     { resource: "showtimes", omit: ["include"], fixed: "include=film,cinema", structure: showtimeListing },
     SHOWTIME_LISTING,
@@ -155,8 +156,8 @@ export const TOOLS: readonly Tool[] = [
   oneTool(
     "get_showtime",
     "Get a showtime",
-    "One showtime by its id (as find_showtimes gives it), with its film and cinema: its start in the cinema's local " +
-      "time, screen, attributes and booking URL.",
+    "One showtime by its id (as find_showtimes gives it), with its film and cinema: its start and end in the " +
+      "cinema's local time, screen, attributes and booking URL.",
     {
       resource: "showtimes",
       id: "showtimeId",

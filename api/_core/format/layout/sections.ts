@@ -68,6 +68,11 @@ export const plainSections = (resource: PlainResource) => ({
   provenance: `${resource}.provenance`,
   geo: `${resource}.geo`,
   countries: `${resource}.countries`,
+  /**
+   * Films: a u16 per film, its durationMinutes (0: none), which showtimes' ends are derived from
+   * (decision: showtime ends). A snapshot built before it has none, and serves no ends.
+   */
+  durations: `${resource}.durations`,
 });
 
 /**

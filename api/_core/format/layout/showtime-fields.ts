@@ -66,6 +66,14 @@ export const SHOWTIME_FIELDS = [
   { name: "provenance", type: "provenance", optional: false, stored: "object" },
 ] as const satisfies readonly FieldShape[];
 
+/**
+ * The field a showtime is served with beyond its shape table (decision: showtime ends): its start
+ * plus its film's running time, written right after `startsAt` when the film has one. Derived
+ * when a record is rendered, never stored nor read from the source (a source record giving it is
+ * refused as an unknown field).
+ */
+export const ENDS_AT = { name: "endsAt", after: "startsAt" } as const;
+
 /** Ids are 1..160 code points (spec §2). */
 export const ID_LENGTH = { min: 1, max: 160 } as const;
 

@@ -145,6 +145,11 @@ export class PagedFile {
     for (const [name, offset, length] of parsed.sections) this.sections.set(name, { offset, length });
   }
 
+  /** Whether the file has a section of this name (one added to the format later may be missing). */
+  hasSection(name: string): boolean {
+    return this.sections.has(name);
+  }
+
   /** A named section; a missing one means the file is not what this reader expects. */
   section(name: string): Section {
     const found = this.sections.get(name);

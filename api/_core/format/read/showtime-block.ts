@@ -18,6 +18,7 @@ import {
 import { ByteReader, DecodeError, unzigzag } from "../primitives/bytes.js";
 import type { Fragments, WrappedTexts } from "../primitives/dictionary.js";
 import { copyWords, literal, PAD, PaddedBytes, type PageBuffer } from "../primitives/page-buffer.js";
+import { END_MEMBER_SLACK, type ShowtimeEnds } from "./showtime-ends.js";
 import { extensionOpen, SHOWTIME_TEXTS } from "./showtime-texts.js";
 
 const EMPTY = new Uint8Array(0);
@@ -176,10 +177,14 @@ export class ShowtimeDecoder {
   /** `,"name":` of each extension field, by bit. */
   private readonly extensionOpens: PaddedBytes[];
 
-  /** `extensions`: the extension rows this reader knows, by bit (the shape table's; tests give others). */
+  /**
+   * `extensions`: the extension rows this reader knows, by bit (the shape table's; tests give others).
+   * `ends`: each record's derived end, for a snapshot that holds running times (none: no record has one).
+   */
   constructor(
     private readonly fragments: ShowtimeFragments,
     extensions: readonly FieldShape[] = EXTENSION_FIELDS,
+    private readonly ends?: ShowtimeEnds,
   ) {
     this.extensionOpens = extensions.map((f) => new PaddedBytes(Buffer.from(extensionOpen(f), "utf8")));
     this.extensionStart = new Int32Array(extensions.length);
@@ -357,6 +362,8 @@ export class ShowtimeDecoder {
       ps[provider]!;
     if (hasScreen) length += f.screens.end[screen]! - f.screens.start[screen]!;
     if (hasUpdated) length += up.length(updated);
+    const ends = this.ends;
+    if (ends) length += se[startsAt]! - ss[startsAt]! + END_MEMBER_SLACK;
     out.ensure(length);
     const o = out.view;
     let w = copyWords(o, out.length, ID_OPEN.view, 0, ID_OPEN_END);
@@ -364,6 +371,7 @@ export class ShowtimeDecoder {
     w = copyWords(o, w, f.films.view, fs[film]!, fe[film]!);
     w = copyWords(o, w, cinema.view, cinema.start[cinemaIndex]!, cinema.end[cinemaIndex]!);
     w = copyWords(o, w, f.startsAt.view, ss[startsAt]!, se[startsAt]!);
+    if (ends) w = ends.write(out.bytes, w, startsAt, film, cinemaIndex);
     if (flags & HAS_URL) {
       w = copyWords(o, w, URL_OPEN.view, 0, URL_OPEN_END);
       w = copyWords(o, w, this.url.view, 0, this.urlLength);

@@ -24,6 +24,7 @@ import { literal, PAD, type PageBuffer } from "../primitives/page-buffer.js";
 import type { PagedFile, Section } from "../primitives/paged-file.js";
 import type { EscapedSortKey, RecordList, Seek } from "./record-list.js";
 import { ShowtimeBlock, ShowtimeDecoder } from "./showtime-block.js";
+import type { ShowtimeEnds } from "./showtime-ends.js";
 import { lowerBound } from "../primitives/search.js";
 import type { SnapshotDictionaries } from "./snapshot-dictionaries.js";
 
@@ -186,6 +187,7 @@ export class ShowtimeStore {
     readonly dictionaries: SnapshotDictionaries,
     blockBytes: number,
     expectedCount: number,
+    ends?: ShowtimeEnds,
   ) {
     this.directories = { byCinema: new ClusterDirectory(index, "byCinema", expectedCount) };
     this.blocks = new BlockCache(this.directories.byCinema.first.length, blockBytes);
@@ -211,7 +213,7 @@ export class ShowtimeStore {
       !partsCover(this.zoneDirectory, this.count)
     )
       throw new RangeError("position lists do not match the showtimes");
-    this.decoder = new ShowtimeDecoder(dictionaries.fragments);
+    this.decoder = new ShowtimeDecoder(dictionaries.fragments, undefined, ends);
   }
 
   /** A decoded block, from the cache or the disk. */

@@ -1,14 +1,15 @@
 /**
  * The fixed JSON texts a showtime is rendered between, made from the names of its shape table
  * (layout/showtime-fields.ts) in the table's order. A record is rendered as
- *   {"id":"<id>","filmId":"<film>","cinemaId":"<cinema>","startsAt":"<startsAt>"
+ *   {"id":"<id>","filmId":"<film>","cinemaId":"<cinema>","startsAt":"<startsAt>"[,"endsAt":"<end>"]
  *   [,"bookingUrl":"<url>"],"attributeIds":<set>[,"screenName":"<screen>"]
  *   ,"provenance":{"observedAt":"<t>"[,"sourceUpdatedAt":"<t>"],"provider":"<p>","externalId":"<e>"}
  *   [,"<extension>":<json>]…}
  * (extension fields in the table's order, each only when the record has it), and
- * test/showtime-shape.test.ts checks that this is the validator's canonical JSON.
+ * test/showtime-shape.test.ts checks that this is the validator's canonical JSON; `endsAt` is
+ * derived, not a source field (layout/showtime-fields.ts ENDS_AT).
  */
-import { type FieldShape, memberKey, PROVENANCE_FIELDS, SHOWTIME_FIELDS } from "../layout/showtime-fields.js";
+import { ENDS_AT, type FieldShape, memberKey, PROVENANCE_FIELDS, SHOWTIME_FIELDS } from "../layout/showtime-fields.js";
 
 /** `"name":` of a field of the table, failing at load when the table has no such field. */
 function key(fields: readonly FieldShape[], name: string): string {
@@ -24,6 +25,9 @@ export const SHOWTIME_TEXTS = {
   cinemaOpen: `",${showtime("cinemaId")}"`,
   cinemaClose: `",${showtime("startsAt")}"`,
   startsAtClose: '"',
+  /** The derived end, after the start it is derived from (read/showtime-ends.ts). */
+  endsAtOpen: `,${memberKey(ENDS_AT.name)}"`,
+  endsAtClose: '"',
   urlOpen: `,${showtime("bookingUrl")}"`,
   urlClose: '"',
   attributes: `,${showtime("attributeIds")}`,

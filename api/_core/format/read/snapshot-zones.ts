@@ -61,6 +61,11 @@ export class SnapshotZones {
     return this.cinemaZones[c]! - 1;
   }
 
+  /** The offsets of cinema c's zone, or undefined when it has none. */
+  piecesOfCinema(c: number): ZonePieces | undefined {
+    return this.pieces[this.cinemaZones[c]! - 1];
+  }
+
   /**
    * The offset (seconds east of UTC) of the zone named `name` at instant `t` (epoch seconds), by the
    * offsets the build stored; undefined for a zone no cinema of the snapshot has.

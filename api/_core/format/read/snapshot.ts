@@ -29,6 +29,7 @@ import { NameIndex } from "./name-index.js";
 import { PlaceIndex } from "./place-index.js";
 import { ShowtimeDays } from "./showtime-days.js";
 import type { SearchResource } from "../layout/sections.js";
+import { openShowtimeEnds } from "./showtime-ends.js";
 import { ShowtimeStore } from "./showtime-store.js";
 import { StoredBodies } from "./stored-bodies.js";
 import { LruCache } from "../primitives/lru.js";
@@ -57,6 +58,7 @@ export class SnapshotLists {
   readonly dictionaries: SnapshotDictionaries;
 
   private zonesRead: SnapshotZones | undefined;
+  private zoneTableRead: SnapshotZones | undefined;
   private daysRead: ShowtimeDays | undefined;
   private chainsRead: CinemaChains | undefined;
   private readonly names: Partial<Record<SearchResource, NameIndex>> = {};
@@ -73,18 +75,19 @@ export class SnapshotLists {
       this.films = new PlainStore(index, "films");
       this.attributes = new PlainStore(index, "attributes");
       this.dictionaries = new SnapshotDictionaries(index, this.cinemas.ids, this.films.ids);
-      this.showtimes = new ShowtimeStore(index, records, this.dictionaries, budgets.blockBytes, showtimeCount);
+      const ends = openShowtimeEnds(index, this.dictionaries.startsAt, this.films.length, () => this.zoneTable);
+      this.showtimes = new ShowtimeStore(index, records, this.dictionaries, budgets.blockBytes, showtimeCount, ends);
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(INDEX_FILE, (error as Error).message);
     }
   }
 
-  /** The cinemas' time zones, read on first use (only a local-day filter needs them). */
+  /** The cinemas' time zones, read on first use (only a local-day filter needs them), checked with the zone lists. */
   get zones(): SnapshotZones {
     if (this.zonesRead) return this.zonesRead;
     try {
-      const zones = new SnapshotZones(this.index, this.cinemas.length);
+      const zones = this.zoneTable;
       if (this.showtimes.zoneKeys !== zones.names.length + 1)
         throw new SnapshotError(INDEX_FILE, "its showtimes by zone do not match its time zones");
       return (this.zonesRead = zones);
@@ -92,6 +95,11 @@ export class SnapshotLists {
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(INDEX_FILE, (error as Error).message);
     }
+  }
+
+  /** The zone table alone, read on first use: what showtimes' ends read (decision: showtime ends). */
+  private get zoneTable(): SnapshotZones {
+    return (this.zoneTableRead ??= this.readIndex(() => new SnapshotZones(this.index, this.cinemas.length)));
   }
 
   /** Each cinema's films per local day, read on first use (only discovery needs them). */
