@@ -12,7 +12,8 @@ import type { Server } from "node:http";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { piecesOf, type ZonePieces } from "../api/_core/format/layout/zone-days.js";
+import { offsetAt, piecesOf, type ZonePieces } from "../api/_core/format/layout/zone-days.js";
+import { localSpanOf, type ZoneOffset } from "../api/_core/mcp/local-time.js";
 import type { PagedFile } from "../api/_core/format/primitives/paged-file.js";
 import { endOf, openShowtimeEnds } from "../api/_core/format/read/showtime-ends.js";
 import type { Dictionary } from "../api/_core/format/primitives/dictionary.js";
@@ -118,6 +119,64 @@ describe("the end of a start, minutes later", () => {
   test("a snapshot built before running times were stored has no ends (stored pages and composed alike)", () => {
     const index = { hasSection: () => false } as unknown as PagedFile;
     expect(openShowtimeEnds(index, {} as Dictionary, 3, () => undefined as never)).toBeUndefined();
+  });
+});
+
+describe("the MCP text's start and end, on one clock (localSpanOf)", () => {
+  const berlin: ZoneOffset = (zone, t) => (zone === "Europe/Berlin" ? offsetAt(BERLIN, t) : undefined);
+  // [why, startsAt, endsAt, the cinema's zone, text]
+  test.each<[string, string, string | undefined, string | undefined, string]>([
+    [
+      "the same day",
+      "2026-03-06T20:00+01:00",
+      "2026-03-06T22:00+01:00",
+      "Europe/Berlin",
+      "Fri 6 Mar 2026, 20:00–22:00 Europe/Berlin",
+    ],
+    [
+      "the next day says its day",
+      "2026-03-06T23:30+01:00",
+      "2026-03-07T01:00+01:00",
+      "Europe/Berlin",
+      "Fri 6 Mar 2026, 23:30–Sat 7 Mar, 01:00 Europe/Berlin",
+    ],
+    [
+      "across the change, one zone",
+      "2026-03-29T01:30+01:00",
+      "2026-03-29T03:30+02:00",
+      "Europe/Berlin",
+      "Sun 29 Mar 2026, 01:30–03:30 Europe/Berlin",
+    ],
+    [
+      "Z on the cinema's clock",
+      "2026-03-29T00:30Z",
+      "2026-03-29T01:30Z",
+      "Europe/Berlin",
+      "Sun 29 Mar 2026, 01:30–03:30 Europe/Berlin",
+    ],
+    [
+      "no zone: as written",
+      "2026-03-29T01:30+01:00",
+      "2026-03-29T02:30+01:00",
+      undefined,
+      "Sun 29 Mar 2026, 01:30–02:30 UTC+01:00",
+    ],
+    [
+      "a zone the snapshot lacks, offsets that differ: each its own",
+      "2026-03-29T01:30+01:00",
+      "2026-03-29T03:30+02:00",
+      "Europe/Paris",
+      "Sun 29 Mar 2026, 01:30 UTC+01:00–03:30 UTC+02:00",
+    ],
+    [
+      "no end: the start alone",
+      "2026-03-29T15:00+02:00",
+      undefined,
+      "Europe/Berlin",
+      "Sun 29 Mar 2026, 15:00 Europe/Berlin",
+    ],
+  ])("%s", (_why, startsAt, endsAt, zone, text) => {
+    expect(localSpanOf(startsAt, endsAt, zone, berlin)).toBe(text);
   });
 });
 
