@@ -48,6 +48,8 @@ export class NearWord {
   /** For each character (by open addressing on its code point), the positions where the word has it. */
   private readonly keys = new Int32Array(SLOTS).fill(-1);
   private readonly masks = new Int32Array(SLOTS);
+  /** The same for ASCII characters, by code: most names' letters, found in one read. */
+  private readonly ascii = new Int32Array(128);
   /** The banded table's three columns (a word longer than 32). */
   private readonly columns: [Uint8Array, Uint8Array, Uint8Array];
 
@@ -67,6 +69,7 @@ export class NearWord {
   }
 
   private addPosition(code: number, position: number): void {
+    if (code < 128) this.ascii[code]! |= 1 << position;
     let slot = code & (SLOTS - 1);
     while (this.keys[slot] !== -1 && this.keys[slot] !== code) slot = (slot + 1) & (SLOTS - 1);
     this.keys[slot] = code;
@@ -110,7 +113,8 @@ export class NearWord {
     // Past m + k characters the last row only grows: a start that long is out of reach.
     const end = asStart ? m + k : Number.POSITIVE_INFINITY;
     for (let p = from, j = 1; p < to && j <= end; p += byteLength(bytes[p]!), j++) {
-      const equal = this.positionsOf(codeAt(bytes, p));
+      const lead = bytes[p]!;
+      const equal = lead < 0x80 ? this.ascii[lead]! : this.positionsOf(codeAt(bytes, p));
       // Two neighbours swapped: the cell two back on the diagonal, where this character and the last cross.
       const swapped = ((~d0 & equal) << 1) & previous;
       d0 = ((((equal & vp) + vp) | 0) ^ vp) | equal | vn | swapped;

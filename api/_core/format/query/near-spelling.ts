@@ -16,13 +16,18 @@ import type { NameIndex, WordRange } from "../read/name-index.js";
 export const NO_EDITS = 255;
 
 /**
- * Per word of an index: its length in code points (at most 255) and the set of its letters, each a
- * bit (letterBit). Made on the first near search of an index and kept with it: 5 bytes a word.
+ * Per word of an index: its length in code points (at most 255), the set of its letters, each a bit
+ * (letterBit), and the set of its first START letters. Made on the first near search of an index and
+ * kept with it: 9 bytes a word.
  */
 interface Vocabulary {
   lengths: Uint8Array;
   letters: Uint32Array;
+  starts: Uint32Array;
 }
+
+/** A start within reach of a query word of m characters has at most m + maxEdits: up to 8, most words' first letters. */
+const START = 8;
 
 const vocabularies = new WeakMap<NameIndex, Vocabulary>();
 
@@ -35,32 +40,38 @@ function vocabularyOf(index: NameIndex): Vocabulary {
 function describeWords({ bytes, offsets, count }: Dictionary): Vocabulary {
   const lengths = new Uint8Array(count);
   const letters = new Uint32Array(count);
+  const starts = new Uint32Array(count);
   for (let w = 0; w < count; w++) {
     let [length, set] = [0, 0];
     for (let p = offsets[w]!, end = offsets[w + 1]!; p < end; p += byteLength(bytes[p]!)) {
       set |= letterBit(codeAt(bytes, p));
-      length++;
+      if (++length === START) starts[w] = set;
     }
     lengths[w] = Math.min(length, 255);
     letters[w] = set;
+    if (length < START) starts[w] = set;
   }
-  return { lengths, letters };
+  return { lengths, letters, starts };
 }
 
 /**
  * The first index word from `w` on that `word` may be within reach of (`count` when none is): one
  * loop over the vocabulary's arrays, a few operations a word. Its length must be within reach, and
- * each edit loses at most one of the query's letters and brings at most one it lacks (the letters of
- * a whole word only: a start may be shorter).
+ * each edit loses at most one of the query's letters and brings at most one it lacks (counted on a
+ * whole word only: a start may be shorter).
  */
-function nextCandidate({ lengths, letters }: Vocabulary, word: NearWord, w: number, count: number): number {
+function nextCandidate({ lengths, letters, starts }: Vocabulary, word: NearWord, w: number, count: number): number {
   const [minLength, maxLength, k] = [word.minLength, Math.min(word.maxLength, 255), word.maxEdits];
   const wanted = word.letters;
   const foreign = word.asStart ? 0 : ~wanted;
+  // The query's letters lie in the start it is near: in the first START letters when that is as long.
+  const held = word.asStart && word.codes.length + k <= START ? starts : letters;
   for (; w < count; w++) {
     const length = lengths[w]!;
     if (length < minLength || length > maxLength) continue;
-    let [missing, extra] = [wanted & ~letters[w]!, letters[w]! & foreign];
+    // Plain variables, no destructuring: this loop runs once per word of the index.
+    let missing = wanted & ~held[w]!;
+    let extra = letters[w]! & foreign;
     // k is 1 or 2: drop that many of each, and any left is one letter too many.
     missing &= missing - 1;
     extra &= extra - 1;
@@ -108,7 +119,8 @@ function markNearWord(
 function addEdits(total: Uint8Array, edits: Uint8Array): boolean {
   let left = false;
   for (let r = 0; r < total.length; r++) {
-    const [sum, more] = [total[r]!, edits[r]!];
+    const sum = total[r]!;
+    const more = edits[r]!;
     if (sum === NO_EDITS) continue;
     // At most 34 edits in all (two per six letters of a 100-character query): a sum is never NO_EDITS.
     if (more === NO_EDITS) total[r] = NO_EDITS;
