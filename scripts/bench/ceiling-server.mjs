@@ -1,19 +1,21 @@
 // The ceiling: a bare node:http server answering from memory with the same responses (status,
 // headers, body) our server gave, with no checks and no work. A POST (an MCP message) is answered
 // by its path and body, read whole as any server must.
-import { readFileSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { createServer } from "node:http";
+import { createInterface } from "node:readline";
 
-const responses = new Map(
-  Object.entries(JSON.parse(readFileSync(process.argv[2], "utf8"))).map(([path, r]) => [
-    path,
-    {
-      status: r.status,
-      headers: r.headers ?? { "content-type": "application/json; charset=utf-8" },
-      body: Buffer.from(r.body, "base64"),
-    },
-  ]),
-);
+// One JSON line per response (serve-step.ts): read a line at a time, as no one string holds them all at 2M.
+const responses = new Map();
+for await (const line of createInterface({ input: createReadStream(process.argv[2]), crlfDelay: Infinity })) {
+  if (line === "") continue;
+  const r = JSON.parse(line);
+  responses.set(r.key, {
+    status: r.status,
+    headers: r.headers ?? { "content-type": "application/json; charset=utf-8" },
+    body: Buffer.from(r.body, "base64"),
+  });
+}
 const missing = { status: 404, headers: {}, body: Buffer.from("{}") };
 function answer(res, key) {
   const hit = responses.get(key) ?? missing;

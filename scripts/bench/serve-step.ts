@@ -1,5 +1,5 @@
 /** Bench steps against a running server: load against the ceiling, memory sweep, cold start. */
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { BENCH_KEY, benchAccessText } from "./access.js";
@@ -82,20 +82,25 @@ const ceilingPath = (scenario: Scenario, p: string) =>
 /**
  * Records what our server answers, headers included, so the ceiling answers the same bytes: the
  * load generator then parses the same responses from both, and the ratio measures our work alone.
+ * One JSON line per response, written as it comes: the whole record as one JSON text outgrew the
+ * longest string V8 makes (512 MiB) at 2M showtimes, and the bench died with "Invalid string length".
  */
 async function recordResponses(base: string, scenarios: Scenario[], file: string): Promise<void> {
-  const responses: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
-  for (const scenario of scenarios) {
-    const headers = { ...(scenario.authorized ? auth : {}), ...(scenario.bodies ? MCP_HEADERS : {}) };
-    for (const { key, path: p, body } of requestsOf(scenario)) {
-      const response = await rawRequest(base + p, headers, body);
-      if (scenario.authorized && response.status !== 200)
-        throw new Error(`${p} answered ${response.status}: ${response.body.toString().slice(0, 200)}`);
-      if (body !== undefined) checkToolResult(p, response.body);
-      responses[key] = { ...response, body: response.body.toString("base64") };
+  const fd = openSync(file, "w");
+  try {
+    for (const scenario of scenarios) {
+      const headers = { ...(scenario.authorized ? auth : {}), ...(scenario.bodies ? MCP_HEADERS : {}) };
+      for (const { key, path: p, body } of requestsOf(scenario)) {
+        const response = await rawRequest(base + p, headers, body);
+        if (scenario.authorized && response.status !== 200)
+          throw new Error(`${p} answered ${response.status}: ${response.body.toString().slice(0, 200)}`);
+        if (body !== undefined) checkToolResult(p, response.body);
+        writeSync(fd, `${JSON.stringify({ key, ...response, body: response.body.toString("base64") })}\n`);
+      }
     }
+  } finally {
+    closeSync(fd);
   }
-  writeFileSync(file, JSON.stringify(responses));
 }
 
 /** Runs every scenario against our server and the ceiling, alternating, in one run. */
@@ -105,7 +110,7 @@ export async function compareWithCeiling(
   scenarios: Scenario[],
   seconds: number,
 ): Promise<ScenarioFigures[]> {
-  const file = path.join(workDir, "ceiling-responses.json");
+  const file = path.join(workDir, "ceiling-responses.jsonl");
   await recordResponses(ours.url, scenarios, file);
   const ceiling = await spawnUntil("node", ["scripts/bench/ceiling-server.mjs", file], /listening on/);
   const ceilingUrl = /http:\/\/\S+/.exec(ceiling.line)![0];
