@@ -12,7 +12,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { foldWord, wordsOf } from "../api/_core/format/layout/name-words.js";
-import { PLACE_SECTIONS, PLACES_ATTRIBUTION } from "../api/_core/format/layout/places.js";
+import { PLACE_SECTIONS, PLACES_ATTRIBUTION, placeJson } from "../api/_core/format/layout/places.js";
+import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
 import { PAGE_BYTES } from "../api/_core/format/primitives/paged-file.js";
 import { TRAILER_BYTES } from "../api/_core/format/primitives/checksum.js";
 import { INDEX_FILE } from "../api/_core/format/primitives/files.js";
@@ -142,6 +143,29 @@ describe("GET /v1/places", () => {
       cinemasWithin25Km: 1,
     });
     expect(first!.region).toBe(region);
+  });
+
+  test("every town of GB and DE is stored where GeoNames has it, each place served as placeJson writes it", () => {
+    const snapshot = new Snapshot(readManifest(snapshotDir), snapshotDir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
+    try {
+      const stored = snapshot.lists.places;
+      const out = new PageBuffer();
+      const towns = new Set<string>();
+      const misread: string[] = [];
+      for (let i = 0; i < stored.count; i++) {
+        const place = stored.place(i);
+        out.reset();
+        stored.render(i, out);
+        if (out.lend().toString("utf8") !== placeJson(place)) misread.push(out.lend().toString("utf8"));
+        towns.add(`${place.name}|${place.countryCode}|${place.latitude}|${place.longitude}`);
+      }
+      expect(misread).toEqual([]);
+      const where = (e: Entry) => `${e.name.trim()}|${e.country}|${Number(e.lat)}|${Number(e.lng)}`;
+      expect(entries.filter((e) => !towns.has(where(e)))).toEqual([]);
+      expect(entries.length).toBeGreaterThan(12_000);
+    } finally {
+      snapshot.close();
+    }
   });
 
   test("London is where GeoNames has it, and no locality London beside it (the town stands for it)", async () => {
@@ -287,7 +311,7 @@ describe("a broken places section", () => {
     if (!built.ok) throw new Error("the demo data did not build");
     const snapshot = new Snapshot(readManifest(broken), broken, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
     const index = (snapshot.lists as unknown as { index: { section(n: string): { offset: number } } }).index;
-    const logical = index.section(PLACE_SECTIONS.records).offset + 100;
+    const logical = index.section(PLACE_SECTIONS.names).offset + 100;
     snapshot.close();
     const page = Math.floor(logical / PAGE_BYTES);
     const physical = page * (PAGE_BYTES + TRAILER_BYTES) + (logical - page * PAGE_BYTES);

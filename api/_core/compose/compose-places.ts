@@ -1,7 +1,7 @@
 /**
- * A page of places (decision: places): the list envelope (spec §4.1) around the places' stored JSON,
- * `nameMatch` when `q` found near spellings only, the GeoNames attribution its licence asks for, and the snapshot's freshness (places carry no
- * provenance, as attributes do not).
+ * A page of places (decision: places): the list envelope (spec §4.1) around the places' JSON,
+ * `nameMatch` when `q` found near spellings only, the GeoNames attribution its licence asks for, and
+ * the snapshot's freshness (places carry no provenance, as attributes do not).
  */
 import { PLACES_ATTRIBUTION } from "../format/layout/places.js";
 import { escapeJson } from "../format/primitives/dictionary.js";
@@ -27,7 +27,7 @@ export function composePlacesInto(
   out.text('{"data":[');
   hits.places.forEach((place, n) => {
     if (n > 0) out.text(",");
-    out.raw(places.record(place));
+    places.render(place, out);
   });
   const last = hits.places.length - 1;
   const next =

@@ -25,17 +25,43 @@ export interface Place {
   cinemasWithin25Km: number;
 }
 
-/** The sections of index.pages (besides the word index, layout/sections.ts searchSections("places")). */
+/**
+ * The sections of index.pages (besides the word index, layout/sections.ts searchSections("places")),
+ * about 60 bytes a place with its word index: nothing a reader can derive is stored (a place's JSON
+ * is written from its parts, its key from its name key and parts), and what places share (country,
+ * kind, region) is stored once.
+ */
 export const PLACE_SECTIONS = {
-  /** A dictionary of each place's JSON, as served. */
-  records: "places.records",
-  /** A dictionary of each place's key, ascending. */
-  keys: "places.keys",
-  /** A u32 per place: its cinemasWithin25Km, which a search ranks by without decoding records. */
+  /** A dictionary of each place's name, as the text between the quotes of its JSON string. */
+  names: "places.names",
+  /** A dictionary, ascending, of what places share: placeWhereOf, the country, kind and region. */
+  where: "places.where",
+  /** Packed (primitives/packed.ts): each place's entry of PLACE_SECTIONS.where. */
+  wheres: "places.wheres",
+  /** Two i32 per place: its latitude and longitude in PLACE_COORDINATE_UNITS. */
+  coordinates: "places.coordinates",
+  /** Packed: each place's cinemasWithin25Km, which a search ranks by. */
   cinemas: "places.cinemas",
-  /** Two ASCII letters per place: its countryCode, which `countryCode` selects on. */
-  countries: "places.countries",
 } as const;
+
+/**
+ * Places' coordinates are stored as whole hundred-thousandths of a degree (about a metre): the
+ * gazetteer writes 5 decimals, and a build's centroids are rounded to 5. n / 1e5 is the double
+ * nearest the decimal, as parsing its text is, so a place is served as its source wrote it.
+ */
+export const PLACE_COORDINATE_UNITS = 1e5;
+
+/** What a place shares with others, as PLACE_SECTIONS.where holds it: country code, kind's index, region. */
+export function placeWhereOf(place: Pick<Place, "countryCode" | "kind" | "region">): string {
+  return `${place.countryCode}${PLACE_KINDS.indexOf(place.kind)}${place.region ?? ""}`;
+}
+
+/** A placeWhereOf text read back; undefined when it is not one. */
+export function parsePlaceWhere(text: string): Pick<Place, "countryCode" | "kind" | "region"> | undefined {
+  const kind = PLACE_KINDS[Number(text[2])];
+  if (!/^[A-Z]{2}[0-9]/.test(text) || kind === undefined) return undefined;
+  return { countryCode: text.slice(0, 2), kind, ...(text.length > 3 ? { region: text.slice(3) } : {}) };
+}
 
 /** A place's JSON as served: the fields of `Place` in order, `region` only when it has one. */
 export function placeJson(place: Place): string {
@@ -56,9 +82,17 @@ export function placeJson(place: Place): string {
  * (UTF-16 code units), never by a locale, so every build orders them alike.
  */
 export function placeKeyOf(place: Place, nameKey: string): string {
-  const kind = PLACE_KINDS.indexOf(place.kind);
-  const where = `${place.region ?? ""}|${place.latitude},${place.longitude}`;
-  return `${nameKey}|${place.countryCode}|${kind}|${where}|${place.name}`;
+  return placeKeyFrom(nameKey, placeKeyMiddle(place), place.latitude, place.longitude, place.name);
+}
+
+/** The part of a place's key that its country, kind and region make (one per PLACE_SECTIONS.where entry). */
+export function placeKeyMiddle(place: Pick<Place, "countryCode" | "kind" | "region">): string {
+  return `|${place.countryCode}|${PLACE_KINDS.indexOf(place.kind)}|${place.region ?? ""}|`;
+}
+
+/** A place's key from its parts: what a reader, which stores no key, derives it from. */
+export function placeKeyFrom(nameKey: string, middle: string, latitude: number, longitude: number, name: string) {
+  return `${nameKey}${middle}${latitude},${longitude}|${name}`;
 }
 
 /** What every page of places says of where they come from: GeoNames' licence asks for credit (CC BY 4.0). */
