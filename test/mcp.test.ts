@@ -227,7 +227,7 @@ describe("a session", () => {
     expect(result.text.split("\n").at(-1)).toBe("That is all of them.");
   });
 
-  test("find_showtimes: a page of 20 in at most half the characters of the API's, each film and cinema once", async () => {
+  test("find_showtimes: a page of 20 in at most half the API's characters, each film and cinema once", async () => {
     const { client } = await connectMcp(base, KEYS.bulk);
     try {
       // Listed first, so the SDK's client checks the structured content against the output schema.

@@ -1,8 +1,9 @@
 /**
  * A tools/call (decision: MCP): the arguments become the API target the tool asks, the request core
  * serves it in process exactly as it serves HTTP, and the API's JSON is the structured content
- * (find_showtimes's in a shorter shape: showtime-listing.ts), beside its text. Whatever the API refuses is a tool error carrying the API's message (a bad
- * argument says what to fix); anything else is the API's 503 or 500 message, never an internal.
+ * (find_showtimes's in a shorter shape: showtime-listing.ts), beside its text. Whatever the API
+ * refuses is a tool error carrying the API's message (a bad argument says what to fix); anything
+ * else is the API's 503 or 500 message, never an internal.
  */
 import { INTERNAL_ERROR_MESSAGE, toApiError } from "../respond/errors.js";
 import type { Outgoing } from "../respond/respond.js";

@@ -26,7 +26,10 @@ interface Vocabulary {
   starts: Uint32Array;
 }
 
-/** A start within reach of a query word of m characters has at most m + maxEdits: up to 8, most words' first letters. */
+/**
+ * A start within reach of a query word of m characters has at most m + maxEdits: up to 8, most words'
+ * first letters.
+ */
 const START = 8;
 
 const vocabularies = new WeakMap<NameIndex, Vocabulary>();
