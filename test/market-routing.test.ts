@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isMarketApi, routeMarket, splitMarket } from "../api/_core/endpoints/market-path.js";
 import { noSuchMarket } from "../api/_core/endpoints/markets-endpoint.js";
 import { parseChangesRequest, parseListRequest } from "../api/_core/endpoints/parse-request.js";
-import { encodeMarketsIndex } from "../api/_core/format/layout/markets-index.js";
+import { encodeMarketsIndex, MARKETS_INDEX_FORMAT } from "../api/_core/format/layout/markets-index.js";
 import type { SnapshotError } from "../api/_core/format/primitives/errors.js";
 import { readMarketsIndex } from "../api/_core/format/read/markets-folder.js";
 import { MarketsSource } from "../api/_core/format/read/markets-source.js";
@@ -197,7 +197,7 @@ describe("a multi-market folder's source", () => {
 
   /** Writes an index of `markets`, as a build would, but for what a test changes. */
   function writeIndex(dir: string, markets: ReturnType<typeof readMarketsIndex>["markets"]): void {
-    writeFileSync(path.join(dir, "markets.json"), encodeMarketsIndex({ format: 1, markets }));
+    writeFileSync(path.join(dir, "markets.json"), encodeMarketsIndex({ format: MARKETS_INDEX_FORMAT, markets }));
   }
 
   test("an index rebuilt broken replaces nothing, and is told once", () => {
@@ -208,7 +208,7 @@ describe("a multi-market folder's source", () => {
     expect([...source.markets().keys()]).toEqual(ids);
     expect(told).toEqual([
       [
-        "markets.json: is format undefined, this server reads format 1: rebuild the snapshot (npm run build)",
+        "markets.json: is format undefined, this server reads format 2: rebuild the snapshot (npm run build)",
         undefined,
       ],
     ]);

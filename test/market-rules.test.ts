@@ -1,8 +1,9 @@
 /**
  * What a market is (decision: markets; api/_core/format/layout/market-rules.ts), rule by rule at
  * each bound and just past it; the same rules hold a multi-market folder's index and a manifest's
- * `market` (parsed strictly: a wrong one is a SnapshotError, never a crash), and a market's
- * countries follow the cinema schema's country-code rule.
+ * `market` (parsed strictly: a wrong one is a SnapshotError, never a crash), the index's summary of
+ * what each market holds too (format 2; format 1, without them, is read and lists no market), and a
+ * market's countries follow the cinema schema's country-code rule.
  */
 import { describe, expect, test } from "vitest";
 import {
@@ -12,7 +13,14 @@ import {
   type MarketIssue,
   RESERVED_MARKET_IDS,
 } from "../api/_core/format/layout/market-rules.js";
-import { encodeMarketsIndex, type MarketsIndex, parseMarketsIndex } from "../api/_core/format/layout/markets-index.js";
+import {
+  encodeMarketsIndex,
+  type MarketsIndex,
+  marketsIndexId,
+  parseMarketsIndex,
+  requireSummary,
+} from "../api/_core/format/layout/markets-index.js";
+import type { MarketSummary } from "../api/_core/format/layout/market-summary.js";
 import { encodeManifest, type Manifest, parseManifest } from "../api/_core/format/layout/manifest.js";
 import { SnapshotError } from "../api/_core/format/primitives/errors.js";
 import { locationSchema } from "../build/validate/schemas.js";
@@ -153,11 +161,29 @@ test.each(["GB", "DE", "ZZ", "gb", "G", "GBR", "G1", " GB", ""])(
 );
 
 describe("a multi-market folder's index, parsed strictly", () => {
+  const summary: MarketSummary = {
+    counts: { cinemas: 2, films: 3, showtimes: 40 },
+    firstDate: "2026-11-24",
+    lastDate: "2026-12-01",
+    freshness: { observedAt: "2026-11-24T05:00:00Z", sourceUpdatedAt: "2026-11-23T22:00:00+01:00" },
+  };
+  const empty: MarketSummary = {
+    counts: { cinemas: 0, films: 0, showtimes: 0 },
+    firstDate: null,
+    lastDate: null,
+    freshness: { observedAt: "1970-01-01T00:00:00Z" },
+  };
   const index: MarketsIndex = {
-    format: 1,
+    format: 2,
     markets: [
-      { ...gb, snapshotId: "0123456789abcdef0123456789abcdef" },
-      { id: "dach", name: "Germany, Austria, Switzerland", countries: ["DE", "AT", "CH"], snapshotId: "f".repeat(32) },
+      { ...gb, snapshotId: "0123456789abcdef0123456789abcdef", summary },
+      {
+        id: "dach",
+        name: "Germany, Austria, Switzerland",
+        countries: ["DE", "AT", "CH"],
+        snapshotId: "f".repeat(32),
+        summary: empty,
+      },
     ],
   };
   /** The index's text with its checksum made again after `edit`, so only the edit is at fault. */
@@ -166,15 +192,34 @@ describe("a multi-market folder's index, parsed strictly", () => {
     edit(value);
     return encodeMarketsIndex(value as MarketsIndex).toString();
   };
+  /** The same index as format 1 wrote it: no summaries. */
+  const formatOne = edited((v) => {
+    v.format = 1;
+    for (const market of v.markets) delete market.summary;
+  });
 
   test("what the build writes is what the server reads", () => {
     expect(parseMarketsIndex(encodeMarketsIndex(index).toString())).toEqual(index);
+    expect(index.markets.map(requireSummary)).toEqual([summary, empty]);
   });
 
+  test("an index of format 1 (before the summaries) is read, but says nothing of what the markets hold", () => {
+    const read = parseMarketsIndex(formatOne);
+    expect(read.markets.map((m) => m.snapshotId)).toEqual(index.markets.map((m) => m.snapshotId));
+    expect(marketsIndexId(read)).toBe(marketsIndexId(index));
+    expect(() => requireSummary(read.markets[0]!)).toThrow(
+      new SnapshotError(
+        "markets.json",
+        "is format 1, which does not say what each market holds (GET /markets): rebuild the snapshot (npm run build)",
+      ),
+    );
+  });
+
+  const wrongSummary = (edit: (summary: Record<string, any>) => void) => edited((v) => edit(v.markets[0].summary));
   test.each([
     ["not JSON", "{", "markets.json: is not JSON"],
     ["not an object", "[]", "markets.json: is not a JSON object"],
-    ["another format", edited((v) => (v.format = 2)), /is format 2, this server reads format 1: rebuild/],
+    ["another format", edited((v) => (v.format = 3)), /is format 3, this server reads format 2: rebuild/],
     ["a changed byte", encodeMarketsIndex(index).toString().replace("Kingdom", "Kingdon"), "fails its checksum"],
     ["a field it does not have", edited((v) => (v.builtAt = 1)), "has the wrong shape"],
     ["no market", edited((v) => (v.markets = [])), "markets must hold 1..100 markets (got 0)"],
@@ -183,9 +228,33 @@ describe("a multi-market folder's index, parsed strictly", () => {
     ["an id used twice", edited((v) => (v.markets[1].id = "gb")), "markets[1].id"],
     ["no snapshot id", edited((v) => delete v.markets[0].snapshotId), "markets[0].snapshotId is not a snapshot id"],
     ["a field a market does not have", edited((v) => (v.markets[0].path = "/x")), "markets[0].path is not a field"],
+    ["format 1 with a summary", edited((v) => (v.format = 1)), "markets[0].summary is not a field"],
+    ["format 2 without one", edited((v) => delete v.markets[1].summary), "markets[1].summary is missing"],
+    ["a summary not an object", edited((v) => (v.markets[0].summary = [])), "markets[0].summary has the wrong shape"],
+    ["a summary's extra field", wrongSummary((m) => (m.days = 8)), "markets[0].summary has the wrong shape"],
+    ["no counts", wrongSummary((m) => delete m.counts), "markets[0].summary.counts has the wrong shape"],
+    ["a count of attributes", wrongSummary((m) => (m.counts.attributes = 1)), "summary.counts has the wrong shape"],
+    ["a count below 0", wrongSummary((m) => (m.counts.films = -1)), "markets[0].summary.counts.films is not a count"],
+    ["a count not whole", wrongSummary((m) => (m.counts.showtimes = 1.5)), "summary.counts.showtimes is not a count"],
+    ["one date null", wrongSummary((m) => (m.lastDate = null)), "markets[0].summary.lastDate is not a date"],
+    ["no such day", wrongSummary((m) => (m.firstDate = "2026-02-29")), "markets[0].summary.firstDate is not a date"],
+    ["a date-time", wrongSummary((m) => (m.lastDate = "2026-12-01T00:00:00Z")), "summary.lastDate is not a date"],
+    ["dates backwards", wrongSummary((m) => (m.firstDate = "2026-12-02")), "summary.firstDate is after lastDate"],
+    ["no observedAt", wrongSummary((m) => delete m.freshness.observedAt), "summary.freshness has the wrong shape"],
+    ["a bad instant", wrongSummary((m) => (m.freshness.sourceUpdatedAt = "yesterday")), "freshness has the wrong"],
+    ["freshness's extra field", wrongSummary((m) => (m.freshness.at = "x")), "summary.freshness has the wrong shape"],
   ])("%s is a SnapshotError", (_, text, reason) => {
     expect(() => parseMarketsIndex(text)).toThrow(SnapshotError);
     expect(() => parseMarketsIndex(text)).toThrow(reason);
+  });
+
+  test.each([
+    ["a day apart", "2026-11-30", "2026-12-01"],
+    ["the same day", "2026-12-01", "2026-12-01"],
+    ["a leap day", "2028-02-29", "2028-02-29"],
+  ])("dates %s are read", (_, firstDate, lastDate) => {
+    const text = edited((v) => Object.assign(v.markets[0].summary, { firstDate, lastDate }));
+    expect(parseMarketsIndex(text).markets[0]!.summary).toMatchObject({ firstDate, lastDate });
   });
 });
 

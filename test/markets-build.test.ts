@@ -1,13 +1,15 @@
 /**
  * A build with markets (decision: markets): markets.json read and checked, each problem pointing at
  * its file and place; one snapshot per market, each opened by the server's reader and holding
- * exactly its cinemas, their showtimes, the films showing there and every attribute; the report
+ * exactly its cinemas, their showtimes, the films showing there and every attribute, the index
+ * saying what each holds (GET /markets); the report
  * per market; history carried market by market; --check writing nothing; a killed swap of a
  * multi-market folder undone; the generator's world dataset built whole.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { summarizeSnapshot } from "../api/_core/compose/compose-markets.js";
 import { LIST_RESOURCES } from "../api/_core/format/layout/manifest.js";
 import type { Market } from "../api/_core/format/layout/market-rules.js";
 import { SnapshotError } from "../api/_core/format/primitives/errors.js";
@@ -84,7 +86,7 @@ describe("a multi-market build", () => {
   test("writes a folder per market and the index, in markets.json's order", () => {
     expect(readdirSync(out).sort()).toEqual([...MARKETS.map((m) => m.id), "markets.json"].sort());
     const index = readMarketsIndex(out);
-    expect(index.markets.map(({ snapshotId: _, ...market }) => market)).toEqual(MARKETS);
+    expect(index.markets.map(({ snapshotId: _, summary: __, ...market }) => market)).toEqual(MARKETS);
     expect(index.markets.map((m) => m.snapshotId)).toEqual(built.manifests.map((m) => m.snapshotId));
   });
 
@@ -98,6 +100,14 @@ describe("a multi-market build", () => {
         expect(snapshot.manifest.market).toEqual(MARKETS.find((m) => m.id === market.id));
         // Its freshness is its own records' (decision: freshness).
         expect(snapshot.manifest.freshness).toEqual(snapshotFreshness(own));
+        // The index says what it holds (GET /markets), as a snapshot without markets says it of itself.
+        expect(market.summary).toEqual(summarizeSnapshot(snapshot));
+        const { cinemas, films, showtimes } = own;
+        expect(market.summary!.counts).toEqual({
+          cinemas: cinemas.length,
+          films: films.length,
+          showtimes: showtimes.length,
+        });
       }
     } finally {
       opened.close();

@@ -21,7 +21,7 @@ import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from 
 import { isEntitled } from "./gate/access.js";
 import { checkHealth, checkMarketsHealth, isHealthCheck } from "./endpoints/health.js";
 import { isMarketsList, type MarketRoute, routeMarket } from "./endpoints/market-path.js";
-import { answerMarketsList, servingMarket } from "./endpoints/markets-endpoint.js";
+import { answerMarketsList, servedListContext, servingMarket } from "./endpoints/markets-endpoint.js";
 import { MarketPlaces, type Place } from "./respond/market-caches.js";
 import { isOAuthDiscovery, noOAuth } from "./endpoints/oauth-discovery.js";
 import { answerMcp, isMcpTarget, type McpAnswer } from "./endpoints/mcp-route.js";
@@ -258,11 +258,8 @@ export function createHandler(options: CoreOptions): Handler {
     if (!outcome.admitted) return refused(x, outcome);
     const { caller, organization, entitlements } = outcome;
     const { method, url } = x.request;
-    const context = {
-      markets,
-      defaultMarket: options.defaultMarket,
-      entitled: (id: string) => isEntitled(entitlements, gate.now(), id),
-    };
+    const entitled = (id: string) => isEntitled(entitlements, gate.now(), id);
+    const context = servedListContext(markets, options.defaultMarket, entitled);
     try {
       if (route.to === "list") {
         const outgoing = answerMarketsList(method, url, conditionsOf(x), context);

@@ -7,13 +7,14 @@
 import { LIST_RESOURCES, type Manifest } from "../../api/_core/format/layout/manifest.js";
 import type { Market } from "../../api/_core/format/layout/market-rules.js";
 import type { MarketsIndex } from "../../api/_core/format/layout/markets-index.js";
+import type { MarketSummary } from "../../api/_core/format/layout/market-summary.js";
 import { previousManifest } from "../history/carry-history.js";
 import type { ZoneCounts } from "../localize/localize.js";
 import { createBodyPool } from "../render/body-pool.js";
 import type { Problem } from "../report/problems.js";
 import type { BuildOptions, CheckOptions, MarketReport, MarketsReport } from "../build-types.js";
 import { localizeMarket, type Stage, writeMarketSnapshot } from "../run-snapshot.js";
-import { writeMarketsIndex } from "../write/write-snapshot.js";
+import { summarizeWritten, writeMarketsIndex } from "../write/write-snapshot.js";
 import { previousOfMarkets } from "./market-previous.js";
 import type { PartitionedRecords } from "./partition-markets.js";
 
@@ -67,7 +68,7 @@ export async function buildEachMarket(
   const markets = split.markets.map((part) => part.market!);
   const previous = options.newHistory ? markets.map(() => ({})) : previousOfMarkets(options.previous, markets);
   let zoneCounts = NO_ZONES;
-  const built: Array<{ market: Market; manifest: Manifest; report: MarketReport }> = [];
+  const built: Array<{ market: Market; manifest: Manifest; summary: MarketSummary; report: MarketReport }> = [];
   // One set of body workers for every market: starting them per market cost more than a small market's render.
   const pool = await createBodyPool(options.gzipLevel ?? 6, options.gzipWorkers);
   try {
@@ -81,6 +82,7 @@ export async function buildEachMarket(
       built.push({
         market,
         manifest,
+        summary: summarizeWritten(manifest, output),
         report: { market, counts: manifest.counts, dropped: localized.dropped, history },
       });
     }

@@ -1,6 +1,7 @@
 /**
  * The last stage: write the manifest (its presence marks a complete snapshot) and swap the snapshot
- * in; in a multi-market build, each market's manifest, then the folder's index, then the swap.
+ * in; in a multi-market build, each market's manifest, then the folder's index (with what each
+ * market's snapshot holds, read back from what was written), then the swap.
  */
 import { createHash } from "node:crypto";
 import type { HistoryFacts } from "../../api/_core/format/layout/history.js";
@@ -11,7 +12,10 @@ import {
   MARKETS_INDEX_FORMAT,
   type MarketsIndex,
 } from "../../api/_core/format/layout/markets-index.js";
+import type { MarketSummary } from "../../api/_core/format/layout/market-summary.js";
 import { MARKETS_INDEX_FILE } from "../../api/_core/format/primitives/files.js";
+import { DEFAULT_BUDGETS, Snapshot } from "../../api/_core/format/read/snapshot.js";
+import { summarizeSnapshot } from "../../api/_core/compose/compose-markets.js";
 import { writeManifest } from "../encode/write-files.js";
 import { DEFAULT_LIMIT } from "../../api/_core/endpoints/parse-request.js";
 import { utcTextOfKey } from "../../api/_core/format/primitives/date-time.js";
@@ -74,16 +78,29 @@ export async function writeSnapshot(
 }
 
 /**
+ * What a market's snapshot holds (GET /markets: decision: markets), read from the snapshot `output`
+ * holds once its manifest is written, by the composer the server lists markets with.
+ */
+export function summarizeWritten(manifest: Manifest, output: OutputWriter): MarketSummary {
+  const snapshot = new Snapshot(manifest, output.root, DEFAULT_BUDGETS);
+  try {
+    return summarizeSnapshot(snapshot);
+  } finally {
+    snapshot.close();
+  }
+}
+
+/**
  * Writes a multi-market folder's index once every market's snapshot is written (its presence marks a
  * complete folder) and swaps the whole folder in.
  */
 export async function writeMarketsIndex(
   output: OutputWriter,
-  markets: ReadonlyArray<{ market: Market; manifest: Manifest }>,
+  markets: ReadonlyArray<{ market: Market; manifest: Manifest; summary: MarketSummary }>,
 ): Promise<MarketsIndex> {
   const index: MarketsIndex = {
     format: MARKETS_INDEX_FORMAT,
-    markets: markets.map(({ market, manifest }) => ({ ...market, snapshotId: manifest.snapshotId })),
+    markets: markets.map(({ market, manifest, summary }) => ({ ...market, snapshotId: manifest.snapshotId, summary })),
   };
   output.write(MARKETS_INDEX_FILE, encodeMarketsIndex(index));
   await output.commit();

@@ -1,12 +1,12 @@
 /**
  * The body of `GET /markets` (decision: markets): `{"data": [market, …], "freshness": {…}}`, every
  * market the deployment serves in the order markets.json lists them (one entry, its id null, without
- * markets), each with what its snapshot covers and whether the calling key may use it. Composed per
- * request from each snapshot's manifest and its coverage (worked out once per snapshot): at most 100
- * markets, a few hundred bytes each.
+ * markets), each with what its snapshot holds and whether the calling key may use it. Composed per
+ * request from what each market's snapshot holds (its summary: the folder's index keeps it, or a
+ * snapshot without markets gives it), at most 100 markets, a few hundred bytes each.
  */
 import type { Freshness } from "../format/layout/manifest.js";
-import type { Market } from "../format/layout/market-rules.js";
+import type { MarketSummary } from "../format/layout/market-summary.js";
 import { instantKeyOf } from "../format/primitives/date-time.js";
 import { coverageOf } from "../format/query/coverage.js";
 import type { Snapshot } from "../format/read/snapshot.js";
@@ -32,29 +32,45 @@ export interface MarketEntry {
   freshness: Freshness | null;
 }
 
-/** What one entry is made of: the market (none without markets) and its snapshot, if it can be read. */
+/** What one entry is made of. */
 export interface MarketFacts {
-  market: Market | undefined;
-  snapshot: Snapshot | undefined;
+  /** The market; without markets, its id and name null and its countries its cinemas'. */
+  market: { id: string | null; name: string | null; countries: readonly string[] };
+  /** What its snapshot holds; undefined while the snapshot cannot be read. */
+  summary: MarketSummary | undefined;
   isDefault: boolean;
   entitled: boolean;
 }
 
-/** An entry; throws SnapshotError when the snapshot's sections cannot be read. */
-export function marketEntry({ market, snapshot, isDefault, entitled }: MarketFacts): MarketEntry {
-  const coverage = snapshot && coverageOf(snapshot);
-  const counts = snapshot?.manifest.counts;
+/** Freshness with its fields in the spec's order, whatever order it was read in. */
+const freshnessOf = ({ observedAt, sourceUpdatedAt }: Freshness): Freshness =>
+  sourceUpdatedAt === undefined ? { observedAt } : { observedAt, sourceUpdatedAt };
+
+/**
+ * What a snapshot holds, as the list says it: the build's for each market's index entry, and the
+ * one snapshot's without markets. Throws SnapshotError when its sections cannot be read.
+ */
+export function summarizeSnapshot(snapshot: Snapshot): MarketSummary {
+  const { counts, freshness } = snapshot.manifest;
+  const { firstDate, lastDate } = coverageOf(snapshot);
+  const held = { cinemas: counts.cinemas, films: counts.films, showtimes: counts.showtimes };
+  return { counts: held, firstDate, lastDate, freshness: freshnessOf(freshness) };
+}
+
+/** An entry, its fields in the order the body has them. */
+export function marketEntry({ market, summary, isDefault, entitled }: MarketFacts): MarketEntry {
+  const counts = summary?.counts;
   return {
-    id: market?.id ?? null,
-    name: market?.name ?? null,
-    countries: market?.countries ?? coverage?.countries ?? [],
-    basePath: basePathOf(market?.id),
+    id: market.id,
+    name: market.name,
+    countries: market.countries,
+    basePath: basePathOf(market.id ?? undefined),
     default: isDefault,
     entitled,
     counts: counts ? { cinemas: counts.cinemas, films: counts.films, showtimes: counts.showtimes } : null,
-    firstDate: coverage?.firstDate ?? null,
-    lastDate: coverage?.lastDate ?? null,
-    freshness: snapshot?.manifest.freshness ?? null,
+    firstDate: summary?.firstDate ?? null,
+    lastDate: summary?.lastDate ?? null,
+    freshness: summary ? freshnessOf(summary.freshness) : null,
   };
 }
 

@@ -2,15 +2,16 @@
  * `GET /markets` (decision: markets): every market the deployment serves, what each covers, and
  * whether the calling key may use it. It takes no query parameters. Without markets it is a route
  * like the others (routes.ts), answered from the one snapshot: one entry, its id null, at `/v1`,
- * which every admitted key may use. With markets the request core answers it at the origin
- * (answerMarketsList), since it reads every market and the caller's entitlements; a market's own
- * snapshot never answers it, so `/gb/markets` is no endpoint.
+ * which every admitted key may use. With markets it is answered at the origin (answerMarketsList)
+ * from the folder's index, which says what each market holds, and the caller's entitlements: by the
+ * request core, and on Vercel by the gateway (and by a market's function for MCP's list_markets),
+ * alike; a market's own snapshot never answers it, so `/gb/markets` is no endpoint.
  */
-import { composeMarkets, type MarketEntry, marketEntry } from "../compose/compose-markets.js";
-import type { Market } from "../format/layout/market-rules.js";
+import { composeMarkets, type MarketEntry, marketEntry, summarizeSnapshot } from "../compose/compose-markets.js";
+import { type IndexedMarket, requireSummary } from "../format/layout/markets-index.js";
 import { SnapshotError } from "../format/primitives/errors.js";
+import { coverageOf } from "../format/query/coverage.js";
 import type { MarketsSource, ServedMarket } from "../format/read/markets-source.js";
-import type { Snapshot } from "../format/read/snapshot.js";
 import { contentTag } from "../respond/body-tag.js";
 import { ApiError, requireReadMethod, unknownEndpoint } from "../respond/errors.js";
 import { type Conditions, type Outgoing, sendBody } from "../respond/respond.js";
@@ -29,7 +30,9 @@ export const marketsEndpoint: RouteEndpoint = (route) => ({
   answer(_, rawQuery, serving) {
     if (serving.snapshot.manifest.market) throw unknownEndpoint();
     parseTableQuery(route.table, rawQuery);
-    const entry = marketEntry({ market: undefined, snapshot: serving.snapshot, isDefault: true, entitled: true });
+    const { snapshot } = serving;
+    const market = { id: null, name: null, countries: coverageOf(snapshot).countries };
+    const entry = marketEntry({ market, summary: summarizeSnapshot(snapshot), isDefault: true, entitled: true });
     // The same bytes for every caller: every admitted key may use the one market.
     return serving.composed("markets", (out) => out.text(composeMarkets([entry]).toString("utf8")));
   },
@@ -37,27 +40,34 @@ export const marketsEndpoint: RouteEndpoint = (route) => ({
 
 /** What the list of a multi-market folder is made of, for one caller. */
 export interface MarketsListContext {
-  markets: MarketsSource;
+  /** The index's markets, in its order; throws SnapshotError while the index cannot be read. */
+  markets: () => readonly IndexedMarket[];
   /** The market `/v1` serves, if any. */
   defaultMarket: string | undefined;
   /** Whether the caller's organization may use a market now (the gate's decision for it). */
   entitled: (market: string) => boolean;
+  /**
+   * Whether a market's snapshot can be read now, where that is known: the local server holds every
+   * market. The gateway and a market's function do not, and list each market as the index says.
+   */
+  isReadable?: (market: string) => boolean;
 }
 
-/** A market's entry: its counts, dates and freshness null while its snapshot cannot be read. */
-function entryOf(market: Market, read: () => Snapshot, context: MarketsListContext): MarketEntry {
-  const facts = { market, isDefault: market.id === context.defaultMarket, entitled: context.entitled(market.id) };
-  try {
-    return marketEntry({ ...facts, snapshot: read() });
-  } catch (error) {
-    if (!(error instanceof SnapshotError)) throw error;
-    return marketEntry({ ...facts, snapshot: undefined });
-  }
+/** A market's entry: what the index says it holds, null while its snapshot is known to be unreadable. */
+function entryOf(market: IndexedMarket, context: MarketsListContext): MarketEntry {
+  const summary = requireSummary(market);
+  return marketEntry({
+    market,
+    summary: (context.isReadable?.(market.id) ?? true) ? summary : undefined,
+    isDefault: market.id === context.defaultMarket,
+    entitled: context.entitled(market.id),
+  });
 }
 
 /**
  * `GET /markets` of a multi-market folder: composed per request (the entries depend on the key), its
- * entity tag the bytes' digest; a 503 only when no index can be read at all.
+ * entity tag the bytes' digest; a 503 when the index cannot be read or does not say what the markets
+ * hold (one of format 1).
  */
 export function answerMarketsList(
   method: string,
@@ -68,10 +78,35 @@ export function answerMarketsList(
   requireReadMethod(method);
   const queryAt = url.indexOf("?");
   parseTableQuery(MARKETS_PARAMETERS, queryAt === -1 ? "" : url.slice(queryAt + 1));
-  const served = [...context.markets.markets().values()];
-  const body = composeMarkets(served.map(({ market, source }) => entryOf(market, () => source.current(), context)));
+  const body = composeMarkets(context.markets().map((market) => entryOf(market, context)));
   const cached = { etag: contentTag(body), identity: body };
   return sendBody(cached, conditions, "composed", (coding) => encoded(cached, coding));
+}
+
+/**
+ * The list's context on a server holding the whole folder (the local server): the index in service,
+ * and a market whose snapshot cannot be opened now listed with what it holds null.
+ */
+export function servedListContext(
+  markets: MarketsSource,
+  defaultMarket: string | undefined,
+  entitled: (market: string) => boolean,
+): MarketsListContext {
+  const isReadable = (id: string) => {
+    try {
+      markets.market(id)?.source.current();
+      return true;
+    } catch (error) {
+      if (error instanceof SnapshotError) return false;
+      throw error;
+    }
+  };
+  return {
+    markets: () => [...markets.markets().values()].map(({ market }) => market),
+    defaultMarket,
+    entitled,
+    isReadable,
+  };
 }
 
 /** How much of a 404's message the markets' addresses may take: the whole message is at most 300 characters. */
