@@ -12,6 +12,9 @@
  * certainly cached). Anything else at the internal prefix is a 404, except the gateway's own
  * fetch, which shows the secret.
  *
+ * With markets (decision: markets, deployed per market) it routes by market, and answers `GET /markets`
+ * itself from the bundled index (gateway-markets.ts).
+ *
  * Every request the gate decides is counted here (decision: usage), cache hits included: an answer
  * the gateway sees by its outcome; one it hands on unseen (a rewrite, an MCP message) as `cdn`, with
  * a header by which the function settles it if the answer is its own.
@@ -21,9 +24,11 @@ import { next, rewrite } from "@vercel/functions";
 import { addCallerHeaders } from "../_core/gate/caller-headers.js";
 import { ServiceUnavailable, unknownEndpoint } from "../_core/respond/errors.js";
 import type { CoreRequest, CoreResponse } from "../_core/exchange.js";
-import type { RefusedKey } from "../_core/gate/access.js";
+import { isEntitled, type RefusedKey } from "../_core/gate/access.js";
+import type { Organization } from "../_core/gate/access-file.js";
 import { callerOf, passGate, refusal, type GateOptions } from "../_core/gate/gate.js";
 import {
+  ENTITLED_MARKETS_HEADER,
   GATEWAY_TOKEN_HEADER,
   internalTarget,
   isApiTarget,
@@ -32,12 +37,20 @@ import {
 } from "../_core/gate/internal-path.js";
 import { type RequestLog, requestLogger, type Served } from "../_core/log/log.js";
 import { chooseCoding } from "../_core/respond/negotiate.js";
+import { finishResponse } from "../_core/respond/respond.js";
 import { isMcpTarget } from "../_core/endpoints/mcp-path.js";
 import { withoutFragment } from "../_core/endpoints/request-target.js";
 import { type Settlement, settlementHeader, USAGE_HEADER } from "../_core/usage/settlement.js";
 import type { UsageRecorder } from "../_core/usage/usage-counter.js";
 import { type Forward, forwardedHeaders, forwardRaw } from "./forward.js";
-import { type MarketForward, marketForward, type MarketRouted, routeAmongMarkets } from "./gateway-markets.js";
+import {
+  answerMarketsIndex,
+  entitledMarketIds,
+  type MarketForward,
+  marketForward,
+  type MarketRouted,
+  routeAmongMarkets,
+} from "./gateway-markets.js";
 import type { MarketsIndex } from "../_core/format/layout/markets-index.js";
 
 export type { Forward } from "./forward.js";
@@ -146,6 +159,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     request: Request,
     callerHeaders: Record<string, string>,
     organization: string,
+    entitled: (market: string) => boolean,
   ) {
     // Without a secret nothing may reach the internal path: a 503, never an open path.
     if (!options.secret) throw new ServiceUnavailable(options.secretProblem ?? "no gateway secret");
@@ -155,6 +169,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const coding = mcp ? "identity" : chooseCoding(request.headers.get("accept-encoding") ?? undefined);
     const target = internalTarget(snapshotId, coding, rest);
     const headers = forwardedHeaders(request, x.requestId, options.secret, mcp);
+    // MCP's list_markets on the market's function says what this caller may use (never on what the CDN keeps).
+    if (mcp && x.routed) headers.set(ENTITLED_MARKETS_HEADER, entitledMarketIds(x.routed, entitled));
     // An answer the gateway will not see, or whose tool it cannot name, is the function's to settle.
     if (options.usage && (options.mode === "rewrite" || mcp)) {
       x.handedOff = options.usage.handOff(rest, organization, x.routed?.counted.market);
@@ -188,6 +204,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     return route?.to === "market" && x.core.method === "OPTIONS" ? { ...x.core, url: route.rest } : x.core;
   }
 
+  /** Whether the organization may use a market now: the gate's decision, for what a list says of each. */
+  function entitledNow(organization: Organization): (market: string) => boolean {
+    return (market) => isEntitled(organization, options.now(), market);
+  }
+
   async function admitted(request: Request, x: Exchange): Promise<Response> {
     if (options.markets) x.routed = routeAmongMarkets(x.core.url, options.markets, options.defaultMarket);
     // With markets, the entitlement is the market's, decided before anything is forwarded.
@@ -200,7 +221,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       // The platform resolves dot segments before the gateway sees the URL (/v1/%2e%2e/x is /x):
       // what is no API path then is the API's unknown-path 404, answered here, after the checks.
       if (!x.routed && !isApiTarget(x.core.url)) throw unknownEndpoint();
-      return await forwardAdmitted(x, request, addCallerHeaders({}, outcome.caller), outcome.organization);
+      const entitled = entitledNow(outcome.entitlements);
+      if (x.routed?.route.to === "list") {
+        const outgoing = answerMarketsIndex(x.routed, x.core, options.defaultMarket, entitled);
+        addCallerHeaders(outgoing.headers, outcome.caller);
+        return answered(x, finishResponse(x.core.method, x.requestId, outgoing), outcome.organization);
+      }
+      return await forwardAdmitted(x, request, addCallerHeaders({}, outcome.caller), outcome.organization, entitled);
     } catch (thrown) {
       const answer = refusal(x.core.method, thrown, outcome.caller);
       if (answer.status >= 500) options.onError?.(x.requestId, thrown);

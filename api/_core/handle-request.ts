@@ -10,7 +10,7 @@ import type { AccessSource } from "./gate/access.js";
 import { addCallerHeaders, type Caller } from "./gate/caller-headers.js";
 import { addCorsHeaders, allowedOrigin, type CorsOrigins } from "./gate/cors.js";
 import { errorResponse } from "./respond/error-response.js";
-import { type ApiError, unknownEndpoint } from "./respond/errors.js";
+import { type ApiError, ServiceUnavailable, unknownEndpoint } from "./respond/errors.js";
 import { headerOf, inOriginForm, type CoreRequest, type CoreResponse, type Handler } from "./exchange.js";
 import { MANIFEST_FILE } from "./format/primitives/files.js";
 import { PagePool } from "./format/primitives/page-buffer.js";
@@ -21,13 +21,20 @@ import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from 
 import { isEntitled } from "./gate/access.js";
 import { checkHealth, checkMarketsHealth, isHealthCheck } from "./endpoints/health.js";
 import { isMarketsList, type MarketRoute, routeMarket } from "./endpoints/market-path.js";
-import { answerMarketsList, servedListContext, servingMarket } from "./endpoints/markets-endpoint.js";
+import {
+  answerMarketsList,
+  type MarketsListContext,
+  servedListContext,
+  servingMarket,
+} from "./endpoints/markets-endpoint.js";
 import { MarketPlaces, type Place } from "./respond/market-caches.js";
 import { isOAuthDiscovery, noOAuth } from "./endpoints/oauth-discovery.js";
 import { answerMcp, isMcpTarget, type McpAnswer } from "./endpoints/mcp-route.js";
 import { coverageOf } from "./format/query/coverage.js";
 import {
   CDN_CACHE_CONTROL,
+  ENTITLED_MARKETS_HEADER,
+  entitledMarketsOf,
   forwardedRequestId,
   GATEWAY_TOKEN_HEADER,
   isGatewayToken,
@@ -299,7 +306,7 @@ export function createHandler(options: CoreOptions): Handler {
       if (!target) throw unknownEndpoint();
       const place = internalPlace(x, target.snapshotId);
       // A POST, never cached: the gateway sends MCP past the CDN (decision: MCP).
-      if (isMcpTarget(target.publicTarget)) return serveMcp(x, undefined, undefined, place);
+      if (isMcpTarget(target.publicTarget)) return serveMcp(x, undefined, undefined, place, listForGateway(x));
       const outgoing = serveTarget(x, target.publicTarget, target.coding, place);
       if (outgoing.status === 200) outgoing.headers["vercel-cdn-cache-control"] = CDN_CACHE_CONTROL;
       return logged(x, finishResponse(request.method, undefined, outgoing), outgoing);
@@ -309,6 +316,27 @@ export function createHandler(options: CoreOptions): Handler {
       reported(x, outgoing.status, thrown);
       return logged(x, finishResponse(request.method, undefined, outgoing));
     }
+  }
+
+  /**
+   * MCP's list of markets on a market's function (decision: markets, deployed per market): every
+   * market as the bundled index says, `entitled` as the gateway decided it for the caller, so it is
+   * what the gateway answers `GET /markets` with. Undefined for one snapshot, which lists its own.
+   */
+  function listForGateway(x: Exchange): (() => Outgoing) | undefined {
+    const markets = options.folder?.markets;
+    if (!markets) return undefined;
+    const named = entitledMarketsOf(headerOf(x.request, ENTITLED_MARKETS_HEADER));
+    const context: MarketsListContext = {
+      markets: () => [...markets.markets().values()].map(({ market }) => market),
+      defaultMarket: options.defaultMarket,
+      entitled: (id) => named?.has(id) ?? false,
+    };
+    return () => {
+      if (!named)
+        throw new ServiceUnavailable(`the gateway named no markets (${ENTITLED_MARKETS_HEADER}): out of step`);
+      return answerMarketsList("GET", "/markets", {}, context);
+    };
   }
 
   /**

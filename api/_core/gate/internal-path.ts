@@ -13,6 +13,13 @@ import type { Coding } from "../respond/negotiate.js";
 export const INTERNAL_PREFIX = "/_c";
 /** The request header that carries the gateway's secret to the internal path. */
 export const GATEWAY_TOKEN_HEADER = "x-listings-gateway";
+/**
+ * The markets the caller may use now, named by the gateway on a forwarded MCP message in a deployment
+ * with markets (decision: markets, deployed per market): a market's function lists every market for
+ * `list_markets`, `entitled` as the gateway decided it. Ids joined by commas (none: empty); never on
+ * what the CDN may keep, which holds nothing that varies by caller.
+ */
+export const ENTITLED_MARKETS_HEADER = "x-listings-markets";
 /** Vercel's CDN keeps a 200 of the internal path for a year: a deployment's data never changes. */
 export const CDN_CACHE_CONTROL = "max-age=31536000, immutable";
 
@@ -59,6 +66,12 @@ export function isGatewayToken(given: string | undefined, secret: string | undef
   if (given === undefined || !secret) return false;
   const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
   return timingSafeEqual(digest(given), digest(secret));
+}
+
+/** The markets the gateway named (ENTITLED_MARKETS_HEADER); undefined when it named none at all. */
+export function entitledMarketsOf(value: string | undefined): ReadonlySet<string> | undefined {
+  if (value === undefined) return undefined;
+  return new Set(value.split(",").filter((id) => id !== ""));
 }
 
 /** A request id the gateway forwarded, when it is one of ours (a UUID); anything else is ignored. */
