@@ -1,7 +1,7 @@
 /**
  * Vercel Routing Middleware: the gateway in front of the CDN cache (api/_adapters/gateway.ts).
- * It runs on every request for /v1, /mcp, a market's (/gb/v1, /gb/mcp) and the internal prefix,
- * cache hits included.
+ * It runs on every request for /v1, /mcp, a market's (/gb/v1, /gb/mcp), the list of markets
+ * (/markets) and the internal prefix, cache hits included.
  */
 import { randomUUID } from "node:crypto";
 import { deployedGateway } from "./api/_adapters/deployed-gateway.js";
@@ -11,7 +11,17 @@ import { errorResponse } from "./api/_core/respond/error-response.js";
 // A literal, as Vercel reads it statically; a market's API too (decision: markets, deployed per market).
 export const config = {
   runtime: "nodejs",
-  matcher: ["/v1", "/v1/:path*", "/mcp", "/:market/v1", "/:market/v1/:path*", "/:market/mcp", "/_c", "/_c/:path*"],
+  matcher: [
+    "/v1",
+    "/v1/:path*",
+    "/mcp",
+    "/markets",
+    "/:market/v1",
+    "/:market/v1/:path*",
+    "/:market/mcp",
+    "/_c",
+    "/_c/:path*",
+  ],
 };
 
 // Literal paths beside this file: Vercel bundles the manifest (or the markets' index) and the build's

@@ -15,7 +15,7 @@
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { marketsIndexId } from "../api/_core/format/layout/markets-index.js";
+import { marketsIndexId, requireSummary } from "../api/_core/format/layout/markets-index.js";
 import { isMarketsFolder, readMarketsIndex } from "../api/_core/format/read/markets-folder.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 
@@ -33,6 +33,8 @@ function fail(message: string): never {
 function bundled(): { id: string; what: string } {
   if (!isMarketsFolder(SNAPSHOT)) return { id: readManifest(SNAPSHOT).snapshotId, what: "snapshot" };
   const index = readMarketsIndex(SNAPSHOT);
+  // An index from before the summaries (format 1) would deploy a GET /markets that answers 503.
+  index.markets.forEach(requireSummary);
   return { id: marketsIndexId(index), what: `markets ${index.markets.map((m) => m.id).join(", ")} (index` };
 }
 

@@ -159,6 +159,11 @@ describe("the deployed pair answers as the one-process core", () => {
     ["a fragment holding a bad query", { path: "/v1/films#?limit=101", headers: [key("valid")] }, 200],
     ["an empty fragment after an id", { path: "/v1/films/film#", headers: [key("valid")] }, 200],
     ["an encoded # in an id: part of it", { path: "/v1/films/film%23x", headers: [key("valid")] }, 404],
+    // Its one market (decision: markets), forwarded as any API path: the same bytes for every key.
+    ["the list of markets", { path: "/markets", headers: [key("valid"), ["accept-encoding", "br"]] }, 200],
+    ["the list of markets, with a parameter", { path: "/markets?limit=1", headers: [key("valid")] }, 400],
+    ["the list of markets, without a key", { path: "/markets" }, 401],
+    ["the list of markets under a market", { path: "/gb/markets", headers: [key("valid")] }, 404],
   ])("%s: the same status, body and headers", async (_what, sent, status) => {
     const [viaCore, viaGateway] = await both(sent);
     expect(viaCore.status).toBe(status);
@@ -192,7 +197,7 @@ describe("the deployed pair answers as the one-process core", () => {
   test("the internal path is forwarded without the key, and its answers hold nothing that varies by caller", () => {
     expect(forwarded.length).toBeGreaterThan(10);
     for (const { url, headers } of forwarded) {
-      expect(url).toMatch(/^\/_c\/[0-9a-f]{32}\/(identity|gzip|br)\/v1/);
+      expect(url).toMatch(/^\/_c\/[0-9a-f]{32}\/(identity|gzip|br)\/(v1|markets)/);
       // Only what the function reads (decision: what the CDN keeps): no key, no Origin, nothing else.
       const allowed = ["accept-encoding", "if-none-match", "x-request-id", "x-listings-gateway"];
       expect(Object.keys(headers).filter((name) => !allowed.includes(name))).toEqual([]);

@@ -26,11 +26,11 @@ import {
 import { GATEWAY_SECRET_FILE } from "../api/_adapters/gateway-secret.js";
 import { makeTempDir, removeDir, setPlainModes, writeFiles } from "./helpers/build-helpers.js";
 
-/** The route `vercel build` (58.10.0) wrote for middleware.ts's matcher. */
+/** The route `vercel build` (58.10.0) wrote for middleware.ts's matcher (with /markets, as it writes each path). */
 const MIDDLEWARE_ROUTE = {
   src:
     "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|^\\/mcp[\\/#\\?]?$|" +
-    "^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
+    "^\\/markets[\\/#\\?]?$|^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
   middlewarePath: "middleware",
   continue: true,
   override: true,
@@ -43,6 +43,7 @@ const GOOD_ROUTES = [
   { src: "^/v1$", dest: "/api/v1", check: true },
   { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
   { src: "^/mcp$", dest: "/api/v1", check: true },
+  { src: "^/markets$", dest: "/api/v1", check: true },
   { src: "^/_c(?:/(.*))$", dest: "/api/v1", check: true },
   {
     src: "^/\\.well-known(?:/(oauth-protected-resource|oauth-authorization-server|openid-configuration))$",
@@ -265,7 +266,7 @@ describe("checkVercelOutput", () => {
     [
       "a matcher without the internal prefix",
       () => withRoutes([{ ...MIDDLEWARE_ROUTE, src: "^/v1(/.*)?$" }, ...GOOD_ROUTES.slice(1)]),
-      ["it runs on /v1, /mcp and the internal prefix only"],
+      ["it runs on /v1, /mcp, /markets and the internal prefix only"],
     ],
     [
       "a matcher without /mcp (an MCP request would reach the function unchecked)",
@@ -274,7 +275,7 @@ describe("checkVercelOutput", () => {
           { ...MIDDLEWARE_ROUTE, src: MIDDLEWARE_ROUTE.src.replace("^\\/mcp[\\/#\\?]?$|", "") },
           ...GOOD_ROUTES.slice(1),
         ]),
-      ["it runs on /v1, /mcp and the internal prefix only"],
+      ["it runs on /v1, /mcp, /markets and the internal prefix only"],
     ],
     [
       "/mcp not routed to the function",
@@ -293,17 +294,17 @@ describe("checkVercelOutput", () => {
           { ...MIDDLEWARE_ROUTE, src: `${MIDDLEWARE_ROUTE.src}|^/\\.well-known(?:/(.*))$` },
           ...GOOD_ROUTES.slice(1),
         ]),
-      ["it runs on /v1, /mcp and the internal prefix only"],
+      ["it runs on /v1, /mcp, /markets and the internal prefix only"],
     ],
     [
       "a matcher that also takes the health check",
       () => withRoutes([{ ...MIDDLEWARE_ROUTE, src: `${MIDDLEWARE_ROUTE.src}|^/healthz$` }, ...GOOD_ROUTES.slice(1)]),
-      ["it runs on /v1, /mcp and the internal prefix only"],
+      ["it runs on /v1, /mcp, /markets and the internal prefix only"],
     ],
     [
       "no middleware route",
       () => withRoutes(GOOD_ROUTES.slice(1)),
-      ["it runs on /v1, /mcp and the internal prefix only"],
+      ["it runs on /v1, /mcp, /markets and the internal prefix only"],
     ],
     [
       "the internal prefix not routed to the function",

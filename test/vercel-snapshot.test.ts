@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { marketsIndexId } from "../api/_core/format/layout/markets-index.js";
+import { encodeMarketsIndex, marketsIndexId } from "../api/_core/format/layout/markets-index.js";
 import { readMarketsIndex } from "../api/_core/format/read/markets-folder.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
@@ -76,6 +76,14 @@ describe("npm run vercel-snapshot", () => {
       expect([other.status, other.stderr]).toEqual([
         1,
         expect.stringContaining(`snapshot/ holds markets gb, de (index ${id}), not ${"0".repeat(32)}`),
+      ]);
+      // The same markets under an index from before the summaries: its GET /markets would answer 503.
+      const older = index.markets.map(({ summary: _, ...market }) => market);
+      writeFileSync(path.join(project, "snapshot/markets.json"), encodeMarketsIndex({ format: 1, markets: older }));
+      const unsummarized = await vercelSnapshot({ RELEASE_SNAPSHOT_ID: id, RELEASE_ONLY: "1" });
+      expect([unsummarized.status, unsummarized.stderr]).toEqual([
+        1,
+        expect.stringContaining("markets.json: is format 1, which does not say what each market holds"),
       ]);
     } finally {
       rmSync(markets);

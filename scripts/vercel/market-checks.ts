@@ -3,7 +3,9 @@
  * through the stand-in platform: each market's API at its own address, answered by its function;
  * a key entitled to one market refused the other (403, details.market) before and after that
  * market's page is in the CDN cache; `/v1` without a default market the 404 naming the markets;
- * a market no one has a 404; a market's page cached per market.
+ * a market no one has a 404; a market's page cached per market; `GET /markets`, which those 404s
+ * point at, answered by the gateway from the bundled index per key, and MCP's list_markets on a
+ * market's function answering the same.
  */
 import { createHash } from "node:crypto";
 import type { HttpCheckResult } from "./http-checks.js";
@@ -27,16 +29,67 @@ export function marketsAccess(accessText: string): string {
   return JSON.stringify(access);
 }
 
+interface Listed {
+  id: string;
+  entitled?: boolean;
+  counts?: unknown;
+}
+
 interface Got {
   status: number;
   body: string;
-  json: () => { data?: Array<{ id: string }>; error?: { code: string; message: string; details?: unknown } };
+  json: () => { data?: Listed[]; error?: { code: string; message: string; details?: unknown }; result?: any };
 }
 
-async function get(baseUrl: string, target: string, key: string): Promise<Got> {
-  const response = await fetch(`${baseUrl}${target}`, { headers: { authorization: `Bearer ${key}` } });
+async function get(baseUrl: string, target: string, key: string, init: RequestInit = {}): Promise<Got> {
+  const headers = { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) };
+  const response = await fetch(`${baseUrl}${target}`, { ...init, headers });
   const body = await response.text();
   return { status: response.status, body, json: () => JSON.parse(body) };
+}
+
+/** MCP's list_markets at a market's endpoint: a POST, which reaches that market's function. */
+function listMarketsAt(baseUrl: string, target: string, key: string): Promise<Got> {
+  const message = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_markets", arguments: {} } };
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  return get(baseUrl, target, key, { method: "POST", headers, body: JSON.stringify(message) });
+}
+
+/** GET /markets per key, as the 404s naming the markets point at it, and list_markets on a market's function. */
+async function listChecks(baseUrl: string, every: string): Promise<HttpCheckResult[]> {
+  const all = await get(baseUrl, "/markets", every);
+  const gbOnly = await get(baseUrl, "/markets", GB_ONLY_KEY);
+  const flags = (got: Got) => (got.json().data ?? []).map((m) => `${m.id}:${m.entitled}`).join(",");
+  const held = (got: Got) => (got.json().data ?? []).every((m) => m.counts !== null && m.counts !== undefined);
+  const listed = [
+    result(
+      "GET /markets lists every market with what it holds, entitled per key (answered by the gateway)",
+      all.status === 200 &&
+        gbOnly.status === 200 &&
+        flags(all) === "gb:true,de:true" &&
+        flags(gbOnly) === "gb:true,de:false" &&
+        held(all),
+      `${all.status} [${flags(all)}], sold gb alone ${gbOnly.status} [${flags(gbOnly)}]`,
+    ),
+  ];
+  const asked: Array<[string, string, Got]> = [
+    ["/de/mcp", every, all],
+    ["/gb/mcp", GB_ONLY_KEY, gbOnly],
+  ];
+  const differs: string[] = [];
+  for (const [target, key, expected] of asked) {
+    const answer = await listMarketsAt(baseUrl, target, key);
+    const content = answer.status === 200 ? answer.json().result?.structuredContent : undefined;
+    if (JSON.stringify(content) !== expected.body) differs.push(`${target} ${answer.status}`);
+  }
+  listed.push(
+    result(
+      "MCP's list_markets on a market's function answers what GET /markets answers the same key",
+      differs.length === 0,
+      differs.length ? `differs: ${differs.join(", ")}` : asked.map(([target]) => target).join(", "),
+    ),
+  );
+  return listed;
 }
 
 const result = (name: string, ok: boolean, detail: string): HttpCheckResult => ({ name, ok, detail });
@@ -89,5 +142,6 @@ export async function runMarketChecks(baseUrl: string, platform: Platform, every
       `${plain.status} ${message(plain)} | ${nowhere.status} ${message(nowhere)}`,
     ),
   );
+  results.push(...(await listChecks(baseUrl, every)));
   return results;
 }

@@ -89,6 +89,8 @@ async function sameQuestions(ctx: HttpCheckContext): Promise<Array<[string, Reco
       { q: showtime.cinema.location.locality },
       `/v1/places?limit=10&q=${id(showtime.cinema.location.locality)}`,
     ],
+    // Its one market (decision: markets).
+    ["list_markets", {}, "/markets"],
   ];
 }
 

@@ -1,8 +1,8 @@
 /**
  * The checks of `vercel build`'s output that concern the gateway (decision: CDN-cached bodies):
  * the middleware is built for Node's web API with the snapshot's manifest (or the markets' index)
- * and runs on the API, MCP and the internal prefix only; the build's secret (decision: gateway
- * secret) is in both bundles and in no static file.
+ * and runs on the API, MCP, the list of markets and the internal prefix only; the build's secret
+ * (decision: gateway secret) is in both bundles and in no static file.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,7 +14,7 @@ import { type CheckFn, KEYLESS_PATHS, listFiles, MIDDLEWARE_DIR, ROUTED_PATHS, t
 /** Where the gateway must not run. */
 const UNGATED_PATHS = ["/", "/openapi.json", ...KEYLESS_PATHS, "/v10", "/mcpx", "/_cx"];
 
-/** Where it must: every API path, MCP's and the internal prefix. */
+/** Where it must: every API path, MCP's, the list of markets and the internal prefix. */
 const gatedPaths = () => ROUTED_PATHS.filter((p) => !KEYLESS_PATHS.includes(p)).concat("/_c");
 
 /** The checks of the gateway middleware: built for Node's web API, with the manifest, on the right paths. */
@@ -39,7 +39,7 @@ export function checkMiddleware(outputDir: string, snapshotDir: string, routes: 
     ...UNGATED_PATHS.filter((p) => matcher?.test(p)).map((p) => `${p} gated`),
   ];
   check(
-    "it runs on /v1, /mcp and the internal prefix only",
+    "it runs on /v1, /mcp, /markets and the internal prefix only",
     matcher !== undefined && wrong.length === 0,
     wrong.length ? wrong.join(", ") : (route?.middlewarePath ?? "no middleware route"),
   );

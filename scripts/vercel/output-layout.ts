@@ -26,7 +26,7 @@ export const KEYLESS_PATHS = [
 ];
 /**
  * Paths the function must answer: lists, an encoded id, the bare prefix, an unknown path (its 404
- * is the API's), MCP, and the keyless ones.
+ * is the API's), MCP, the list of markets, and the keyless ones.
  */
 export const ROUTED_PATHS = [
   "/v1/showtimes",
@@ -37,6 +37,7 @@ export const ROUTED_PATHS = [
   "/v1",
   "/v1/nope",
   "/mcp",
+  "/markets",
   "/_c/9bec71b15496768f422816239edd6a25/gzip/v1/films",
   ...KEYLESS_PATHS,
 ];

@@ -7,6 +7,7 @@
  * anything else arriving at the prefix is a 404.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { isMarketsList } from "../endpoints/market-path.js";
 import { isMcpTarget } from "../endpoints/mcp-path.js";
 import type { Coding } from "../respond/negotiate.js";
 
@@ -44,9 +45,12 @@ export function internalTarget(snapshotId: string, coding: Coding, publicTarget:
   return `${INTERNAL_PREFIX}/${snapshotId}/${coding}${publicTarget}`;
 }
 
-/** Whether a public target (origin-form) is under /v1 or the MCP endpoint, the only things the gateway forwards. */
+/**
+ * Whether a public target (origin-form) is under /v1, the MCP endpoint or the list of markets, the
+ * only things the gateway forwards (the list only for one snapshot: with markets it answers it).
+ */
 export function isApiTarget(url: string): boolean {
-  return url === "/v1" || /^\/v1[/?]/.test(url) || isMcpTarget(url);
+  return url === "/v1" || /^\/v1[/?]/.test(url) || isMcpTarget(url) || isMarketsList(url);
 }
 
 /** The parts of an internal target; undefined when it is not one. */
