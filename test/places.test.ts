@@ -19,8 +19,8 @@ import { TRAILER_BYTES } from "../api/_core/format/primitives/checksum.js";
 import { INDEX_FILE } from "../api/_core/format/primitives/files.js";
 import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { TOOLS_BY_NAME } from "../api/_core/mcp/tools.js";
-import { postcodeDistrictOf } from "../build/places/find-places.js";
-import { type Entry, parseEntries, scanEntries } from "../build/places/read-gazetteer.js";
+import { findPlaces, postcodeDistrictOf } from "../build/places/find-places.js";
+import { type Entry, parseEntries, readGazetteer, scanEntries } from "../build/places/read-gazetteer.js";
 import { runBuild } from "../build/run-build.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { startServer } from "../scripts/server/local-server.js";
@@ -83,6 +83,31 @@ describe("the gazetteer, read fast", () => {
       expect(scanned.length).toBeGreaterThan(100);
     },
   );
+
+  test("read once per process: the same frozen places again, in the order of the countries asked", () => {
+    const first = readGazetteer(["GB", "DE"]);
+    const again = readGazetteer(["DE", "GB"]);
+    expect(again).toHaveLength(first.length);
+    expect(new Set(again)).toEqual(new Set(first));
+    expect(again[0]!.countryCode).toBe("DE");
+    expect(Object.isFrozen(first[0])).toBe(true);
+    const gb = entries.filter((e) => e.country === "GB" && e.name.trim() !== "");
+    expect(first.filter((p) => p.countryCode === "GB").map((p) => [p.name, p.latitude])).toEqual(
+      gb.map((e) => [e.name.trim(), Number(e.lat)]),
+    );
+    // A second build's places are the first's: nothing the stage keeps between builds is changed by one.
+    expect(findPlaces([], readGazetteer(["GB"]))).toEqual(findPlaces([], readGazetteer(["GB"])));
+  });
+
+  test("held to about 60,000 places: the country used longest ago is read again", () => {
+    const us = readGazetteer(["US"]);
+    expect(readGazetteer(["US"])[0]).toBe(us[0]);
+    // US 17,343 places, then 49,842 more (IT, MX, FR, DE, ES, IN): past the bound, US is let go first.
+    readGazetteer(["IT", "MX", "FR", "DE", "ES", "IN"]);
+    const read = readGazetteer(["US"]);
+    expect(read[0]).not.toBe(us[0]);
+    expect(read).toEqual(us);
+  });
 
   test("a file written otherwise is not searched (then it is parsed whole)", () => {
     const spaced = Buffer.from('[{"name":"Vila","lat":"42.5","lng":"1.5","country": "AD","admin1":"03"}]');

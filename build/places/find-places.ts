@@ -96,16 +96,49 @@ function hasNamesakeTown(locality: Named, towns: ReadonlyMap<string, readonly Pl
 
 const named = (place: Place): Named => ({ place, nameKey: nameKeyOf(place.name) });
 
+/** What a place is found and ordered by: its name key, its words (its name's and region's), its key. */
+interface Found {
+  nameKey: string;
+  words: readonly string[];
+  key: string;
+}
+
+/** A region's words, the same for each of its hundreds of towns. */
+const regionWords = new Map<string, readonly string[]>();
+
+function foundBy({ place, nameKey }: Named): Found {
+  const region = place.region ?? "";
+  let inRegion = regionWords.get(region);
+  if (!inRegion) regionWords.set(region, (inRegion = indexWordsOf(region)));
+  return { nameKey, words: [...new Set([...indexWordsOf(place.name), ...inRegion])], key: placeKeyOf(place, nameKey) };
+}
+
+/**
+ * A gazetteer town's Found, made once per town for the process: it depends on the town alone, and the
+ * gazetteer's towns are kept between builds (read-gazetteer.ts), so a process building again (the
+ * tests, a release of markets) makes each once, where making 12,000 costs some 80 ms.
+ */
+const townsFound = new WeakMap<GazetteerPlace, { town: Place; found: Found }>();
+
+function townOf(gazetteerPlace: GazetteerPlace): { town: Place; found: Found } {
+  let known = townsFound.get(gazetteerPlace);
+  if (!known) {
+    const town = Object.freeze<Place>({ ...gazetteerPlace, kind: "town", cinemasWithin25Km: 0 });
+    townsFound.set(gazetteerPlace, (known = { town, found: foundBy(named(town)) }));
+  }
+  return known;
+}
+
 /** The snapshot's places, with their counts, keyed, in key order (each key once). */
 export function findPlaces(cinemaRecords: readonly PlainRecord[], gazetteer: readonly GazetteerPlace[]): PlaceEntry[] {
   const cinemas = cinemaRecords.map(factsOf);
-  const towns = gazetteer.map((town) => named({ ...town, kind: "town", cinemasWithin25Km: 0 }));
+  const towns = gazetteer.map(townOf);
   const byName = new Map<string, Place[]>();
-  for (const { place, nameKey } of towns) {
-    const id = `${place.countryCode}|${nameKey}`;
+  for (const { town, found } of towns) {
+    const id = `${town.countryCode}|${found.nameKey}`;
     let namesakes = byName.get(id);
     if (!namesakes) byName.set(id, (namesakes = []));
-    namesakes.push(place);
+    namesakes.push(town);
   }
   const localities = groupedPlaces(cinemas, "locality", (c) => c.locality)
     .map(named)
@@ -116,19 +149,13 @@ export function findPlaces(cinemaRecords: readonly PlainRecord[], gazetteer: rea
     if (c.latitude !== undefined && c.longitude !== undefined) geo.set([c.latitude, c.longitude], 2 * i);
   });
   const grid = new GeoIndex(geo);
-  // A region's words are the same for each of its hundreds of towns.
-  const regionWords = new Map<string, string[]>();
   const keyed = new Map<string, PlaceEntry>();
-  for (const { place, nameKey } of [...towns, ...localities, ...districts.map(named)]) {
-    if (nameKey === "") continue;
+  const add = (place: Place, found: Found) => {
+    if (found.nameKey === "" || keyed.has(found.key)) return;
     const near = { latitude: place.latitude, longitude: place.longitude, radiusKm: PLACE_RADIUS_KM };
-    place.cinemasWithin25Km = grid.within(near).length;
-    const key = placeKeyOf(place, nameKey);
-    if (keyed.has(key)) continue;
-    let region = regionWords.get(place.region ?? "");
-    if (!region) regionWords.set(place.region ?? "", (region = indexWordsOf(place.region ?? "")));
-    const words = [...new Set([...indexWordsOf(place.name), ...region])];
-    keyed.set(key, { place, key, nameKey, words });
-  }
+    keyed.set(found.key, { place: { ...place, cinemasWithin25Km: grid.within(near).length }, ...found });
+  };
+  for (const { town, found } of towns) add(town, found);
+  for (const place of [...localities, ...districts.map(named)]) add(place.place, foundBy(place));
   return [...keyed.values()].sort((a, b) => compare(a.key, b.key));
 }

