@@ -1,7 +1,7 @@
 /**
  * Cursors keep paging across releases (decision: pagination). Pinned cursors issued by the server
- * of 2026-11-24 over a fixed dataset, for every filter alone and a few combinations, resume with
- * the same records; a parameter added to a table changes no binding of a request without it; and
+ * of 2026-11-24 over a fixed dataset, for every filter alone and a few combinations, and those of
+ * parameters and endpoints added since (`/v1/places`), resume with the same records; a parameter added to a table changes no binding of a request without it; and
  * every filter binds.
  */
 import { readFileSync } from "node:fs";
@@ -13,8 +13,14 @@ import { bindingOf, decodeCursor, encodeCursorEscaped } from "../api/_core/token
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { createHandler } from "../api/_core/handle-request.js";
 import type { ListResource } from "../api/_core/format/layout/manifest.js";
-import { isFilter } from "../api/_core/endpoints/parameters/parameter.js";
-import { LIST_TABLES, parseListRequest, parseListRequestWith } from "../api/_core/endpoints/parse-request.js";
+import { boundFieldsOf, isFilter, type ParameterTable } from "../api/_core/endpoints/parameters/parameter.js";
+import { PLACE_PARAMETERS } from "../api/_core/endpoints/parameters/places.js";
+import {
+  LIST_TABLES,
+  parseListRequest,
+  parseListRequestWith,
+  parseTableQuery,
+} from "../api/_core/endpoints/parse-request.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { runBuild } from "../build/run-build.js";
 import { makeTempDir, removeDir, ROOT } from "./helpers/build-helpers.js";
@@ -47,7 +53,19 @@ beforeAll(async () => {
 
 afterAll(() => removeDir(work));
 
-async function get(url: string): Promise<{ data: Array<{ id: string }>; pagination: { nextCursor: string | null } }> {
+type Record = {
+  id?: string;
+  name?: string;
+  countryCode?: string;
+  kind?: string;
+  latitude?: number;
+  longitude?: number;
+};
+
+/** A record as pinned: its id; a place, which has none, by its name, country, kind and coordinates. */
+const idOf = (r: Record) => r.id ?? `${r.name}|${r.countryCode}|${r.kind}|${r.latitude},${r.longitude}`;
+
+async function get(url: string): Promise<{ data: Record[]; pagination: { nextCursor: string | null } }> {
   const response = await handle({ method: "GET", url, headers: { authorization: `Bearer ${DEMO_KEY}` } });
   expect(response.status, `${url}: ${Buffer.from(response.body).toString()}`).toBe(200);
   return JSON.parse(Buffer.from(response.body).toString());
@@ -60,11 +78,18 @@ describe("cursors pinned when they were issued", () => {
       for (const name of table.flatMap((row) => row.names)) if (name !== "cursor") expect(given).toContain(name);
   });
 
+  test("cover every parameter of /v1/places, on /v1/places (decision: places)", () => {
+    const places = PINNED.filter((p) => p.url.startsWith("/v1/places?"));
+    const given = new Set(places.flatMap((p) => [...new URL(p.url, "http://x").searchParams.keys()]));
+    for (const name of PLACE_PARAMETERS.flatMap((row) => row.names))
+      if (name !== "cursor") expect(given).toContain(name);
+  });
+
   test.each(PINNED.map((p) => [p.url, p] as const))("%s resumes with the same records", async (url, pinned) => {
     const first = await get(url);
-    expect(first.data.at(-1)!.id).toBe(pinned.lastId);
+    expect(idOf(first.data.at(-1)!)).toBe(pinned.lastId);
     const resumed = await get(`${url}&cursor=${pinned.cursor}`);
-    expect(resumed.data.map((r) => r.id)).toEqual(pinned.next);
+    expect(resumed.data.map(idOf)).toEqual(pinned.next);
     // Today's cursor for the same page is the same token: the binding did not move.
     expect(first.pagination.nextCursor).toBe(pinned.cursor);
   });
@@ -76,14 +101,16 @@ describe("adding a parameter", () => {
   test.each(queries.map((u) => [u.pathname + u.search, u] as const))(
     "%s: a table with one more row binds it exactly as before",
     (_, url) => {
-      const resource = url.pathname.split("/")[2] as keyof typeof LIST_TABLES;
-      const table = LIST_TABLES[resource];
-      const before = parseListRequestWith(table, resource, url.search.slice(1));
-      const after = parseListRequestWith([...table, NEWCOMER], resource, url.search.slice(1));
-      expect(after.binding).toBe(before.binding);
+      const resource = url.pathname.split("/")[2] as keyof typeof LIST_TABLES | "places";
+      const table = resource === "places" ? PLACE_PARAMETERS : LIST_TABLES[resource];
+      const bind = (rows: ParameterTable, query: string) =>
+        resource === "places"
+          ? bindingOf("listPlaces", boundFieldsOf(rows, parseTableQuery<object>(rows, query).query))
+          : parseListRequestWith(rows, resource, query).binding;
+      const before = bind(table, url.search.slice(1));
+      expect(bind([...table, NEWCOMER], url.search.slice(1))).toBe(before);
       // Given, the newcomer is bound: a cursor from the first page does not fit a page with it.
-      const withIt = parseListRequestWith([...table, NEWCOMER], resource, `${url.search.slice(1)}&newcomer=x`);
-      expect(withIt.binding).not.toBe(before.binding);
+      expect(bind([...table, NEWCOMER], `${url.search.slice(1)}&newcomer=x`)).not.toBe(before);
     },
   );
 

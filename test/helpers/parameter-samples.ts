@@ -7,6 +7,7 @@
  */
 import { CHANGES_PARAMETERS } from "../../api/_core/endpoints/parameters/changes.js";
 import { namesOf, type ParameterTable } from "../../api/_core/endpoints/parameters/parameter.js";
+import { PLACE_PARAMETERS } from "../../api/_core/endpoints/parameters/places.js";
 import { LIST_TABLES, ONE_TABLES } from "../../api/_core/endpoints/parse-request.js";
 
 export interface Sample {
@@ -33,6 +34,7 @@ export const PARAMETER_SAMPLES: Readonly<Record<string, Sample | typeof ISSUED>>
   anyAttributeIds: { one: "lang-en", other: "format-imax,format-2d" },
   near: { one: "52.52,13.405", other: "48.1,11.5" },
   radiusKm: { one: "25", other: "5", requires: "near" },
+  // A name's words: a film's, a cinema's or a place's (the place search's q, required there).
   q: { one: "odeon", other: "orbit of" },
   include: { one: "film,cinema", other: "film" },
   limit: { one: "7", other: "3" },
@@ -45,6 +47,7 @@ export const ALL_TABLES: Readonly<Record<string, ParameterTable>> = {
   ...Object.fromEntries(Object.entries(LIST_TABLES).map(([resource, table]) => [resource, table])),
   ...Object.fromEntries(Object.entries(ONE_TABLES).map(([resource, table]) => [`${resource}/{id}`, table])),
   changes: CHANGES_PARAMETERS,
+  places: PLACE_PARAMETERS,
 };
 
 /** The sample of a name the API chooses values for (throws for an issued one or a name without a row). */
