@@ -1,8 +1,8 @@
 /**
  * Cursors keep paging across releases (decision: pagination). Pinned cursors issued by the server
  * of 2026-11-24 over a fixed dataset, for every filter alone and a few combinations, and those of
- * parameters and endpoints added since (`/v1/places`), resume with the same records; a parameter added to a table changes no binding of a request without it; and
- * every filter binds.
+ * parameters and endpoints added since (`/v1/places`), resume with the same records; a parameter
+ * added to a table changes no binding of a request without it; and every filter binds.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
