@@ -1,12 +1,14 @@
 /**
- * The MCP scenarios (decision: MCP): a tool call, and the HTTP request that asks the same question
- * (the target the tool asks, at the tools' default limit, embeds included), each a scenario of its
- * own over the same questions, so the report compares their server CPU per request: a tool call
- * may cost at most twice its HTTP request. Their own random sequence, so the other scenarios ask
- * the same URLs as in earlier releases.
+ * The MCP scenarios (decision: MCP): a tool call (find_films, find_showtimes, find_places), and the
+ * HTTP request that asks the same question (the target the tool asks, embeds included), each a
+ * scenario of its own over the same questions, so the report compares their server CPU per request:
+ * a tool call may cost at most twice its HTTP request. Their own random sequence, so the other
+ * scenarios ask the same URLs as in earlier releases, and find_places' questions come after the
+ * others' in it, so theirs are those of before.
  */
 import type { Snapshot } from "../../api/_core/format/read/snapshot.js";
-import { TOOL_DEFAULT_LIMIT } from "../../api/_core/mcp/tool-arguments.js";
+import { TOOL_DEFAULT_LIMIT, TOOL_MAX_LIMIT } from "../../api/_core/mcp/tool-arguments.js";
+import { TOOLS_BY_NAME } from "../../api/_core/mcp/tools.js";
 import { type Scenario, UNCACHED_URLS } from "./scenario.js";
 
 /** A question both ways: the tool's arguments, and the GET that asks it. */
@@ -21,6 +23,7 @@ export const MCP_SCENARIOS = {
     mcp: "MCP find_showtimes at a cinema on a date, uncached",
     http: "HTTP: the same showtimes, with film and cinema, uncached",
   },
+  places: { mcp: "MCP find_places by a town's name, uncached", http: "HTTP: the same places, uncached" },
 };
 
 /** A tools/call message, as a client POSTs it. */
@@ -82,8 +85,42 @@ export function mcpScenarios(lists: Snapshot["lists"], days: string[], pick: (n:
     const target = `/v1/showtimes?limit=${limit}&cinemaId=${cinema}&date=${date}&include=film,cinema`;
     return { args: { cinemaId, date }, target };
   });
+  const places = placeQuestions(lists, pick);
   return [
     ...(films.length ? pair(MCP_SCENARIOS.films, "find_films", films) : []),
     ...pair(MCP_SCENARIOS.showtimes, "find_showtimes", showtimes),
+    ...(places.length ? pair(MCP_SCENARIOS.places, "find_places", places) : []),
   ];
+}
+
+/** How much of a locality a place question gives: all of it, or its first 3 to 6 letters. */
+const PREFIXES = [Infinity, 3, 4, 5, 6];
+
+/**
+ * "Where is X" as an assistant asks before `near` (decision: places): a cinema's locality, whole or
+ * its first letters, with its country or not, at each page size of the tool, all distinct.
+ */
+function placeQuestions(lists: Snapshot["lists"], pick: (n: number) => number): Question[] {
+  const towns = new Map<string, [string, string]>();
+  for (let i = 0; i < lists.cinemas.length; i++) {
+    const { location } = JSON.parse(Buffer.from(lists.cinemas.records.entry(i)).toString("utf8"));
+    towns.set(`${location.countryCode}|${location.locality}`, [String(location.locality), location.countryCode]);
+  }
+  const all = [...towns.values()];
+  const target = TOOLS_BY_NAME.get("find_places")!.target;
+  const per = PREFIXES.length * 2 * TOOL_MAX_LIMIT;
+  const asked = new Set<string>();
+  return distinctIndexes(all.length * per, UNCACHED_URLS, pick).flatMap((index): Question[] => {
+    const [town, countryCode] = all[Math.floor(index / per)]!;
+    const rest = index % per;
+    const q = [...town].slice(0, PREFIXES[rest % PREFIXES.length]).join("");
+    const withCountry = Math.floor(rest / PREFIXES.length) % 2 === 1;
+    const limit = 1 + Math.floor(rest / PREFIXES.length / 2);
+    const args = { q, ...(withCountry ? { countryCode } : {}), limit };
+    const path = target.targetOf(args);
+    // A locality shorter than a prefix asks what its whole name asks: once.
+    if (asked.has(path)) return [];
+    asked.add(path);
+    return [{ args, target: path }];
+  });
 }

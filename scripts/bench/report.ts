@@ -43,6 +43,7 @@ export const RELATIVE_TARGETS: Record<string, { of: string; atMost: number }> = 
   // A tool call against the HTTP request asking the same question (decision: MCP).
   [MCP_SCENARIOS.films.mcp]: { of: MCP_SCENARIOS.films.http, atMost: 2 },
   [MCP_SCENARIOS.showtimes.mcp]: { of: MCP_SCENARIOS.showtimes.http, atMost: 2 },
+  [MCP_SCENARIOS.places.mcp]: { of: MCP_SCENARIOS.places.http, atMost: 2 },
   "cinema + date, uncached": { of: "composed by cinema, uncached", atMost: 1.2 },
   // Discovery (decision: discovery, name search): what an app asks first, against the cinema page.
   "films near a US city on a date, uncached": { of: "composed by cinema, uncached", atMost: 2 },
