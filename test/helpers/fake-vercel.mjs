@@ -56,6 +56,7 @@ const ROUTES = [
   {
     src:
       "^\\/v1[\\/#\\?]?$|^\\/v1(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$|^\\/mcp[\\/#\\?]?$|" +
+      "^\\/markets[\\/#\\?]?$|" +
       "^\\/_c[\\/#\\?]?$|^\\/_c(?:\\/((?:[^\\/#\\?]+?)(?:\\/(?:[^\\/#\\?]+?))*))?[\\/#\\?]?$",
     middlewarePath: "middleware",
     continue: true,
@@ -66,6 +67,7 @@ const ROUTES = [
   { src: "^/v1$", dest: "/api/v1", check: true },
   { src: "^/v1(?:/(.*))$", dest: "/api/v1", check: true },
   { src: "^/mcp$", dest: "/api/v1", check: true },
+  { src: "^/markets$", dest: "/api/v1", check: true },
   { src: "^/_c(?:/(.*))$", dest: "/api/v1", check: true },
   {
     src: "^/\\.well-known(?:/(oauth-protected-resource|oauth-authorization-server|openid-configuration))$",
