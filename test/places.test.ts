@@ -11,12 +11,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { foldWord, wordsOf } from "../api/_core/format/layout/name-words.js";
+import { foldWord, indexWordsOf, nameKeyOf, wordsOf } from "../api/_core/format/layout/name-words.js";
 import { PLACE_SECTIONS, PLACES_ATTRIBUTION, placeJson } from "../api/_core/format/layout/places.js";
 import { PageBuffer } from "../api/_core/format/primitives/page-buffer.js";
 import { PAGE_BYTES } from "../api/_core/format/primitives/paged-file.js";
 import { TRAILER_BYTES } from "../api/_core/format/primitives/checksum.js";
 import { INDEX_FILE } from "../api/_core/format/primitives/files.js";
+import { type PlaceSortKey, searchPlaces } from "../api/_core/format/query/place-search.js";
+import type { PlaceIndex } from "../api/_core/format/read/place-index.js";
 import { readManifest, Snapshot } from "../api/_core/format/read/snapshot.js";
 import { TOOLS_BY_NAME } from "../api/_core/mcp/tools.js";
 import { findPlaces, postcodeDistrictOf } from "../build/places/find-places.js";
@@ -326,6 +328,67 @@ describe("GET /v1/places", () => {
     const films = await client.request("/v1/films?limit=1", { headers: auth(KEYS.valid) });
     const filmCursor = encodeURIComponent(films.json().pagination.nextCursor);
     expect(await refusal(`?q=lon&cursor=${filmCursor}`)).toMatchObject({ status: 400, parameter: "cursor" });
+  });
+});
+
+describe("a place search against a slow oracle (every place looked at, every hit sorted)", () => {
+  /** The places q finds as typed, ranked as name search ranks (decision: name search), from their name and region. */
+  function oracle(places: PlaceIndex, q: string, countryCode?: string): Array<{ place: number; rank: number }> {
+    const query = wordsOf(q);
+    const hits: Array<{ place: number; rank: number; cinemas: number }> = [];
+    for (let place = 0; place < places.count; place++) {
+      const { name, region, countryCode: country, cinemasWithin25Km } = places.place(place);
+      const words = [...indexWordsOf(name), ...indexWordsOf(region ?? "")];
+      if (countryCode !== undefined && country !== countryCode) continue;
+      if (!query.every((word) => words.some((w) => w.startsWith(word)))) continue;
+      const key = nameKeyOf(name);
+      const rank = key === query.join(" ") ? 1 : key.startsWith(query.join(" ")) ? 2 : 3;
+      hits.push({ place, rank, cinemas: cinemasWithin25Km });
+    }
+    hits.sort((a, b) => a.rank - b.rank || b.cinemas - a.cinemas || a.place - b.place);
+    return hits.map(({ place, rank }) => ({ place, rank }));
+  }
+
+  /** Every page of a search, `limit` at a time, each after the last place of the one before. */
+  function paged(places: PlaceIndex, q: string, limit: number, countryCode?: string) {
+    const query = { q: { words: wordsOf(q), key: wordsOf(q).join(" ") }, countryCode };
+    const all: Array<{ place: number; rank: number }> = [];
+    let after: PlaceSortKey | undefined;
+    for (;;) {
+      const page = searchPlaces(places, query, limit, after);
+      page.places.forEach((place, k) => all.push({ place, rank: page.ranks[k]! }));
+      expect(page.places.length).toBe(page.hasMore ? limit : page.places.length);
+      if (!page.hasMore) return all;
+      const last = page.places.at(-1)!;
+      after = { rank: page.ranks.at(-1)!, cinemas: places.cinemasNear(last), key: places.key(last) };
+    }
+  }
+
+  test.each<[string, number, string | undefined, boolean]>([
+    ["lon", 7, undefined, true],
+    ["london", 1, undefined, true],
+    ["l", 100, "GB", true],
+    ["new", 3, "GB", true],
+    ["bad s", 50, "DE", true],
+    ["sankt", 100, undefined, true],
+    ["saint england", 5, undefined, true],
+    ["st st", 40, undefined, true],
+    ["wc", 2, undefined, true],
+    ["10", 9, "DE", true],
+    ["münchen", 1, undefined, true],
+    ["hamburg", 1, "GB", false],
+    ["zzzq", 5, undefined, false],
+  ])("q=%s, %i a page (countryCode %s): every page as the oracle orders all", (q, limit, countryCode, finds) => {
+    const snapshot = new Snapshot(readManifest(snapshotDir), snapshotDir, { pageBytes: 2 ** 20, blockBytes: 2 ** 20 });
+    try {
+      const stored = snapshot.lists.places;
+      const expected = oracle(stored, q, countryCode);
+      expect(paged(stored, q, limit, countryCode)).toEqual(expected);
+      // None for a q nothing starts, nor for Hamburg in GB: a name found elsewhere is no near spelling.
+      expect(expected.length > 0).toBe(finds);
+    } finally {
+      snapshot.close();
+    }
   });
 });
 

@@ -31,26 +31,41 @@ export function isNearRank(rank: number | undefined): boolean {
   return rank !== undefined && rank >= NEAR_RANK;
 }
 
-/** Per record: NO_MATCH, or its rank plus one (0, 1, 2 as typed; NEAR_RANK and on for near spellings). */
-export function searchNames(index: NameIndex, query: NameQuery): Uint8Array {
-  const n = index.recordCount;
+/** The records a search finds, each once, in no set order, with each one's rank plus one (as searchNames'). */
+export interface NameMatches {
+  records: readonly number[];
+  ranks: readonly number[];
+}
+
+/**
+ * The records a search finds and their ranks, its work the postings of the query's words rather
+ * than the records: what a search of many records that finds few needs (the places; decision: places).
+ */
+export function matchNames(index: NameIndex, query: NameQuery): NameMatches {
   const ranges = new Map([...new Set(query.words)].map((word) => [word, index.prefixRange(word)]));
   // A word that starts no word at all: no name has every word, and the others need not be marked.
-  for (const { lo, hi } of ranges.values()) if (lo === hi) return nearRanks(index, query, ranges);
-  let hits: Uint8Array | undefined;
-  for (const range of ranges.values()) {
-    const marks = new Uint8Array(n);
-    index.markWords(range, marks);
-    if (hits) for (let i = 0; i < n; i++) hits[i]! &= marks[i]!;
-    else hits = marks;
+  const records = [...ranges.values()].some(({ lo, hi }) => lo === hi) ? [] : index.recordsInAll([...ranges.values()]);
+  if (records.length === 0) {
+    const near = nearRanks(index, query, ranges);
+    const found: number[] = [];
+    for (let i = 0; i < near.length; i++) if (near[i] !== NO_MATCH) found.push(i);
+    return { records: found, ranks: found.map((i) => near[i]!) };
   }
-  if (!hits?.includes(1)) return nearRanks(index, query, ranges);
-  const ranks = hits;
-  for (let i = 0; i < n; i++) if (ranks[i]) ranks[i] = ELSEWHERE;
   // A name that starts with the query's words has each of them at the start of one of its words.
   const { lo, equalEnd, hi } = index.namesStartingWith(query.key);
-  for (let i = lo; i < hi; i++) ranks[index.byName[i]!] = i < equalEnd ? WHOLE_NAME : NAME_STARTS;
-  return ranks;
+  const ranks = records.map((record) => {
+    const at = index.namePlace[record]!;
+    return at < lo || at >= hi ? ELSEWHERE : at < equalEnd ? WHOLE_NAME : NAME_STARTS;
+  });
+  return { records, ranks };
+}
+
+/** Per record: NO_MATCH, or its rank plus one (0, 1, 2 as typed; NEAR_RANK and on for near spellings). */
+export function searchNames(index: NameIndex, query: NameQuery): Uint8Array {
+  const { records, ranks } = matchNames(index, query);
+  const all = new Uint8Array(index.recordCount);
+  records.forEach((record, k) => (all[record] = ranks[k]!));
+  return all;
 }
 
 /** Ranks of near spellings, when no record matches as typed: every word of the query found within reach. */

@@ -6,7 +6,8 @@
  * count and key, so a cursor keeps its place across rebuilds as a list's does.
  */
 import type { PlaceIndex } from "../read/place-index.js";
-import { type NameQuery, NO_MATCH, searchNames } from "./name-search.js";
+import { lowerBound } from "../primitives/search.js";
+import { matchNames, type NameQuery } from "./name-search.js";
 
 export interface PlaceQuery {
   q: NameQuery;
@@ -27,22 +28,39 @@ export interface PlaceHits {
   hasMore: boolean;
 }
 
-/** The page of at most `limit` places after `after` (from the first without it). */
+/**
+ * The page of at most `limit` places after `after` (from the first without it). Its work is the
+ * places the query finds (matchNames), not all places: the best `limit` + 1 are kept as they come,
+ * never all of them sorted.
+ */
 export function searchPlaces(places: PlaceIndex, query: PlaceQuery, limit: number, after?: PlaceSortKey): PlaceHits {
-  const ranks = searchNames(places.names, query.q);
+  const { records, ranks } = matchNames(places.names, query.q);
   const country = query.countryCode;
   // Places in key order from here on tie with `after` and follow it; the rest of its tie precedes it.
   const resume = after ? places.after(after.key) : 0;
-  const hits: number[] = [];
-  for (let i = 0; i < places.count; i++) {
-    const rank = ranks[i]!;
-    if (rank === NO_MATCH || (country !== undefined && !places.isIn(i, country))) continue;
-    if (after && !follows(rank, places.cinemasNear(i), i, after, resume)) continue;
-    hits.push(i);
-  }
-  hits.sort((a, b) => ranks[a]! - ranks[b]! || places.cinemasNear(b) - places.cinemasNear(a) || a - b);
-  const page = hits.slice(0, limit);
-  return { places: page, ranks: page.map((i) => ranks[i]!), hasMore: hits.length > limit };
+  const best: Array<{ place: number; rank: number; cinemas: number }> = [];
+  let found = 0;
+  records.forEach((place, k) => {
+    const [rank, cinemas] = [ranks[k]!, places.cinemasNear(place)];
+    if (country !== undefined && !places.isIn(place, country)) return;
+    if (after && !follows(rank, cinemas, place, after, resume)) return;
+    found++;
+    const hit = { place, rank, cinemas };
+    if (best.length > limit && !precedes(hit, best[limit]!)) return;
+    best.splice(
+      lowerBound(best.length, (at) => precedes(hit, best[at]!)),
+      0,
+      hit,
+    );
+    if (best.length > limit + 1) best.pop();
+  });
+  const page = best.slice(0, limit);
+  return { places: page.map((hit) => hit.place), ranks: page.map((hit) => hit.rank), hasMore: found > limit };
+}
+
+/** The order of a search's places: rank, then most cinemas near, then key (the places' stored order). */
+function precedes(a: { place: number; rank: number; cinemas: number }, b: typeof a): boolean {
+  return a.rank !== b.rank ? a.rank < b.rank : a.cinemas !== b.cinemas ? a.cinemas > b.cinemas : a.place < b.place;
 }
 
 /** Whether a place sorts after the one a page ended on. */

@@ -30,6 +30,9 @@ export class NameIndex {
   /** Record indexes in name-key order, and each record's place in it. */
   readonly byName: Uint32Array;
   readonly namePlace: Uint32Array;
+  /** recordsInAll's marks, made on its first call, and the highest stamp it has given. */
+  private stamps: Uint32Array | undefined;
+  private stamped = 0;
 
   constructor(index: PagedFile, resource: WordIndexOwner, recordCount: number) {
     const sections = searchSections(resource);
@@ -100,6 +103,46 @@ export class NameIndex {
       const record = readPacked(values, width, i);
       if (cost < costs[record]!) costs[record] = cost;
     }
+  }
+
+  /** How many postings the words [lo, hi) have: what marking them costs. */
+  postingsOf({ lo, hi }: WordRange): number {
+    return (this.starts[hi] ?? 0) - (this.starts[lo] ?? 0);
+  }
+
+  /**
+   * The records having one of the words of every range, each once, in no set order. The work is the
+   * ranges' postings, not the records: a place search asks 60,000 places for a few hundred (a record
+   * is stamped with how many ranges it has met; stamps of earlier calls are lower than this call's).
+   */
+  recordsInAll(ranges: readonly WordRange[]): number[] {
+    const stamps = (this.stamps ??= new Uint32Array(this.recordCount));
+    if (this.stamped > 0xffff_ffff - ranges.length - 2) {
+      stamps.fill(0);
+      this.stamped = 0;
+    }
+    const base = this.stamped;
+    this.stamped += ranges.length + 1;
+    const { values, width } = this.records;
+    // The range of fewest postings first: later ones only carry on what it found.
+    const ordered = [...ranges].sort((a, b) => this.postingsOf(a) - this.postingsOf(b));
+    ordered.forEach(({ lo, hi }, k) => {
+      for (let i = this.starts[lo] ?? 0, end = this.starts[hi] ?? 0; i < end; i++) {
+        const record = readPacked(values, width, i);
+        if (k === 0 || stamps[record] === base + k) stamps[record] = base + k + 1;
+      }
+    });
+    const found: number[] = [];
+    const all = base + ordered.length;
+    const last = ordered.at(-1);
+    if (!last) return found;
+    for (let i = this.starts[last.lo] ?? 0, end = this.starts[last.hi] ?? 0; i < end; i++) {
+      const record = readPacked(values, width, i);
+      if (stamps[record] !== all) continue;
+      stamps[record] = all + 1;
+      found.push(record);
+    }
+    return found;
   }
 
   /** Record i's name key: its name's words, single spaces between (layout/name-words.ts nameKeyOf). */
