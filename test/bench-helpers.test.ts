@@ -1,13 +1,15 @@
 /**
  * The bench's own helpers (docs/performance.md, "Method"): its command-line values, the even spread
  * of feed pages it serves, the days a cinema's date is asked for, how it walks the changes feed,
- * and the figures its targets are checked on. No timing is measured here.
+ * the figures its targets are checked on, and the distinct place questions it asks. No timing is
+ * measured here.
  */
 import { describe, expect, test } from "vitest";
 import { spreadEvenly } from "../scripts/bench/feed-scenario.js";
 import { walkFeed } from "../scripts/bench/feed-walk.js";
 import { catchUpBound, previousCost } from "../scripts/bench/history-report.js";
 import { MAX_HISTORY_DAYS, parseHistory, parseSize } from "../scripts/bench/options.js";
+import { placeQuestions } from "../scripts/bench/place-questions.js";
 import { relativeCpu } from "../scripts/bench/report.js";
 import { datesBetween } from "../scripts/bench/scenarios.js";
 import type { ScenarioFigures } from "../scripts/bench/serve-step.js";
@@ -118,5 +120,28 @@ describe("target figures", () => {
     expect(relativeCpu(run, "cinema + date, uncached")).toBeCloseTo(1.15);
     expect(relativeCpu(run.slice(1), "cinema + date, uncached")).toBeUndefined();
     expect(relativeCpu(run, "composed by cinema, uncached")).toBeUndefined();
+  });
+});
+
+describe("place questions (decision: places)", () => {
+  const cinemas = [
+    ["London", "GB"],
+    ["London", "GB"],
+    ["Ely", "GB"],
+    ["Köln", "DE"],
+  ].map(([locality, countryCode]) => Buffer.from(JSON.stringify({ location: { locality, countryCode } })));
+  const lists = { cinemas: { length: cinemas.length, records: { entry: (i: number) => cinemas[i]! } } };
+
+  test("each locality whole or its first 3 to 6 letters, with its country or not, at each limit: all distinct", () => {
+    let n = 0;
+    const questions = placeQuestions(lists as never, (k) => n++ % k, 15, 5);
+    // London, Lon, Lond, Londo; Ely; Köln, Köl: 7 texts, with and without the country, 11 limits.
+    expect(questions).toHaveLength(7 * 2 * 11);
+    expect(new Set(questions.map((q) => JSON.stringify(q))).size).toBe(questions.length);
+    expect(new Set(questions.map((q) => q.q))).toEqual(
+      new Set(["London", "Lon", "Lond", "Londo", "Ely", "Köln", "Köl"]),
+    );
+    expect(new Set(questions.map((q) => q.limit))).toEqual(new Set([5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]));
+    for (const q of questions) if (q.countryCode) expect(q.countryCode).toBe(q.q.startsWith("K") ? "DE" : "GB");
   });
 });

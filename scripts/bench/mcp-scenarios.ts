@@ -9,7 +9,8 @@
 import type { Snapshot } from "../../api/_core/format/read/snapshot.js";
 import { TOOL_DEFAULT_LIMIT, TOOL_MAX_LIMIT } from "../../api/_core/mcp/tool-arguments.js";
 import { TOOLS_BY_NAME } from "../../api/_core/mcp/tools.js";
-import { type Scenario, UNCACHED_URLS } from "./scenario.js";
+import { placeQuestions } from "./place-questions.js";
+import { distinctIndexes, type Scenario, UNCACHED_URLS } from "./scenario.js";
 
 /** A question both ways: the tool's arguments, and the GET that asks it. */
 interface Question {
@@ -48,17 +49,6 @@ function pair(names: { mcp: string; http: string }, tool: string, questions: Que
 /** Radii a film question takes: with the places and the days, enough distinct questions that none is cached. */
 const RADII_KM = [5, 10, 15, 20, 25, 30, 40, 50];
 
-/** `count` distinct items of `0..total-1` in a random order (a partial Fisher-Yates shuffle). */
-function distinctIndexes(total: number, count: number, pick: (n: number) => number): number[] {
-  const indexes = Array.from({ length: total }, (_, i) => i);
-  const n = Math.min(total, count);
-  for (let i = 0; i < n; i++) {
-    const j = i + pick(total - i);
-    [indexes[i], indexes[j]] = [indexes[j]!, indexes[i]!];
-  }
-  return indexes.slice(0, n);
-}
-
 /** Films near a random US cinema's place on a day, and a random cinema's showtimes on a day. */
 export function mcpScenarios(lists: Snapshot["lists"], days: string[], pick: (n: number) => number): Scenario[] {
   const limit = TOOL_DEFAULT_LIMIT;
@@ -85,42 +75,13 @@ export function mcpScenarios(lists: Snapshot["lists"], days: string[], pick: (n:
     const target = `/v1/showtimes?limit=${limit}&cinemaId=${cinema}&date=${date}&include=film,cinema`;
     return { args: { cinemaId, date }, target };
   });
-  const places = placeQuestions(lists, pick);
+  const place = TOOLS_BY_NAME.get("find_places")!.target;
+  const places = placeQuestions(lists, pick, TOOL_MAX_LIMIT).map(
+    (args): Question => ({ args: { ...args }, target: place.targetOf({ ...args }) }),
+  );
   return [
     ...(films.length ? pair(MCP_SCENARIOS.films, "find_films", films) : []),
     ...pair(MCP_SCENARIOS.showtimes, "find_showtimes", showtimes),
     ...(places.length ? pair(MCP_SCENARIOS.places, "find_places", places) : []),
   ];
-}
-
-/** How much of a locality a place question gives: all of it, or its first 3 to 6 letters. */
-const PREFIXES = [Infinity, 3, 4, 5, 6];
-
-/**
- * "Where is X" as an assistant asks before `near` (decision: places): a cinema's locality, whole or
- * its first letters, with its country or not, at each page size of the tool, all distinct.
- */
-function placeQuestions(lists: Snapshot["lists"], pick: (n: number) => number): Question[] {
-  const towns = new Map<string, [string, string]>();
-  for (let i = 0; i < lists.cinemas.length; i++) {
-    const { location } = JSON.parse(Buffer.from(lists.cinemas.records.entry(i)).toString("utf8"));
-    towns.set(`${location.countryCode}|${location.locality}`, [String(location.locality), location.countryCode]);
-  }
-  const all = [...towns.values()];
-  const target = TOOLS_BY_NAME.get("find_places")!.target;
-  const per = PREFIXES.length * 2 * TOOL_MAX_LIMIT;
-  const asked = new Set<string>();
-  return distinctIndexes(all.length * per, UNCACHED_URLS, pick).flatMap((index): Question[] => {
-    const [town, countryCode] = all[Math.floor(index / per)]!;
-    const rest = index % per;
-    const q = [...town].slice(0, PREFIXES[rest % PREFIXES.length]).join("");
-    const withCountry = Math.floor(rest / PREFIXES.length) % 2 === 1;
-    const limit = 1 + Math.floor(rest / PREFIXES.length / 2);
-    const args = { q, ...(withCountry ? { countryCode } : {}), limit };
-    const path = target.targetOf(args);
-    // A locality shorter than a prefix asks what its whole name asks: once.
-    if (asked.has(path)) return [];
-    asked.add(path);
-    return [{ args, target: path }];
-  });
 }

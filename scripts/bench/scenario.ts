@@ -14,3 +14,14 @@ export interface Scenario {
 
 /** Distinct URLs per uncached scenario: ~40 kB pages, far beyond the 6 MB composed-page cache. */
 export const UNCACHED_URLS = 2000;
+
+/** `count` distinct items of `0..total-1` in a random order (a partial Fisher-Yates shuffle). */
+export function distinctIndexes(total: number, count: number, pick: (n: number) => number): number[] {
+  const indexes = Array.from({ length: total }, (_, i) => i);
+  const n = Math.min(total, count);
+  for (let i = 0; i < n; i++) {
+    const j = i + pick(total - i);
+    [indexes[i], indexes[j]] = [indexes[j]!, indexes[i]!];
+  }
+  return indexes.slice(0, n);
+}

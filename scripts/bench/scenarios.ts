@@ -10,6 +10,7 @@
 import { readManifest, Snapshot } from "../../api/_core/format/read/snapshot.js";
 import { collectFeedScenario } from "./feed-scenario.js";
 import { mcpScenarios } from "./mcp-scenarios.js";
+import { placeQuestions } from "./place-questions.js";
 import { type Scenario, UNCACHED_URLS } from "./scenario.js";
 
 export type { Scenario } from "./scenario.js";
@@ -220,22 +221,13 @@ function nameScenarios(lists: Snapshot["lists"]): Scenario[] {
 }
 
 /**
- * "What's on near X" (decision: places): an assistant's place look-up, by a cinema's locality, whole
- * or its first letters (three to six), sometimes with its country, in page sizes of 5 to 15.
+ * "What's on near X" (decision: places): a place look-up by a cinema's locality, whole or its first
+ * letters, sometimes with its country, in page sizes of 5 to 15 (place-questions.ts): each distinct.
  */
 function placeScenarios(lists: Snapshot["lists"]): Scenario[] {
-  const pick = random(6);
-  const towns: Array<[string, string]> = [];
-  for (let i = 0; i < lists.cinemas.length; i++) {
-    const { location } = JSON.parse(Buffer.from(lists.cinemas.records.entry(i)).toString("utf8"));
-    towns.push([String(location.locality), String(location.countryCode)]);
-  }
-  if (towns.length === 0) return [];
-  const paths = Array.from({ length: UNCACHED_URLS }, (_, n) => {
-    const [town, country] = towns[pick(towns.length)]!;
-    const q = pick(2) === 0 ? town : town.slice(0, 3 + pick(4));
-    const where = pick(4) === 0 ? `&countryCode=${country}` : "";
-    return `/v1/places?q=${encodeURIComponent(q)}${where}&limit=${5 + (n % 11)}`;
+  const paths = placeQuestions(lists, random(6), 15, 5).map(({ q, countryCode, limit }) => {
+    const where = countryCode ? `&countryCode=${countryCode}` : "";
+    return `/v1/places?q=${encodeURIComponent(q)}${where}&limit=${limit}`;
   });
-  return [{ name: "places, uncached", paths, authorized: true, uncached: true }];
+  return paths.length ? [{ name: "places, uncached", paths, authorized: true, uncached: true }] : [];
 }
