@@ -74,7 +74,7 @@ export async function writeMarketSnapshot(
   const content = stage("index", () => indexRecords(localized), id);
   const places = stage(
     "places",
-    () => findPlaces(content.cinemas, readGazetteer(placeCountriesOf(part.market, content.cinemas))),
+    () => findPlaces(content.cinemas, readGazetteer(placeCountriesOf(content.cinemas))),
     id,
   );
   const rendered = await stage(

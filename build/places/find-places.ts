@@ -7,7 +7,6 @@
  * answer, where "no such place" would send an assistant looking for another spelling.
  */
 import type { PlainRecord } from "../../api/_core/format/layout/content.js";
-import type { Market } from "../../api/_core/format/layout/market-rules.js";
 import { indexWordsOf, nameKeyOf } from "../../api/_core/format/layout/name-words.js";
 import { type Place, PLACE_RADIUS_KM, type PlaceKind, placeKeyOf } from "../../api/_core/format/layout/places.js";
 import { GeoIndex, haversineKm } from "../../api/_core/format/query/cinema-selection.js";
@@ -27,9 +26,12 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Coordinates made by the build (a centroid) keep 5 decimals, as the gazetteer's do (about a metre). */
 const round5 = (degrees: number) => Math.round(degrees * 1e5) / 1e5;
 
-/** The countries a snapshot's places are in: its market's, or without markets those of its cinemas. */
-export function placeCountriesOf(market: Market | undefined, cinemas: readonly PlainRecord[]): string[] {
-  const countries = market ? market.countries : cinemas.map((cinema) => cinema.countryCode ?? "");
+/**
+ * The countries a snapshot's places are in: those of its cinemas, with or without markets, so a
+ * market's snapshot is what a build of its data alone writes (decision: places, markets).
+ */
+export function placeCountriesOf(cinemas: readonly PlainRecord[]): string[] {
+  const countries = cinemas.map((cinema) => cinema.countryCode ?? "");
   return [...new Set(countries)].filter((code) => code !== "").sort(compare);
 }
 
