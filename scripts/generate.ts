@@ -8,6 +8,8 @@ import { churnDataset } from "./generate/churn.js";
 import { WORLD_MARKETS } from "./generate/world-markets.js";
 import { MARKETS_FILE, writeDataset } from "./generate/write-dataset.js";
 
+const WORLD_SAMPLE = ["us", "cn", "in", "mx", "fr"].join(", ");
+const WORLD_MINIMUM = (364 * WORLD_MARKETS.length).toLocaleString("en");
 const USAGE = `Usage: npm run generate -- --out DIR --showtimes N [--markets world] [--seed S] [--force]
        npm run generate -- --churn FROM --out DIR [--seed S] [--force]
 
@@ -21,10 +23,10 @@ of at most ${(100_000).toLocaleString("en")} lines. The same N and S always give
                   films closed and opened (a changes-feed benchmark's day; --seed varies the day)
   --out DIR       output directory; created if missing, must be empty unless --force
   --showtimes N   number of showtimes, an integer from 0 to 100000000
-  --markets world instead, the world's cinema countries in ${WORLD_MARKETS.length} markets with their
-                  markets.json (${WORLD_MARKETS.map((m) => m.id).join(", ")}), each country's share of
-                  the showtimes its share of these countries' screens (the US about 39%); every market
-                  has a cinema from --showtimes ${(364 * WORLD_MARKETS.length).toLocaleString("en")}
+  --markets world instead, the world's cinema countries in ${WORLD_MARKETS.length} markets (${WORLD_SAMPLE} and
+                  ${WORLD_MARKETS.length - 5} more) with their markets.json, each country's share of the showtimes
+                  its screens' share of the shows they play (the US about 27%: 2.0M of 7.4M, China
+                  25%); every market has a cinema from --showtimes ${WORLD_MINIMUM}
   --seed S        random seed, an integer from 0 to 4294967295 (default 1)
   --force         replace the four resource folders (and markets.json) of a non-empty DIR
   --help          print this help`;

@@ -20,7 +20,7 @@ import { previousSnapshotOf } from "../build/cli-options.js";
 import { formatBuildReport } from "../build/report/build-report.js";
 import { type BuildOptions, checkData, runBuild } from "../build/run-build.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
-import { WORLD_MARKETS, worldCinemaCounts } from "../scripts/generate/world-markets.js";
+import { WORLD_MARKETS } from "../scripts/generate/world-markets.js";
 import { writeDataset as writeGenerated } from "../scripts/generate/write-dataset.js";
 import {
   makeTempDir,
@@ -372,16 +372,4 @@ test("the generator's world dataset builds into every market, each with cinemas"
   const markets = result.report.markets.markets;
   expect(markets.length).toBeGreaterThanOrEqual(12);
   expect(markets.filter((m) => m.counts.cinemas === 0)).toEqual([]);
-});
-
-test("a world dataset's countries get cinemas by their screens, one to each market first", () => {
-  const screens = WORLD_MARKETS.flatMap((m) => m.countries.map(([, n]) => n));
-  const total = screens.reduce((a, b) => a + b, 0);
-  // 7.4M showtimes: 364 a cinema.
-  const counts = worldCinemaCounts(20_330);
-  expect(counts.reduce((a, b) => a + b, 0)).toBe(20_330);
-  counts.forEach((n, i) => expect(n / 20_330).toBeCloseTo(screens[i]! / total, 3));
-  const few = worldCinemaCounts(WORLD_MARKETS.length);
-  const first = WORLD_MARKETS.flatMap((m) => m.countries.map((_, i) => (i === 0 ? 1 : 0)));
-  expect(few).toEqual(first);
 });

@@ -12,13 +12,20 @@ export interface City {
   offset?: string;
 }
 
+// biome-ignore format: a table of codes, not one to a line
+const LANGUAGES = [
+  "en", "de", "fr", "es", "it", "nl", "ja", "pt", "hi", "ko", "sv", "nb", "da", "fi", "is",
+  "zh", "pl", "cs", "hu", "ro", "tr", "id", "th", "tl", "ms", "vi",
+] as const;
+type CountryLanguage = (typeof LANGUAGES)[number];
+
 export interface Country {
   code: string;
   weight: number;
   /** UTC offset in December: the listing window has no daylight-saving switch, so one offset per place is exact. */
   offset: string;
   /** A `lang-<language>` attribute must exist (attributes.ts; the world's others: world-places.ts). */
-  language: "en" | "de" | "fr" | "es" | "it" | "nl" | "ja" | "pt" | "hi" | "ko" | "sv" | "nb" | "da" | "fi" | "is";
+  language: CountryLanguage;
   /** Whether foreign films are mostly dubbed (DE, FR, ES, IT) or shown subtitled. */
   dubs: boolean;
   screenLabel: string;

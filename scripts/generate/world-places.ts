@@ -16,11 +16,22 @@ export const WORLD_LANGUAGES = {
   da: "Dansk",
   fi: "Suomi",
   is: "Íslenska",
+  zh: "中文 (Chinese)",
+  pl: "Polski",
+  cs: "Čeština",
+  hu: "Magyar",
+  ro: "Română",
+  tr: "Türkçe",
+  id: "Bahasa Indonesia",
+  th: "ไทย (Thai)",
+  tl: "Filipino",
+  ms: "Bahasa Melayu",
+  vi: "Tiếng Việt",
 } as const satisfies Partial<Record<Country["language"], string>>;
 
 const range = (place: City) => place.postal as readonly [number, number];
 /** The city's postcode range drawn as `width` digits, placed into `form` where `#` stands for a digit. */
-const numeric =
+export const numeric =
   (width: number, form = "#".repeat(width)) =>
   (random: Random, place: City) => {
     const digits = String(drawInt(random, ...range(place))).padStart(width, "0");
@@ -36,7 +47,7 @@ const canadian = (random: Random, place: City) => {
 const eircode = (random: Random, place: City) =>
   `${pickOne(random, place.postal as readonly string[])} ${pickOne(random, LETTERS)}${drawInt(random, 100, 999)}`;
 
-interface Plan {
+export interface Plan {
   code: string;
   offset: string;
   language: Country["language"];
@@ -49,7 +60,7 @@ interface Plan {
   postcode: Country["postcode"];
 }
 
-const country = ({ numberFirst, ...plan }: Plan): Country => ({
+export const country = ({ numberFirst, ...plan }: Plan): Country => ({
   ...plan,
   weight: 0,
   formatAddress: numberFirst ? (street, n) => `${n} ${street}` : (street, n) => `${street} ${n}`,

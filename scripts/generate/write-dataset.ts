@@ -12,7 +12,13 @@ import { createNdjsonSink } from "./ndjson-sink.js";
 import { apportion, forkRandom } from "./random.js";
 import { renderShowtimes } from "./schedule.js";
 import type { CinemaPlan } from "./types.js";
-import { WORLD_ATTRIBUTES, worldCinemaCounts, worldCountries, worldMarketsJson } from "./world-markets.js";
+import {
+  WORLD_ATTRIBUTES,
+  worldCinemaCounts,
+  worldCountries,
+  worldMarketsJson,
+  worldShowtimeQuotas,
+} from "./world-markets.js";
 
 const LINES_PER_FILE = 100_000;
 /** Where a data folder defines its markets (the build's load/markets-source.ts). */
@@ -43,15 +49,16 @@ function groupByCountry(cinemas: readonly CinemaPlan[]): Map<string, CinemaPlan[
 
 /**
  * The cinemas, and each one's showtimes: bigger cinemas get proportionally more (rounding the running
- * sum makes the total exactly N). A world's countries get cinemas by their screens, so their shares of
- * the showtimes follow their screens too.
+ * sum makes the total exactly N). A world's countries get cinemas and showtimes by their shows
+ * (world-markets.ts), its cinemas within a country by their screens.
  */
-function planCinemas({ showtimes, seed, markets }: DatasetOptions, films: ReturnType<typeof createFilms>) {
+export function planCinemas({ showtimes, seed, markets }: DatasetOptions, films: ReturnType<typeof createFilms>) {
   const count = countCinemas(showtimes);
-  const cinemas =
-    markets === "world"
-      ? createCinemas(seed, count, films, worldCountries(), worldCinemaCounts(count))
-      : createCinemas(seed, count, films);
+  if (markets === "world") {
+    const cinemas = createCinemas(seed, count, films, worldCountries(), worldCinemaCounts(count));
+    return { cinemas, quotas: worldShowtimeQuotas(showtimes, cinemas) };
+  }
+  const cinemas = createCinemas(seed, count, films);
   const quotas = apportion(
     showtimes,
     cinemas.map((cinema) => cinema.screens.length),
