@@ -132,7 +132,7 @@ describe("place questions (decision: places)", () => {
   ].map(([locality, countryCode]) => Buffer.from(JSON.stringify({ location: { locality, countryCode } })));
   const lists = { cinemas: { length: cinemas.length, records: { entry: (i: number) => cinemas[i]! } } };
 
-  test("each locality whole or its first 3 to 6 letters, with its country or not, at each limit: all distinct", () => {
+  test("each locality whole or its first 3 to 8 letters, with its country or not, at each limit: all distinct", () => {
     let n = 0;
     const questions = placeQuestions(lists as never, (k) => n++ % k, 15, 5);
     // London, Lon, Lond, Londo; Ely; Köln, Köl: 7 texts, with and without the country, 11 limits.

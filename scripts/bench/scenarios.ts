@@ -222,10 +222,10 @@ function nameScenarios(lists: Snapshot["lists"]): Scenario[] {
 
 /**
  * "What's on near X" (decision: places): a place look-up by a cinema's locality, whole or its first
- * letters, sometimes with its country, in page sizes of 5 to 15 (place-questions.ts): each distinct.
+ * letters, sometimes with its country, in page sizes of 1 to 20 (place-questions.ts): each distinct.
  */
 function placeScenarios(lists: Snapshot["lists"]): Scenario[] {
-  const paths = placeQuestions(lists, random(6), 15, 5).map(({ q, countryCode, limit }) => {
+  const paths = placeQuestions(lists, random(6), 20).map(({ q, countryCode, limit }) => {
     const where = countryCode ? `&countryCode=${countryCode}` : "";
     return `/v1/places?q=${encodeURIComponent(q)}${where}&limit=${limit}`;
   });
