@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { encodeManifest } from "../api/_core/format/layout/manifest.js";
 import { readManifest } from "../api/_core/format/read/snapshot.js";
+import { isKnownTimeZone, offsetAt, zoneOffsets } from "../build/localize/zone-offsets.js";
 import { makeTempDir, removeDir, runBuildCli, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
 
 let work: string;
@@ -163,6 +164,54 @@ describe("IANA primary names on every path", () => {
     } finally {
       snapshot.close();
     }
+  });
+});
+
+describe("the pinned IANA database, whichever Node.js line builds", () => {
+  const at = (iso: string) => Date.parse(iso) / 1000;
+  // Node.js 20 carries tzdata 2025c, where Vancouver and Edmonton still fall back in November 2026,
+  // Node.js 24 carries 2026c, where they do not: the same answers on every line mean pinned data.
+  test.each([
+    ["America/Vancouver", "2026-07-01T12:00:00Z", -7 * 3600],
+    ["America/Vancouver", "2026-12-01T12:00:00Z", -7 * 3600],
+    ["America/Edmonton", "2026-12-01T12:00:00Z", -6 * 3600],
+    ["Europe/Berlin", "2026-03-29T00:59:59Z", 3600],
+    ["Europe/Berlin", "2026-03-29T01:00:00Z", 7200],
+    ["Asia/Kathmandu", "2026-12-01T12:00:00Z", 5 * 3600 + 45 * 60],
+    ["asia/calcutta", "2026-12-01T12:00:00Z", 5.5 * 3600],
+    ["Etc/UTC", "2026-12-01T12:00:00Z", 0],
+  ])("%s at %s is %i s east of UTC", (zone, instant, offset) => {
+    expect(offsetAt(zone, at(instant))).toBe(offset);
+  });
+
+  test("a zone's changes are its transitions within the span, to the second", () => {
+    expect(zoneOffsets("Europe/Berlin", at("2026-01-01T00:00:00Z"), at("2027-01-01T00:00:00Z"))).toEqual({
+      initial: 3600,
+      changes: [
+        [at("2026-03-29T01:00:00Z"), 7200],
+        [at("2026-10-25T01:00:00Z"), 3600],
+      ],
+    });
+    // A change exactly at the span's end is in it; one at its start is the initial offset.
+    const spring = at("2026-03-29T01:00:00Z");
+    expect(zoneOffsets("Europe/Berlin", spring - 3600, spring).changes).toEqual([[spring, 7200]]);
+    expect(zoneOffsets("Europe/Berlin", spring, spring + 3600)).toEqual({ initial: 7200, changes: [] });
+    expect(zoneOffsets("America/Vancouver", at("2026-06-01T00:00:00Z"), at("2027-06-01T00:00:00Z"))).toEqual({
+      initial: -7 * 3600,
+      changes: [],
+    });
+  });
+
+  test.each([
+    ["Europe/Berlin", true],
+    ["europe/berlin", true],
+    ["US/Pacific", true],
+    ["Europe/Atlantis", false],
+    ["GMT+05:00", false],
+    ["../Europe/Berlin", false],
+    ["", false],
+  ])("%j is a zone: %s", (zone, known) => {
+    expect(isKnownTimeZone(zone)).toBe(known);
   });
 });
 

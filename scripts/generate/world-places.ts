@@ -76,11 +76,12 @@ export const WORLD_COUNTRIES: readonly Country[] = [
     streets: ["Yonge St", "King St W", "Rue Sainte-Catherine", "Robson St", "Bank St"],
     numberFirst: true,
     independents: ["Revue Cinema", "Cinéma du Parc", "The Rio Theatre", "Bytowne Cinema"],
+    // British Columbia and Alberta keep summer time all year from November 2026 (tzdata 2026c on).
     cities: [
       city("Toronto", "yyz", 43.6532, -79.3832, 12, ["M5V", "M4W", "M6J"], "-05:00"),
       city("Montréal", "yul", 45.5019, -73.5674, 8, ["H2X", "H3B", "H2W"], "-05:00"),
-      city("Vancouver", "yvr", 49.2827, -123.1207, 6, ["V6B", "V5K", "V6E"], "-08:00"),
-      city("Calgary", "yyc", 51.0447, -114.0719, 4, ["T2P", "T2R"], "-07:00"),
+      city("Vancouver", "yvr", 49.2827, -123.1207, 6, ["V6B", "V5K", "V6E"], "-07:00"),
+      city("Calgary", "yyc", 51.0447, -114.0719, 4, ["T2P", "T2R"], "-06:00"),
       city("Ottawa", "yow", 45.4215, -75.6972, 3, ["K1P", "K2P"], "-05:00"),
     ],
     postcode: canadian,
