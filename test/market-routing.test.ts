@@ -14,13 +14,14 @@ import { parseChangesRequest, parseListRequest } from "../api/_core/endpoints/pa
 import { encodeMarketsIndex, MARKETS_INDEX_FORMAT } from "../api/_core/format/layout/markets-index.js";
 import type { SnapshotError } from "../api/_core/format/primitives/errors.js";
 import { readMarketsIndex } from "../api/_core/format/read/markets-folder.js";
-import { MarketsSource } from "../api/_core/format/read/markets-source.js";
+import { MarketsSource, marketShare } from "../api/_core/format/read/markets-source.js";
+import { DEFAULT_BUDGETS } from "../api/_core/format/read/snapshot.js";
 import { SnapshotSource } from "../api/_core/format/read/snapshot-source.js";
 import { ApiError } from "../api/_core/respond/errors.js";
 import { bindingOf, encodeCursorEscaped } from "../api/_core/tokens/cursor.js";
 import { sealer } from "../api/_core/tokens/sealed.js";
 import { decodeSyncToken, encodeSyncToken } from "../api/_core/tokens/sync-token.js";
-import { FolderSource } from "../scripts/server/snapshot-watch.js";
+import { FolderSource, loggedMarkets } from "../scripts/server/snapshot-watch.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { generateDataset } from "./helpers/dataset.js";
 import { buildFolder } from "./helpers/market-servers.js";
@@ -235,6 +236,54 @@ describe("a multi-market folder's source", () => {
     );
     expect(source.market("dach")!.source.current().manifest.market?.id).toBe("dach");
     source.close();
+  });
+
+  test("one process serving every market splits one snapshot's budgets among them; a function does not", () => {
+    const { dir } = copy();
+    const markets = readMarketsIndex(dir).markets;
+    const shown = (source: MarketsSource) => markets.map((m) => source.market(m.id)!.source.budgets);
+    const local = shown(loggedMarkets(dir, 0, undefined));
+    const sum = (key: "pageBytes" | "blockBytes") => local.reduce((total, b) => total + b[key], 0);
+    expect(sum("blockBytes")).toBeLessThanOrEqual(DEFAULT_BUDGETS.blockBytes);
+    expect(sum("blockBytes")).toBeGreaterThan(DEFAULT_BUDGETS.blockBytes - markets.length);
+    expect(sum("pageBytes")).toBeLessThanOrEqual(DEFAULT_BUDGETS.pageBytes);
+    expect(shown(new MarketsSource(dir))).toEqual(markets.map(() => DEFAULT_BUDGETS));
+  });
+
+  const summarised = (id: string, showtimes: number) =>
+    ({
+      id,
+      name: id,
+      countries: ["GB"],
+      snapshotId: "0".repeat(32),
+      summary: {
+        counts: { cinemas: 1, films: 1, showtimes },
+        firstDate: null,
+        lastDate: null,
+        freshness: { asOf: null, stale: false },
+      },
+    }) as unknown as ReturnType<typeof readMarketsIndex>["markets"][number];
+  test.each([
+    // Half split evenly, half by showtimes.
+    [
+      [300, 100],
+      [0.25 + 0.375, 0.25 + 0.125],
+    ],
+    [
+      [1, 0],
+      [0.75, 0.25],
+    ],
+    [
+      [0, 0],
+      [0.5, 0.5],
+    ],
+    [[5], [1]],
+  ])("markets of %j showtimes take %j of the budgets", (showtimes, weights) => {
+    const budgets = { pageBytes: 1 << 20, blockBytes: 1 << 24 };
+    const markets = showtimes.map((n, i) => summarised(`m${i}`, n));
+    expect(markets.map((m) => marketShare(budgets, m, markets))).toEqual(
+      weights.map((w) => ({ pageBytes: Math.floor((1 << 20) * w), blockBytes: Math.floor((1 << 24) * w) })),
+    );
   });
 
   test("no index at all: every request's 503 says so", () => {

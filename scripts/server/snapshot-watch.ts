@@ -30,6 +30,8 @@ export function loggedSnapshots(dir: string, recheckMs: number, log: SnapshotLog
 export function loggedMarkets(dir: string, recheckMs: number, log: SnapshotLog | undefined): MarketsSource {
   return new MarketsSource(dir, {
     recheckMs,
+    // One process serves every market: they share what one snapshot's caches may hold.
+    shared: true,
     onServing: (snapshot) => log?.serving(snapshot.manifest),
     onNotTaken: (problem, servingId, market) => log?.notTaken(problem.message, servingId, market),
   });

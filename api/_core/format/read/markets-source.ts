@@ -10,14 +10,18 @@ import { MARKETS_INDEX_FILE, resolveInside } from "../primitives/files.js";
 import type { Manifest } from "../layout/manifest.js";
 import type { IndexedMarket, MarketsIndex } from "../layout/markets-index.js";
 import { checkMarketManifest, marketDir, readMarketsIndex } from "./markets-folder.js";
-import type { CacheBudgets, Snapshot } from "./snapshot.js";
+import { type CacheBudgets, DEFAULT_BUDGETS, type Snapshot } from "./snapshot.js";
 import { SnapshotSource, stampOrRestore } from "./snapshot-source.js";
 
 export interface MarketsSourceOptions {
   /** How often to look for a replaced index or market (0: on every use). */
   recheckMs?: number;
-  /** Each market's snapshot's budgets. */
+  /**
+   * Each market's snapshot's budgets (default: DEFAULT_BUDGETS each), as a function holding one
+   * market has; or, with `shared`, the budgets of all the markets served, split among them.
+   */
   budgets?: CacheBudgets;
+  shared?: boolean;
   /** Told of each market's snapshot taken into service (its manifest names the market). */
   onServing?: (snapshot: Snapshot) => void;
   /**
@@ -25,6 +29,22 @@ export interface MarketsSourceOptions {
    * taken, and what stays in service: the market's snapshot id, or the ids of every market's.
    */
   onNotTaken?: (problem: SnapshotError, servingId: string, market?: string) => void;
+}
+
+/**
+ * A market's share of budgets that every market of an index shares: half split evenly, half by
+ * showtimes (a market's blocks are read in proportion to them), so the shares add up to the
+ * budgets and the smallest market still keeps half an even share.
+ */
+export function marketShare(budgets: CacheBudgets, market: IndexedMarket, markets: readonly IndexedMarket[]) {
+  const showtimes = (m: IndexedMarket) => m.summary?.counts.showtimes ?? 0;
+  const total = markets.reduce((sum, m) => sum + showtimes(m), 0);
+  const n = Math.max(1, markets.length);
+  const weight = 1 / (2 * n) + (total > 0 ? showtimes(market) / (2 * total) : 1 / (2 * n));
+  return {
+    pageBytes: Math.floor(budgets.pageBytes * weight),
+    blockBytes: Math.floor(budgets.blockBytes * weight),
+  };
 }
 
 /** A market of the index in service and the source of its snapshot. */
@@ -121,7 +141,7 @@ export class MarketsSource {
     for (const market of index.markets) {
       const kept = this.served?.get(market.id);
       if (kept) kept.market = market;
-      next.set(market.id, kept ?? this.open(market));
+      next.set(market.id, kept ?? this.open(market, index.markets));
     }
     for (const [id, { source }] of this.served ?? []) if (!next.has(id)) source.close();
     this.served = next;
@@ -131,12 +151,14 @@ export class MarketsSource {
     return next;
   }
 
-  private open(market: IndexedMarket): ServedMarket {
+  /** A market's source; with shared budgets, its share is that of the index it first came in. */
+  private open(market: IndexedMarket, markets: readonly IndexedMarket[]): ServedMarket {
     const { options } = this;
+    const budgets = options.shared ? marketShare(options.budgets ?? DEFAULT_BUDGETS, market, markets) : options.budgets;
     const served: ServedMarket = { market, source: undefined as unknown as SnapshotSource };
     served.source = new SnapshotSource(marketDir(this.dir, market.id), {
       recheckMs: options.recheckMs,
-      budgets: options.budgets,
+      budgets,
       within: market.id,
       onServing: options.onServing,
       onNotTaken: (problem, serving) => options.onNotTaken?.(problem, serving.manifest.snapshotId, market.id),

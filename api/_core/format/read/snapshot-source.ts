@@ -78,6 +78,11 @@ export class SnapshotSource {
     private readonly options: SourceOptions = {},
   ) {}
 
+  /** What each snapshot it opens may keep in memory. */
+  get budgets(): CacheBudgets {
+    return this.options.budgets ?? DEFAULT_BUDGETS;
+  }
+
   /** The snapshot in service; throws SnapshotError when there is none that can be read. */
   current(): Snapshot {
     const now = Date.now();
@@ -115,7 +120,7 @@ export class SnapshotSource {
     if (stamp === "") throw new SnapshotError(MANIFEST_FILE, "does not exist: build a snapshot first (npm run build)");
     const manifest = readManifest(this.dir);
     this.options.check?.(manifest);
-    const opened = new Snapshot(manifest, this.dir, this.options.budgets ?? DEFAULT_BUDGETS);
+    const opened = new Snapshot(manifest, this.dir, this.budgets);
     // A rebuild swaps the whole folder: files opened now and a manifest unchanged since are one snapshot.
     if (stampOf(path).stamp !== stamp) {
       opened.close();
