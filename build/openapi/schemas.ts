@@ -256,8 +256,10 @@ const COMPONENTS: [z.ZodType, string, string][] = [
       "`basePath`, where its API is (`/gb/v1`; its MCP endpoint is `/gb/mcp`), whether `/v1` serves it too " +
       "(`default`) and whether the calling key may use it (`entitled`: a 403 otherwise), and what its data " +
       "holds: counts, the first and last local date with a showtime (`date` finds showtimes on them; null " +
-      "when it has none) and its freshness. `counts`, the dates and `freshness` are null while the market's " +
-      "data cannot be read (its requests answer 503). A deployment without markets lists one market whose " +
+      "when it has none) and its freshness. `counts`, the dates and `freshness` are null while a server " +
+      "holding every market cannot read the market's data (its requests answer 503); on Vercel, where no " +
+      "function holds every market, they are the figures the build wrote. A deployment without markets " +
+      "lists one market whose " +
       "`id` and `name` are null, at `/v1`, with its cinemas' countries.",
   ],
   [
