@@ -19,6 +19,8 @@ import { readManifest } from "../api/_core/format/read/snapshot.js";
 import { previousSnapshotOf } from "../build/cli-options.js";
 import { formatBuildReport } from "../build/report/build-report.js";
 import { type BuildOptions, checkData, runBuild } from "../build/run-build.js";
+import { buildOrder } from "../build/markets/each-market.js";
+import type { PartitionedRecords } from "../build/markets/partition-markets.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { WORLD_MARKETS } from "../scripts/generate/world-markets.js";
 import { writeDataset as writeGenerated } from "../scripts/generate/write-dataset.js";
@@ -352,6 +354,15 @@ test("npm run build writes a multi-market folder and says so per market", async 
   );
   expect(result.stdout).toContain("\nmarket dach: ");
   expect(readMarketsIndex(cliOut)).toEqual(readMarketsIndex(out));
+});
+
+test("markets are built smallest first, each let go once written; a tie in markets.json's order", () => {
+  const part = (id: string, showtimes: number) => ({
+    market: { id, name: id, countries: [id.toUpperCase()] },
+    linked: { records: { cinemas: [], films: [], attributes: [], showtimes: Array(showtimes).fill({}), invalid: [] } },
+  });
+  const split = { markets: [part("us", 5), part("gb", 2), part("ie", 0), part("de", 2)], filmsShowing: 0 };
+  expect(buildOrder({ ...split, filmsInNoMarket: 0 } as unknown as PartitionedRecords)).toEqual([2, 1, 3, 0]);
 });
 
 test("the generator's world dataset builds into every market, each with cinemas", async () => {

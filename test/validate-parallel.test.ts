@@ -19,7 +19,7 @@ import {
   validRecords,
   writeFiles,
 } from "./helpers/build-helpers.js";
-import { writeDataset } from "./helpers/dataset.js";
+import { generateDataset, writeDataset } from "./helpers/dataset.js";
 import { datasetOf, showtimesArb } from "./helpers/showtime-records.js";
 import { buildBothWays, expectSameShowtimes, validateBothWays } from "./helpers/validation-paths.js";
 
@@ -71,6 +71,15 @@ describe("validation on worker threads", () => {
       );
     },
   );
+
+  test("gives the same entries for files of more records than a worker sends at once", async () => {
+    // 17,000 showtimes a file (NDJSON, a JSON array): just past a worker's slice of 16,384 (validate-worker.ts SLICE).
+    const generated = generateDataset({ seed: 5, showtimes: 34_000 });
+    const dir = path.join(work, "sliced");
+    writeDataset(dir, generated);
+    const { inline, threaded } = await validateBothWays(dir);
+    expectSameShowtimes(inline, threaded, generated.showtimes as unknown as Array<Record<string, unknown>>);
+  });
 
   test("reports the same problems in the same order, across files and workers", async () => {
     const { showtimes, cinemas, films, attributes } = validRecords();

@@ -1,8 +1,9 @@
 /** Stage 3: integrity across records: unique ids, and every showtime reference resolves. */
-import type { PlainEntry, ShowtimeEntry, ValidRecords } from "../validate/entries.js";
+import type { ValidRecords } from "../validate/entries.js";
 import type { Problem } from "../report/problems.js";
 import type { Location } from "../load/read-source-file.js";
 import { RESOURCES, type Resource } from "../validate/schemas.js";
+import { findDuplicateIds } from "./showtime-ids.js";
 
 /** Valid records whose ids are unique and whose references resolve. */
 export interface LinkedRecords {
@@ -16,23 +17,31 @@ function locationOf(where: Location): string {
 
 const whereOf = (entry: Location) => ({ file: entry.file, line: entry.line, index: entry.index });
 
-/** The ids of a resource, reporting every id seen before (with where it was first seen). */
-function indexIds(entries: ReadonlyArray<PlainEntry | ShowtimeEntry>, problems: Problem[]): Set<string> {
-  const first = new Map<string, Location>();
-  for (const entry of entries) {
-    const seen = first.get(entry.id);
-    if (seen) {
-      problems.push({
-        ...whereOf(entry),
-        code: "duplicate_id",
-        path: "id",
-        message: `${JSON.stringify(entry.id)} is already used (first at ${locationOf(seen)})`,
-      });
-    } else {
-      first.set(entry.id, entry);
-    }
+const duplicateProblem = (entry: Location & { id: string }, seen: Location): Problem => ({
+  ...whereOf(entry),
+  code: "duplicate_id",
+  path: "id",
+  message: `${JSON.stringify(entry.id)} is already used (first at ${locationOf(seen)})`,
+});
+
+/**
+ * The ids of a resource, each with where it was first seen, reporting every id seen before. The map
+ * is the id index itself. Showtimes, which nothing refers to, hold in it only the ids that repeat or
+ * that an invalid record names (showtime-ids.ts): a map of 7.4M showtime ids cost ~440 MB.
+ */
+function indexIds(resource: Resource, records: ValidRecords, problems: Problem[]): Map<string, Location> {
+  const report = (entry: Location & { id: string }, seen: Location) => problems.push(duplicateProblem(entry, seen));
+  if (resource === "showtimes") {
+    const named = records.invalid.flatMap((entry) => (entry.resource === "showtimes" && entry.id) || []);
+    return findDuplicateIds(records.showtimes, named, report);
   }
-  return new Set(first.keys());
+  const first = new Map<string, Location>();
+  for (const entry of records[resource]) {
+    const seen = first.get(entry.id);
+    if (seen) report(entry, seen);
+    else first.set(entry.id, entry);
+  }
+  return first;
 }
 
 const SINGULAR: Record<Resource, string> = {
@@ -48,7 +57,7 @@ const SINGULAR: Record<Resource, string> = {
  */
 function indexInvalidIds(
   invalid: ValidRecords["invalid"],
-  ids: Record<Resource, Set<string>>,
+  ids: Record<Resource, Map<string, Location>>,
   problems: Problem[],
 ): void {
   const first = new Map<string, ValidRecords["invalid"][number]>();
@@ -68,13 +77,13 @@ function indexInvalidIds(
       first.set(key, entry);
     }
   }
-  for (const entry of first.values()) ids[entry.resource].add(entry.id!);
+  for (const entry of first.values()) ids[entry.resource].set(entry.id!, entry);
 }
 
 export function linkRecords(records: ValidRecords, problems: Problem[]): LinkedRecords {
-  const ids = Object.fromEntries(RESOURCES.map((r) => [r, indexIds(records[r], problems)])) as Record<
+  const ids = Object.fromEntries(RESOURCES.map((r) => [r, indexIds(r, records, problems)])) as Record<
     Resource,
-    Set<string>
+    Map<string, Location>
   >;
   indexInvalidIds(records.invalid, ids, problems);
   const check = (entry: Location, path: string, target: Resource, id: string) => {

@@ -14,6 +14,10 @@ export function totalBytes(files: readonly SourceFile[]): number {
   return files.reduce((sum, { file }) => sum + sizeOf(file), 0);
 }
 
+export function largestBytes(files: readonly SourceFile[]): number {
+  return files.reduce((largest, { file }) => Math.max(largest, sizeOf(file)), 0);
+}
+
 /** Estimates how many records all files hold from how many the files done held per byte. */
 export class RecordEstimate {
   private bytesDone = 0;

@@ -7,10 +7,21 @@ import { Worker } from "node:worker_threads";
 import { addRecord, type Interner, type ValidRecords } from "./entries.js";
 import type { Problem } from "../report/problems.js";
 import type { SourceFile } from "../load/read-source-file.js";
-import { RecordEstimate } from "../load/record-estimate.js";
+import { largestBytes, RecordEstimate } from "../load/record-estimate.js";
 import { SHOWTIME_SHAPE } from "./showtime-shape.js";
 import { type FileResult, type HeldTables, readShowtimes } from "./validate-protocol.js";
 import { bundleWorkerModule, removeWorkerModule } from "../worker-module.js";
+
+/**
+ * A worker's old generation at most, in MB. V8 lets a heap grow lazily toward its limit (by default
+ * the main thread's, GBs), and at 7.4M showtimes two workers each held ~280 MB, mostly garbage, beside
+ * the main thread's records: the build's peak RSS. A worker needs a slice of NDJSON at a time
+ * (read-source-file.ts), its tables of repeated values, which grow with the data (hence the floor),
+ * and a JSON array file whole: its text and parsed records take a few times its size.
+ */
+export function workerHeapLimitMb(largestFileBytes: number): number {
+  return 256 + Math.ceil((8 * largestFileBytes) / 2 ** 20);
+}
 
 /** The validation worker as a loadable module, or undefined (see worker-module.ts). */
 export function bundleValidationWorker(): Promise<string | undefined> {
@@ -33,31 +44,37 @@ export async function validateInWorkers(run: ParallelValidation): Promise<void> 
   const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
-      const waiting = new Map<number, { result: FileResult; tables: HeldTables }>();
+      // Each worker's results, in the order it sent them: its files in order, each file's slices in order.
+      const waiting: Array<Array<{ result: FileResult; tables: HeldTables }>> = [];
       let next = 0;
       let count = 0;
       const estimate = new RecordEstimate(run.files);
+      const used = Math.min(run.workers, files.length);
+      const maxOldGenerationSizeMb = workerHeapLimitMb(largestBytes(run.files));
       const applyReady = () => {
-        for (let ready = waiting.get(next); ready; ready = waiting.get(next)) {
-          waiting.delete(next);
+        for (let ready = waiting[next % used]?.[0]; ready; ready = waiting[next % used]?.[0]) {
+          waiting[next % used]!.shift();
           count += applyResult(run, files[next]!, ready.result, ready.tables);
+          // Taken: its worker may validate one slice further ahead (validate-worker.ts AHEAD).
+          workers[next % used]!.postMessage(next);
+          if (!ready.result.last) continue;
           run.onProgress?.(count, estimate.fileDone(next, count));
           next++;
         }
         if (next === files.length) resolve();
       };
-      const used = Math.min(run.workers, files.length);
       for (let w = 0; w < used; w++) {
         // The worker validates and lays out showtimes by the tables this thread reads them back by.
         const workerData = { files: files.filter((f) => f.at % used === w), showtimeTables: SHOWTIME_SHAPE.tables };
-        const worker = new Worker(run.script, { workerData });
+        const worker = new Worker(run.script, { workerData, resourceLimits: { maxOldGenerationSizeMb } });
         const tables: HeldTables = { strings: [], lists: [] };
+        waiting.push([]);
         worker.on("message", (result: FileResult) => {
           // Rows are numbered in the worker's sending order: extend the tables as messages arrive.
           for (const text of result.newStrings) tables.strings.push(run.interner.string(text));
           for (const rows of result.newLists)
             tables.lists.push(run.interner.list(rows.map((row) => tables.strings[row]!)));
-          waiting.set(result.at, { result, tables });
+          waiting[w]!.push({ result, tables });
           applyReady();
         });
         worker.on("error", reject);

@@ -18,6 +18,9 @@ export const ABSENT = -1;
 export interface FileResult {
   /** The file's place in the build's source list. */
   at: number;
+  /** Which slice of the file's records this is (from 0), and whether it is the file's last. */
+  part: number;
+  last: boolean;
   problems: Problem[];
   /** What the file's invalid records say about others (ids, references), in file order. */
   invalid: Array<RecordIdentity & { line?: number; index?: number }>;
