@@ -57,6 +57,8 @@ async function prepareRecords(options: CheckOptions, stage: Stage) {
       sources,
       {
         workers: options.validateWorkers,
+        // With markets, each market's showtimes are made entries only as it is built (held-showtimes.ts).
+        holdShowtimes: sources.markets !== undefined,
         onProgress: (n, total) => options.onProgress?.("validate", n, total, true),
         onWorkers: options.onValidationWorkers,
       },

@@ -33,7 +33,7 @@ function indexIds(resource: Resource, records: ValidRecords, problems: Problem[]
   const report = (entry: Location & { id: string }, seen: Location) => problems.push(duplicateProblem(entry, seen));
   if (resource === "showtimes") {
     const named = records.invalid.flatMap((entry) => (entry.resource === "showtimes" && entry.id) || []);
-    return findDuplicateIds(records.showtimes, named, report);
+    return findDuplicateIds(records.held ?? records.showtimes, named, report);
   }
   const first = new Map<string, Location>();
   for (const entry of records[resource]) {
@@ -95,7 +95,7 @@ export function linkRecords(records: ValidRecords, problems: Problem[]): LinkedR
       message: `refers to ${SINGULAR[target]} ${JSON.stringify(id)}, which does not exist`,
     });
   };
-  for (const showtime of records.showtimes) {
+  for (const showtime of records.held ?? records.showtimes) {
     check(showtime, "cinemaId", "cinemas", showtime.cinemaId);
     check(showtime, "filmId", "films", showtime.filmId);
     showtime.attributeIds.forEach((id, i) => check(showtime, `attributeIds[${i}]`, "attributes", id));

@@ -20,10 +20,14 @@ export function idHash(text: string): number {
   return (a >>> 0) * 2 ** 21 + ((b >>> 0) >>> 11);
 }
 
+/** Entries read in order, twice: an array, or showtimes validation holds (held-showtimes.ts). */
+export type Entries<T> = Iterable<T> & { readonly length: number };
+
 /** Hashes of the entries' ids found more than once (one typed array, sorted in place, then let go). */
-function repeatedHashes(entries: ReadonlyArray<{ id: string }>, hash: (id: string) => number): Set<number> {
+function repeatedHashes(entries: Entries<{ id: string }>, hash: (id: string) => number): Set<number> {
   const sorted = new Float64Array(entries.length);
-  for (let i = 0; i < entries.length; i++) sorted[i] = hash(entries[i]!.id);
+  let i = 0;
+  for (const entry of entries) sorted[i++] = hash(entry.id);
   sorted.sort();
   const repeated = new Set<number>();
   for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) repeated.add(sorted[i]!);
@@ -37,7 +41,7 @@ function repeatedHashes(entries: ReadonlyArray<{ id: string }>, hash: (id: strin
  * Exact whatever `hash` gives: ids that only share a hash are compared, and found different.
  */
 export function findDuplicateIds<T extends Location & { id: string }>(
-  entries: readonly T[],
+  entries: Entries<T>,
   named: Iterable<string>,
   onDuplicate: (entry: T, first: Location) => void,
   hash = idHash,

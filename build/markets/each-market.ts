@@ -16,7 +16,7 @@ import type { BuildOptions, CheckOptions, MarketReport, MarketsReport } from "..
 import { localizeMarket, type Stage, writeMarketSnapshot } from "../run-snapshot.js";
 import { summarizeWritten, writeMarketsIndex } from "../write/write-snapshot.js";
 import { previousOfMarkets } from "./market-previous.js";
-import type { MarketRecords, PartitionedRecords } from "./partition-markets.js";
+import { type MarketRecords, type PartitionedRecords, showtimeCount, takeShowtimes } from "./partition-markets.js";
 
 function addZoneCounts(sum: ZoneCounts, counts: ZoneCounts): ZoneCounts {
   return {
@@ -44,7 +44,7 @@ const attributesOf = (split: PartitionedRecords) => split.markets[0]!.linked.rec
  * (7.4M showtimes in 23 markets: 3.5 GB of peak RSS in markets.json's order; docs/performance.md).
  */
 export function buildOrder(split: PartitionedRecords): number[] {
-  const sizes = split.markets.map((part, at) => ({ at, showtimes: part.linked.records.showtimes.length }));
+  const sizes = split.markets.map((part, at) => ({ at, showtimes: showtimeCount(part) }));
   return sizes.sort((a, b) => a.showtimes - b.showtimes || a.at - b.at).map((size) => size.at);
 }
 
@@ -56,7 +56,7 @@ export function checkEachMarket(split: PartitionedRecords, options: CheckOptions
   const reports = split.markets.map((part, i): MarketReport => {
     // A previous snapshot a build could not read fails the check as it would the build.
     previousManifest(previous[i]!.dir);
-    const localized = localizeMarket(part, previous[i]!, options, stage, warnings);
+    const localized = localizeMarket(takeShowtimes(part), previous[i]!, options, stage, warnings);
     zoneCounts = addZoneCounts(zoneCounts, localized.zoneCounts);
     const counts = Object.fromEntries(LIST_RESOURCES.map((r) => [r, localized.records[r].length]));
     return { market: part.market!, counts: counts as Manifest["counts"], dropped: localized.dropped };
@@ -93,7 +93,7 @@ export async function buildEachMarket(
   const pool = await createBodyPool(options.gzipLevel ?? 6, options.gzipWorkers);
   try {
     for (const i of order) {
-      const part = parts[i]!;
+      const part = takeShowtimes(parts[i]!);
       parts[i] = undefined;
       const market = part.market!;
       const localized = localizeMarket(part, previous[i]!, options, stage, marketWarnings[i]!);

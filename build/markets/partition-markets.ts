@@ -9,11 +9,30 @@ import type { Market } from "../../api/_core/format/layout/market-rules.js";
 import type { LinkedRecords } from "../link/link-records.js";
 import type { Problem } from "../report/problems.js";
 import type { PlainEntry, ShowtimeEntry } from "../validate/entries.js";
+import type { HeldShowtimes } from "../validate/held-showtimes.js";
 
 /** One market's records, as a build without markets would hold its data alone; `market` absent without markets. */
 export interface MarketRecords {
   market?: Market;
   linked: LinkedRecords;
+  /** Its showtimes while still held (their positions), in place of `linked.records.showtimes`: see takeShowtimes. */
+  held?: { showtimes: HeldShowtimes; positions: number[] };
+}
+
+/** How many showtimes a market has, held or not. */
+export function showtimeCount(part: MarketRecords): number {
+  return part.held ? part.held.positions.length : part.linked.records.showtimes.length;
+}
+
+/**
+ * The market's records with its showtimes made entries (held-showtimes.ts), as validation on one
+ * thread gives them; each market's are taken once, just before it is built, and the slices whose
+ * showtimes are all taken are let go.
+ */
+export function takeShowtimes(part: MarketRecords): MarketRecords {
+  if (!part.held) return part;
+  const showtimes = part.held.showtimes.take(part.held.positions);
+  return { market: part.market, linked: { records: { ...part.linked.records, showtimes } } };
 }
 
 export interface PartitionedRecords {
@@ -54,10 +73,15 @@ export function partitionMarkets(
   markets: readonly Market[] | undefined,
   problems: Problem[],
 ): PartitionedRecords {
-  if (!markets) return { markets: [{ linked: { records } }], filmsShowing: records.films.length, filmsInNoMarket: 0 };
+  if (!markets) {
+    const { held, ...rest } = records;
+    const all = held ? { ...rest, showtimes: held.take(held.all()) } : records;
+    return { markets: [{ linked: { records: all } }], filmsShowing: records.films.length, filmsInNoMarket: 0 };
+  }
   const marketOf = marketOfCinemas(records.cinemas, markets, problems);
   const cinemas = markets.map((): PlainEntry[] => []);
-  const showtimes = markets.map((): ShowtimeEntry[] => []);
+  // Per market, its showtimes (held: their positions).
+  const showtimes = markets.map((): Array<ShowtimeEntry | number> => []);
   const films = markets.map(() => new Set<string>());
   for (const cinema of records.cinemas) {
     const at = marketOf.get(cinema.id);
@@ -65,13 +89,17 @@ export function partitionMarkets(
   }
   // Showtimes come grouped by cinema in most feeds: the last cinema's market is looked up once.
   let [cinemaId, at]: [string | undefined, number | undefined] = [undefined, undefined];
-  for (const showtime of records.showtimes) {
+  let position = 0;
+  for (const showtime of records.held ?? records.showtimes) {
     if (showtime.cinemaId !== cinemaId) [cinemaId, at] = [showtime.cinemaId, marketOf.get(showtime.cinemaId)];
-    if (at === undefined) continue;
-    showtimes[at]!.push(showtime);
-    films[at]!.add(showtime.filmId);
+    if (at !== undefined) {
+      showtimes[at]!.push(records.held ? position : showtime);
+      films[at]!.add(showtime.filmId);
+    }
+    position++;
   }
   const showing = records.films.filter((film) => films.some((ids) => ids.has(film.id))).length;
+  const held = records.held;
   return {
     markets: markets.map((market, i) => ({
       market,
@@ -80,10 +108,11 @@ export function partitionMarkets(
           cinemas: cinemas[i]!,
           films: records.films.filter((film) => films[i]!.has(film.id)),
           attributes: records.attributes,
-          showtimes: showtimes[i]!,
+          showtimes: held ? [] : (showtimes[i] as ShowtimeEntry[]),
           invalid: [],
         },
       },
+      ...(held && { held: { showtimes: held, positions: showtimes[i] as number[] } }),
     })),
     filmsShowing: showing,
     filmsInNoMarket: records.films.length - showing,

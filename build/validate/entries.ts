@@ -8,6 +8,7 @@ import { checkDateTime } from "../../api/_core/format/primitives/date-time.js";
 import type { PlainRecord, ShowtimeRecord, TimeText } from "../../api/_core/format/layout/content.js";
 import type { PlainFacts, RecordIdentity, ShowtimeFacts } from "./check-record.js";
 import type { Location } from "../load/read-source-file.js";
+import type { HeldShowtimes } from "./held-showtimes.js";
 import type { Resource } from "./schemas.js";
 import { SHOWTIME_SHAPE, type ShowtimeShape, type ShowtimeValue, valueIn } from "./showtime-shape.js";
 
@@ -20,6 +21,11 @@ export interface ValidRecords {
   films: PlainEntry[];
   attributes: PlainEntry[];
   showtimes: ShowtimeEntry[];
+  /**
+   * Valid showtimes not yet made entries, in place of `showtimes` (then empty): a build with markets
+   * validated on workers holds them so, and makes a market's entries as it builds it (held-showtimes.ts).
+   */
+  held?: HeldShowtimes;
   /** Records that failed validation: what they say about others, for the cross-record checks. */
   invalid: Array<RecordIdentity & Location>;
 }

@@ -9,6 +9,7 @@ import type { Problem } from "../report/problems.js";
 import type { SourceFile } from "../load/read-source-file.js";
 import { largestBytes, RecordEstimate } from "../load/record-estimate.js";
 import { SHOWTIME_SHAPE } from "./showtime-shape.js";
+import { HeldShowtimes } from "./held-showtimes.js";
 import { type FileResult, type HeldTables, readShowtimes } from "./validate-protocol.js";
 import { bundleWorkerModule, removeWorkerModule } from "../worker-module.js";
 
@@ -35,12 +36,15 @@ export interface ParallelValidation {
   records: ValidRecords;
   problems: Problem[];
   interner: Interner;
+  /** Showtimes kept as sent, in `records.held`, not made entries (held-showtimes.ts): a build with markets. */
+  holdShowtimes?: boolean;
   onProgress?: (records: number, estimatedTotal?: number) => void;
 }
 
 /** Validates `files` on workers running `script` into `records` and `problems`; removes `script`. */
 export async function validateInWorkers(run: ParallelValidation): Promise<void> {
   const files = run.files.map((file, at) => ({ ...file, at }));
+  if (run.holdShowtimes) run.records.held ??= new HeldShowtimes(run.interner, SHOWTIME_SHAPE);
   const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
@@ -97,6 +101,9 @@ function applyResult(run: ParallelValidation, source: SourceFile, result: FileRe
     run.records.invalid.push({ ...identity, ...where(identity.line, identity.index) });
   for (const facts of result.plain)
     addRecord(run.records, source.resource, facts, where(facts.line, facts.index), run.interner);
-  const showtimes = readShowtimes(result, source.file, tables, run.interner, SHOWTIME_SHAPE, run.records.showtimes);
+  const slice = { file: source.file, numbers: result.numbers, strings: result.strings, tables };
+  const showtimes = run.records.held
+    ? run.records.held.add(slice)
+    : readShowtimes(slice, run.interner, SHOWTIME_SHAPE, run.records.showtimes);
   return result.plain.length + showtimes;
 }

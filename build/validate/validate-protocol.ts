@@ -27,7 +27,7 @@ export interface FileResult {
   /** Valid cinemas, films or attributes, in file order. */
   plain: Array<PlainFacts & { line?: number; index?: number }>;
   /** Valid showtimes, in file order: per showtime its line and index, then a row per value of `shape.rows`. */
-  numbers: Float64Array;
+  numbers: Int32Array;
   /** Per showtime, a string per value of `shape.own` (undefined when absent). */
   strings: Array<string | undefined>;
   /** Rows the worker's tables gained with this file. */
@@ -99,42 +99,63 @@ export interface HeldTables {
   lists: string[][];
 }
 
+/** One result's showtimes as this thread keeps them: the wire's values, the file, the worker's tables. */
+export interface ShowtimeSlice {
+  file: string;
+  numbers: Int32Array;
+  strings: Array<string | undefined>;
+  tables: HeldTables;
+}
+
+/** How many showtimes a slice holds; throws when its values are out of step with the shape. */
+export function countOf(slice: ShowtimeSlice, shape: ShowtimeShape): number {
+  const count = slice.numbers.length / (2 + shape.rows.length);
+  if (!Number.isInteger(count) || slice.strings.length !== count * shape.own.length)
+    throw new Error("validation worker: showtime values out of step with the shape");
+  return count;
+}
+
 /**
- * Adds the entries of one file's showtimes to `into`, in file order (main-thread side); returns
- * how many. Strings and lists come from the tables already shared (HeldTables holds the interner's
- * copies); date-times get their instant keys from the interner.
+ * The entry of a slice's `k`th showtime (main-thread side). Strings and lists come from the tables
+ * already shared (HeldTables holds the interner's copies); date-times get their instant keys from
+ * the interner. Lines and indexes come from an Int32Array: small integers, held in the entry itself
+ * (from a Float64Array each was a heap number of its own, 16 bytes a showtime).
  */
+export function showtimeEntryAt(
+  slice: ShowtimeSlice,
+  k: number,
+  interner: Interner,
+  shape: ShowtimeShape,
+): ShowtimeEntry {
+  const n = slice.numbers;
+  let at = k * (2 + shape.rows.length);
+  let s = k * shape.own.length;
+  const line = n[at++]!;
+  const index = n[at++]!;
+  const entry = emptyShowtimeEntry(shape, {
+    file: slice.file,
+    line: line === ABSENT ? undefined : line,
+    index: index === ABSENT ? undefined : index,
+  });
+  for (const value of shape.own) entry[value.name] = slice.strings[s++];
+  for (const value of shape.rows) {
+    const row = n[at++]!;
+    if (row === ABSENT) continue;
+    if (value.kind === "list") entry[value.name] = slice.tables.lists[row];
+    else if (value.kind === "time") entry[value.name] = interner.time(slice.tables.strings[row]!);
+    else entry[value.name] = slice.tables.strings[row];
+  }
+  return entry as unknown as ShowtimeEntry;
+}
+
+/** Adds the entries of one result's showtimes to `into`, in file order (main-thread side); returns how many. */
 export function readShowtimes(
-  result: FileResult,
-  file: string,
-  tables: HeldTables,
+  slice: ShowtimeSlice,
   interner: Interner,
   shape: ShowtimeShape,
   into: ShowtimeEntry[],
 ): number {
-  const n = result.numbers;
-  const perShowtime = 2 + shape.rows.length;
-  const count = n.length / perShowtime;
-  if (!Number.isInteger(count) || result.strings.length !== count * shape.own.length)
-    throw new Error("validation worker: showtime values out of step with the shape");
-  let s = 0;
-  for (let at = 0; at < n.length; ) {
-    const line = n[at++]!;
-    const index = n[at++]!;
-    const entry = emptyShowtimeEntry(shape, {
-      file,
-      line: line === ABSENT ? undefined : line,
-      index: index === ABSENT ? undefined : index,
-    });
-    for (const value of shape.own) entry[value.name] = result.strings[s++];
-    for (const value of shape.rows) {
-      const row = n[at++]!;
-      if (row === ABSENT) continue;
-      if (value.kind === "list") entry[value.name] = tables.lists[row];
-      else if (value.kind === "time") entry[value.name] = interner.time(tables.strings[row]!);
-      else entry[value.name] = tables.strings[row];
-    }
-    into.push(entry as unknown as ShowtimeEntry);
-  }
+  const count = countOf(slice, shape);
+  for (let k = 0; k < count; k++) into.push(showtimeEntryAt(slice, k, interner, shape));
   return count;
 }

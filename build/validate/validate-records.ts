@@ -15,6 +15,11 @@ export interface ValidateOptions {
   workers?: number;
   /** Records validated so far, and the total estimated from the bytes of the files done. */
   onProgress?: (records: number, estimatedTotal?: number) => void;
+  /**
+   * Valid showtimes from workers kept as sent, in `held`, not made entries (held-showtimes.ts): a build
+   * with markets makes them market by market. On this thread (small inputs) they are entries as ever.
+   */
+  holdShowtimes?: boolean;
   /** Told how many worker threads validated (0: this thread did). */
   onWorkers?: (count: number) => void;
 }
@@ -46,6 +51,7 @@ export async function validateRecords(
         records,
         problems,
         interner,
+        holdShowtimes: options.holdShowtimes,
         onProgress: options.onProgress,
       });
       return records;

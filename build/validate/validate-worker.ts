@@ -55,7 +55,7 @@ async function send(at: number, part: number, last: boolean, slice: ReturnType<t
     problems: slice.problems,
     invalid: slice.invalid,
     plain: slice.plain,
-    numbers: Float64Array.from(slice.showtimes.numbers),
+    numbers: Int32Array.from(slice.showtimes.numbers),
     strings: slice.showtimes.strings,
     newStrings: tables.strings.takeNew(),
     newLists: tables.lists.takeNew(),
