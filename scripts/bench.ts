@@ -26,11 +26,24 @@ import {
   writeBenchAccess,
 } from "./bench/serve-step.js";
 import { bundle, withServer } from "./bench/server.js";
+import { readManifest } from "../api/_core/format/read/snapshot.js";
 
 const USAGE =
   "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve]\n" +
   "                         [--reuse-snapshots] [--gateway-only]\n" +
+  "       npm run bench -- --snapshot DIR [--seconds 5] [--work bench-results]\n" +
   "       npm run bench -- --history 200k:30,2M:3 [--seconds 5] [--work bench-results] [--no-serve]";
+
+/**
+ * `--snapshot DIR`: a snapshot built elsewhere, served as it is in place of the sizes (one market's
+ * folder of a multi-market build: DIR/<id>, as that market's function bundles it).
+ */
+function existingSnapshot(dir: string): string {
+  const resolved = path.resolve(dir);
+  if (!existsSync(path.join(resolved, "manifest.json")))
+    throw new Error(`--snapshot ${dir} holds no manifest.json: give a snapshot folder (with markets: one market's)`);
+  return resolved;
+}
 
 function readOptions() {
   try {
@@ -43,6 +56,7 @@ function readOptions() {
         "reuse-snapshots": { type: "boolean", default: false },
         "gateway-only": { type: "boolean", default: false },
         history: { type: "string" },
+        snapshot: { type: "string" },
       },
       strict: true,
     });
@@ -56,6 +70,7 @@ function readOptions() {
       reuse: values["reuse-snapshots"]!,
       gatewayOnly: values["gateway-only"]!,
       history: values.history === undefined ? undefined : parseHistory(values.history),
+      snapshot: values.snapshot === undefined ? undefined : existingSnapshot(values.snapshot),
     };
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}\n`);
@@ -138,7 +153,22 @@ async function main(): Promise<void> {
   if (options.serve) await checkLoadGenerator();
   const functionBytes = options.serve ? await bundle() : 0;
   const reports: SizeReport[] = [];
-  for (const showtimes of options.sizes) {
+  if (options.snapshot) {
+    const snapshotDir = options.snapshot;
+    const showtimes = readManifest(snapshotDir).counts.showtimes;
+    process.stderr.write(`\n== ${snapshotDir}: ${showtimes.toLocaleString("en-US")} showtimes\n`);
+    const report: SizeReport = { showtimes, build: describeSnapshot(snapshotDir, showtimes) };
+    if (options.serve)
+      report.serve = await measureServing(
+        snapshotDir,
+        options.work,
+        options.seconds,
+        functionBytes,
+        report.build.snapshotMb,
+      );
+    reports.push(report);
+  }
+  for (const showtimes of options.snapshot ? [] : options.sizes) {
     process.stderr.write(`\n== ${showtimes.toLocaleString("en-US")} showtimes\n`);
     const dataDir = await ensureData(options.work, showtimes);
     const snapshotDir = path.join(options.work, `snapshot-${showtimes}`);
