@@ -26,7 +26,8 @@ of at most ${(100_000).toLocaleString("en")} lines. The same N and S always give
   --markets world instead, the world's cinema countries in ${WORLD_MARKETS.length} markets (${WORLD_SAMPLE} and
                   ${WORLD_MARKETS.length - 5} more) with their markets.json, each country's share of the showtimes
                   its screens' share of the shows they play (the US about 27%: 2.0M of 7.4M, China
-                  25%); every market has a cinema from --showtimes ${WORLD_MINIMUM}
+                  25%; the US's cinemas in its 49 largest metros by population, each over
+                  its area); every market has a cinema from --showtimes ${WORLD_MINIMUM}
   --seed S        random seed, an integer from 0 to 4294967295 (default 1)
   --force         replace the four resource folders (and markets.json) of a non-empty DIR
   --help          print this help`;

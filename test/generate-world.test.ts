@@ -58,6 +58,26 @@ describe("the world dataset at 7.4M showtimes", () => {
     WORLD_MARKETS.forEach((market, at) => expect(byMarket[at]! / WORLD).toBeCloseTo(showsOf(market) / total, 3));
   });
 
+  test("the US's cinemas stand in its metros by population, over each one's area, as a real country's", () => {
+    const us = cinemas.filter((c) => c.country.code === "US");
+    const metroOf = (c: CinemaPlan) => c.record.id.split("-")[1]!;
+    expect(new Set(us.map(metroOf)).size).toBe(49);
+    // New York, the largest, holds about a tenth of the country's cinemas, not a third.
+    const newYork = us.filter((c) => metroOf(c) === "nyc");
+    expect(newYork.length / us.length).toBeGreaterThan(0.08);
+    expect(newYork.length / us.length).toBeLessThan(0.13);
+    // Around New York's centre, within 25 km, stand fewer than half of its cinemas.
+    const km = (c: CinemaPlan) => {
+      const { latitude, longitude } = c.record.location as { latitude: number; longitude: number };
+      const dy = (latitude - 40.7128) * 111.2;
+      const dx = (longitude + 74.006) * 111.2 * Math.cos((40.7128 * Math.PI) / 180);
+      return Math.hypot(dx, dy);
+    };
+    const placed = newYork.filter((c) => (c.record.location as { latitude?: number }).latitude !== undefined);
+    expect(placed.filter((c) => km(c) <= 25).length / placed.length).toBeLessThan(0.6);
+    expect(Math.max(...placed.map(km))).toBeLessThan(50);
+  });
+
   test("the same size and seed plan the same cinemas and showtimes; another seed does not", () => {
     const again = plan(WORLD);
     expect(again.quotas).toEqual(quotas);

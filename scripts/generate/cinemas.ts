@@ -92,7 +92,7 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
       ...(flip(random, 0.95) && {
         address: country.formatAddress(street, drawInt(random, 1, country.code === "US" ? 9_999 : 180)),
       }),
-      ...(flip(random, 0.97) && placeNear(random, place.latitude, place.longitude)),
+      ...(flip(random, 0.97) && placeNear(random, place.latitude, place.longitude, place.spreadKm)),
     },
     provenance: createProvenance(
       random,
@@ -125,11 +125,15 @@ function planCinema(random: Random, siting: Siting, pickFilm: FilmPicker): Cinem
   };
 }
 
-// Within about 8 km of the centre, rounded to 5 decimals (about a metre), as feeds usually give.
-function placeNear(random: Random, latitude: number, longitude: number) {
+/** 8 km in degrees of latitude, as the first datasets drew it (kept exact, so they stay byte for byte). */
+const EIGHT_KM_DEGREES = 0.16;
+
+// Within about 8 km of the centre (or the city's spread), rounded to 5 decimals (about a metre), as feeds give.
+function placeNear(random: Random, latitude: number, longitude: number, spreadKm = 8) {
   const round = (x: number) => Math.round(x * 1e5) / 1e5;
-  const dLon = ((random() - 0.5) * 0.16) / Math.cos((latitude * Math.PI) / 180);
-  return { latitude: round(latitude + (random() - 0.5) * 0.16), longitude: round(longitude + dLon) };
+  const span = spreadKm === 8 ? EIGHT_KM_DEGREES : (spreadKm / 8) * EIGHT_KM_DEGREES;
+  const dLon = ((random() - 0.5) * span) / Math.cos((latitude * Math.PI) / 180);
+  return { latitude: round(latitude + (random() - 0.5) * span), longitude: round(longitude + dLon) };
 }
 
 function createScreens(random: Random, count: number, country: Country, chain: Chain | undefined): Screen[] {

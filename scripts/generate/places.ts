@@ -10,6 +10,8 @@ export interface City {
   postal: readonly string[] | readonly [number, number];
   /** Only for countries spanning several zones (US); others use the country's offset. */
   offset?: string;
+  /** How far from the centre its cinemas stand, at most (a metro's area); 8 km without it. */
+  spreadKm?: number;
 }
 
 // biome-ignore format: a table of codes, not one to a line

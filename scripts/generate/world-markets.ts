@@ -15,6 +15,7 @@ import { apportion } from "./random.js";
 import type { Attribute, CinemaPlan } from "./types.js";
 import { MORE_WORLD_COUNTRIES } from "./world-places-more.js";
 import { WORLD_COUNTRIES, WORLD_LANGUAGES } from "./world-places.js";
+import { WORLD_US_METROS } from "./world-us-metros.js";
 
 interface WorldMarket {
   id: string;
@@ -122,10 +123,13 @@ function countryShows(): Array<{ code: string; shows: number; first: boolean }> 
   );
 }
 
-/** The world's countries in the markets' order, each weighted by its shows. */
+/** The world's countries in the markets' order, each weighted by its shows; the US over its metros. */
 export function worldCountries(): Country[] {
   const known = [...COUNTRIES, ...WORLD_COUNTRIES, ...MORE_WORLD_COUNTRIES];
-  return countryShows().map(({ code, shows }) => ({ ...known.find((c) => c.code === code)!, weight: shows }));
+  return countryShows().map(({ code, shows }) => {
+    const country = known.find((c) => c.code === code)!;
+    return { ...country, weight: shows, ...(code === "US" && { cities: WORLD_US_METROS }) };
+  });
 }
 
 /** The dataset's markets.json: every market with its country codes. */
