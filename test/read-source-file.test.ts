@@ -1,8 +1,8 @@
 /**
  * An NDJSON source file is read a slice at a time (build/load/read-source-file.ts), never whole: its
  * records, line numbers and problems are those of the whole text split at "\n", whatever falls on a
- * slice's edge (a line, a character of several bytes, a byte order mark), with or without a last
- * newline, blank lines and CRLF endings.
+ * slice's edge (a line, a character of several bytes, a byte order mark), lines longer than a slice,
+ * with or without a last newline, blank lines and CRLF endings.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -67,6 +67,10 @@ test.each([
   ["a newline as the slice's last byte", padTo(SLICE - 1, '\n{"after":1}')],
   ["a character of three bytes across the edge", padTo(SLICE - 7, '{"k":"€€€"}\n')],
   ["an invalid line across the edge", padTo(SLICE - 3, "{nope}\n" + '{"ok":true}\n')],
+  ["a line longer than a slice", `{"long":"${"y".repeat(SLICE + 10)}"}\n{"after":1}\n`],
+  ["a line twice as long as a slice, no last newline", `\uFEFF{"long":"${"€".repeat(SLICE)}"}`],
+  ["only a byte order mark", "\uFEFF"],
+  ["a byte order mark in the middle, not taken away", '{"a":1}\n\uFEFF{"b":2}\n'],
 ])("%s: the records and problems of the whole text", (name, text) => {
   const { file, got } = read(`${name.replace(/\W+/g, "-")}.ndjson`, Buffer.from(text, "utf8"));
   expect(got).toEqual(wholeText(text, file));
