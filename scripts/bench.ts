@@ -153,20 +153,25 @@ async function main(): Promise<void> {
   if (options.serve) await checkLoadGenerator();
   const functionBytes = options.serve ? await bundle() : 0;
   const reports: SizeReport[] = [];
-  if (options.snapshot) {
-    const snapshotDir = options.snapshot;
-    const showtimes = readManifest(snapshotDir).counts.showtimes;
-    process.stderr.write(`\n== ${snapshotDir}: ${showtimes.toLocaleString("en-US")} showtimes\n`);
-    const report: SizeReport = { showtimes, build: describeSnapshot(snapshotDir, showtimes) };
+  /** A snapshot's report, with its serving figures unless --no-serve. */
+  const report = async (snapshotDir: string, showtimes: number, build: SizeReport["build"]) => {
+    const measured: SizeReport = { showtimes, build };
     if (options.serve)
-      report.serve = await measureServing(
+      measured.serve = await measureServing(
         snapshotDir,
         options.work,
         options.seconds,
         functionBytes,
-        report.build.snapshotMb,
+        build.snapshotMb,
       );
-    reports.push(report);
+    reports.push(measured);
+    return measured;
+  };
+  if (options.snapshot) {
+    const snapshotDir = options.snapshot;
+    const showtimes = readManifest(snapshotDir).counts.showtimes;
+    process.stderr.write(`\n== ${snapshotDir}: ${showtimes.toLocaleString("en-US")} showtimes\n`);
+    await report(snapshotDir, showtimes, describeSnapshot(snapshotDir, showtimes));
   }
   for (const showtimes of options.snapshot ? [] : options.sizes) {
     process.stderr.write(`\n== ${showtimes.toLocaleString("en-US")} showtimes\n`);
@@ -178,17 +183,7 @@ async function main(): Promise<void> {
       options.reuse && existsSync(path.join(snapshotDir, "manifest.json"))
         ? describeSnapshot(snapshotDir, showtimes)
         : await measureBuild(dataDir, snapshotDir, showtimes);
-    const report: SizeReport = { showtimes, build: buildFigures };
-    if (options.serve)
-      report.serve = await measureServing(
-        snapshotDir,
-        options.work,
-        options.seconds,
-        functionBytes,
-        buildFigures.snapshotMb,
-      );
-    reports.push(report);
-    process.stderr.write(`${formatTable([report])}\n`);
+    process.stderr.write(`${formatTable([await report(snapshotDir, showtimes, buildFigures)])}\n`);
   }
   process.stdout.write(`\n${formatTable(reports)}\n`);
   writeResult(options.work, "bench", { gateway, reports });
