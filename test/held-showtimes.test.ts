@@ -11,7 +11,7 @@ import { loadSources } from "../build/load/load-sources.js";
 import type { Problem } from "../build/report/problems.js";
 import { checkData, runBuild } from "../build/run-build.js";
 import { Interner, type ValidRecords } from "../build/validate/entries.js";
-import type { HeldShowtimes } from "../build/validate/held-showtimes.js";
+import { HeldShowtimes } from "../build/validate/held-showtimes.js";
 import { validateRecords } from "../build/validate/validate-records.js";
 import { createDiskWriter } from "../build/write/output-writer.js";
 import { hashTree, makeTempDir, removeDir, toNdjson, validRecords, writeFiles } from "./helpers/build-helpers.js";
@@ -147,7 +147,8 @@ describe("held showtimes", () => {
     inline = await validate(dataDir, 0, true);
     const threaded = await validate(dataDir, THREADS, true);
     expect(threaded.showtimes).toEqual([]);
-    held = threaded.held!;
+    expect(threaded.held).toBeInstanceOf(HeldShowtimes);
+    held = threaded.held as HeldShowtimes;
   });
 
   test("only from workers: on one thread showtimes are entries as ever", () => {

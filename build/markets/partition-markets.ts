@@ -8,15 +8,14 @@
 import type { Market } from "../../api/_core/format/layout/market-rules.js";
 import type { LinkedRecords } from "../link/link-records.js";
 import type { Problem } from "../report/problems.js";
-import type { PlainEntry, ShowtimeEntry } from "../validate/entries.js";
-import type { HeldShowtimes } from "../validate/held-showtimes.js";
+import type { HeldEntries, PlainEntry, ShowtimeEntry } from "../validate/entries.js";
 
 /** One market's records, as a build without markets would hold its data alone; `market` absent without markets. */
 export interface MarketRecords {
   market?: Market;
   linked: LinkedRecords;
   /** Its showtimes while still held (their positions), in place of `linked.records.showtimes`: see takeShowtimes. */
-  held?: { showtimes: HeldShowtimes; positions: number[] };
+  held?: { showtimes: HeldEntries; positions: number[] };
 }
 
 /** How many showtimes a market has, held or not. */

@@ -8,12 +8,21 @@ import { checkDateTime } from "../../api/_core/format/primitives/date-time.js";
 import type { PlainRecord, ShowtimeRecord, TimeText } from "../../api/_core/format/layout/content.js";
 import type { PlainFacts, RecordIdentity, ShowtimeFacts } from "./check-record.js";
 import type { Location } from "../load/read-source-file.js";
-import type { HeldShowtimes } from "./held-showtimes.js";
 import type { Resource } from "./schemas.js";
 import { SHOWTIME_SHAPE, type ShowtimeShape, type ShowtimeValue, valueIn } from "./showtime-shape.js";
 
 export type PlainEntry = PlainRecord & Location;
 export type ShowtimeEntry = ShowtimeRecord & Location;
+
+/**
+ * Showtimes held as validation sent them, each made an entry when read or taken (held-showtimes.ts
+ * holds them so): in order, `take` makes those at some positions for good, `all` is every position.
+ */
+export interface HeldEntries extends Iterable<ShowtimeEntry> {
+  readonly length: number;
+  take(positions: readonly number[]): ShowtimeEntry[];
+  all(): number[];
+}
 
 /** Every valid record, per resource, in the source files' fixed order. */
 export interface ValidRecords {
@@ -25,7 +34,7 @@ export interface ValidRecords {
    * Valid showtimes not yet made entries, in place of `showtimes` (then empty): a build with markets
    * validated on workers holds them so, and makes a market's entries as it builds it (held-showtimes.ts).
    */
-  held?: HeldShowtimes;
+  held?: HeldEntries;
   /** Records that failed validation: what they say about others, for the cross-record checks. */
   invalid: Array<RecordIdentity & Location>;
 }

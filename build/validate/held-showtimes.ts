@@ -7,11 +7,11 @@
  * for the moment and let go; `take` makes a market's entries for good, the same entries validation
  * would have made (showtimeEntryAt), and lets go of each slice once all its showtimes are taken.
  */
-import type { Interner, ShowtimeEntry } from "./entries.js";
+import type { HeldEntries, Interner, ShowtimeEntry } from "./entries.js";
 import { SHOWTIME_SHAPE, type ShowtimeShape } from "./showtime-shape.js";
 import { countOf, type ShowtimeSlice, showtimeEntryAt } from "./validate-protocol.js";
 
-export class HeldShowtimes implements Iterable<ShowtimeEntry> {
+export class HeldShowtimes implements HeldEntries {
   private readonly slices: Array<ShowtimeSlice | undefined> = [];
   /** Each slice's first position, ascending. */
   private readonly starts: number[] = [];

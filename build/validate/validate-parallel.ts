@@ -102,8 +102,9 @@ function applyResult(run: ParallelValidation, source: SourceFile, result: FileRe
   for (const facts of result.plain)
     addRecord(run.records, source.resource, facts, where(facts.line, facts.index), run.interner);
   const slice = { file: source.file, numbers: result.numbers, strings: result.strings, tables };
-  const showtimes = run.records.held
-    ? run.records.held.add(slice)
-    : readShowtimes(slice, run.interner, SHOWTIME_SHAPE, run.records.showtimes);
+  const showtimes =
+    run.records.held instanceof HeldShowtimes
+      ? run.records.held.add(slice)
+      : readShowtimes(slice, run.interner, SHOWTIME_SHAPE, run.records.showtimes);
   return result.plain.length + showtimes;
 }
