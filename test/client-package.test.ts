@@ -1,7 +1,8 @@
 /**
  * The typed client as a package (decision: the typed client as a package): `npm pack ./client`
  * builds it into a tarball that installs, with no registry, into a project outside the
- * repository; there the README's example runs with tsx against the demo server (its showtimes,
+ * repository; there the client guide's example (docs/client.md) runs with tsx against the demo
+ * server (its showtimes,
  * exit code 0; on a closed port the error at once and exit code 1), plain node imports the
  * package, and TypeScript finds the package's own declarations.
  */
@@ -69,13 +70,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The README's client example, as a reader saves it, pointed at `url`. */
+/** The client guide's example (docs/client.md), as a reader saves it, pointed at `url`. */
 function readmeExample(url: string): string {
-  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const readme = readFileSync(path.join(ROOT, "docs/client.md"), "utf8");
   const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
     .map((m) => m[1]!)
     .find((code) => code.includes("try {"));
-  if (!example) throw new Error("the README has no client example with a try block");
+  if (!example) throw new Error("docs/client.md has no client example with a try block");
   return example.replaceAll("http://localhost:3000", url);
 }
 
@@ -95,11 +96,11 @@ function typesOf(dir: string): string | undefined {
   return ts.resolveModuleName(PACKAGE, from, options, ts.sys).resolvedModule?.resolvedFileName;
 }
 
-test("packed, installed outside the repository: the README's example runs in tsx, plain node imports it", async () => {
+test("packed, installed outside the repository: the guide's example runs in tsx, plain node imports it", async () => {
   const packed = await run("npm", ["pack", "./client", "--pack-destination", root], ROOT);
   expect(packed.code, packed.stderr).toBe(0);
   const tarball = readdirSync(root).find((name) => name.endsWith(".tgz"))!;
-  expect(readFileSync(path.join(ROOT, "README.md"), "utf8"), "the README names the tarball").toContain(tarball);
+  expect(readFileSync(path.join(ROOT, "docs/client.md"), "utf8"), "the guide names the tarball").toContain(tarball);
 
   const app = path.join(root, "app");
   mkdirSync(app);

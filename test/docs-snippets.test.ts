@@ -1,6 +1,6 @@
 /**
  * The TypeScript a reader copies from the docs compiles as written: the client snippet of the docs
- * page (public/index.html) and of the README, type-checked by the TypeScript compiler with the
+ * page (public/index.html) and of the client guide (docs/client.md), type-checked by the TypeScript compiler with the
  * repository's own compiler options, as if saved at the repository's root, their import of the
  * package `@cinema-listings/client` resolved to its source, client/index.ts (the package itself,
  * built and installed, is test/client-package.test.ts's).
@@ -24,9 +24,9 @@ function pageSnippet(heading = "TypeScript client"): string {
   return code.replace(/<[^>]+>/g, "").replace(/&(lt|gt|quot|#39|amp);/g, (entity) => ENTITIES[entity]!);
 }
 
-/** Every ```ts block of the README. */
+/** Every ```ts block of the client guide (docs/client.md). */
 function readmeSnippets(): string[] {
-  const markdown = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const markdown = readFileSync(path.join(ROOT, "docs/client.md"), "utf8");
   return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 
@@ -84,7 +84,7 @@ test("the docs page's client snippet type-checks as written", () => {
   expect(errors["docs-page-snippet.ts"]).toEqual([]);
 });
 
-test("the README's client snippets type-check as written", () => {
+test("the client guide's snippets type-check as written", () => {
   expect(readme.length).toBeGreaterThan(0);
   for (const snippet of readme) expect(snippet).toContain(`from "${PACKAGE}"`);
   expect(readme.map((_, i) => errors[`readme-snippet-${i}.ts`])).toEqual(readme.map(() => []));
