@@ -1,7 +1,7 @@
 /**
  * Time zones as the pinned IANA database knows them (decision: time zones): whether a name is a
  * zone, its UTC offset at an instant, and the instants where its offset changes. The database is
- * moment-timezone's packed tzdata (its version is TZDATA_VERSION), not the runtime's ICU: Node.js
+ * moment-timezone's packed tzdata (its `moment.tz.dataVersion`), not the runtime's ICU: Node.js
  * lines carry different tzdata (20: 2025c, where British Columbia still falls back in November
  * 2026; 24: 2026c, where it keeps summer time), and a snapshot must be byte for byte the same
  * whichever line built it. The build stores what the server needs of each zone in the snapshot,
@@ -11,9 +11,6 @@ import moment from "moment-timezone";
 
 /** Zone names are IANA identifiers: Area/Location[/Sublocation], or UTC-like names. */
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
-
-/** The IANA release the offsets come from ("2026f"): the package-lock pins it, an update moves it. */
-export const TZDATA_VERSION: string = moment.tz.dataVersion;
 
 type Zone = NonNullable<ReturnType<typeof moment.tz.zone>>;
 
