@@ -14,9 +14,10 @@ import { formatHistory } from "./bench/history-report.js";
 import { type HistoryFigures, measureHistory, SYNC_LIMIT } from "./bench/history-step.js";
 import { checkLoadGenerator } from "./bench/load.js";
 import { parseHistory, parseSize } from "./bench/options.js";
-import { formatTable, type SizeReport } from "./bench/report.js";
+import { formatTable, RELATIVE_TARGETS, type SizeReport } from "./bench/report.js";
 import { measureResponseSizes } from "./bench/response-size.js";
 import { collectScenarios } from "./bench/scenarios.js";
+import type { Scenario } from "./bench/scenario.js";
 import {
   compareWithCeiling,
   type ScenarioFigures,
@@ -31,7 +32,7 @@ import { readManifest } from "../api/_core/format/read/snapshot.js";
 const USAGE =
   "usage: npm run bench -- [--sizes 20k,200k,2M] [--seconds 5] [--work bench-results] [--no-serve]\n" +
   "                         [--reuse-snapshots] [--gateway-only]\n" +
-  "       npm run bench -- --snapshot DIR [--seconds 5] [--work bench-results]\n" +
+  "       npm run bench -- --snapshot DIR [--seconds 5] [--work bench-results] [--only PATTERN]\n" +
   "       npm run bench -- --history 200k:30,2M:3 [--seconds 5] [--work bench-results] [--no-serve]";
 
 /**
@@ -57,6 +58,7 @@ function readOptions() {
         "gateway-only": { type: "boolean", default: false },
         history: { type: "string" },
         snapshot: { type: "string" },
+        only: { type: "string" },
       },
       strict: true,
     });
@@ -71,11 +73,27 @@ function readOptions() {
       gatewayOnly: values["gateway-only"]!,
       history: values.history === undefined ? undefined : parseHistory(values.history),
       snapshot: values.snapshot === undefined ? undefined : existingSnapshot(values.snapshot),
+      only: values.only === undefined ? undefined : new RegExp(values.only, "i"),
     };
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}\n`);
     process.exit(2);
   }
+}
+
+/**
+ * `--only PATTERN`: the scenarios whose name matches, with any scenario a kept one is measured
+ * against (its relative target's), so one change can be measured in minutes, not the whole run.
+ */
+function selectScenarios(scenarios: Scenario[], only: RegExp | undefined): Scenario[] {
+  if (!only) return scenarios;
+  const kept = new Set(scenarios.filter((s) => only.test(s.name)).map((s) => s.name));
+  for (const name of [...kept]) {
+    const of = RELATIVE_TARGETS[name]?.of;
+    if (of) kept.add(of);
+  }
+  if (kept.size === 0) throw new Error(`--only ${only.source} names no scenario`);
+  return scenarios.filter((s) => kept.has(s.name));
 }
 
 async function measureServing(
@@ -84,9 +102,10 @@ async function measureServing(
   seconds: number,
   functionBytes: number,
   snapshotMb: number,
+  only?: RegExp,
 ): Promise<SizeReport["serve"]> {
   const accessFile = writeBenchAccess(work);
-  const scenarios = await collectScenarios(snapshotDir);
+  const scenarios = selectScenarios(await collectScenarios(snapshotDir), only);
   const figures = await withServer(snapshotDir, accessFile, (url, pid) =>
     compareWithCeiling({ url, pid }, work, scenarios, seconds),
   );
@@ -163,6 +182,7 @@ async function main(): Promise<void> {
         options.seconds,
         functionBytes,
         build.snapshotMb,
+        options.only,
       );
     reports.push(measured);
     return measured;
