@@ -10,6 +10,13 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { LruCache } from "../api/_core/format/primitives/lru.js";
+import {
+  Dictionary,
+  encodeDictionary,
+  escapedDictionary,
+  escapeJson,
+  Fragments,
+} from "../api/_core/format/primitives/dictionary.js";
 import { BlockCache } from "../api/_core/format/primitives/block-cache.js";
 import { ByteReader, ByteWriter, DecodeError, unzigzag, zigzag } from "../api/_core/format/primitives/bytes.js";
 import { DiskFile } from "../api/_core/format/primitives/disk-file.js";
@@ -69,6 +76,36 @@ describe("varints", () => {
   ])("zigzag(%d) = %d and back", (value, coded) => {
     expect(zigzag(value)).toBe(coded);
     expect(unzigzag(coded)).toBe(value);
+  });
+});
+
+describe("dictionaries of ids as JSON text", () => {
+  const texts = (d: Dictionary) => Array.from({ length: d.count }, (_, i) => d.text(i));
+  // At the edges of what needs no escaping: space and DEL are their own JSON text, the quote,
+  // backslash, controls and anything past ASCII are re-encoded as JSON.stringify writes them.
+  test.each([
+    [["cin-1", "a b", "~\x7f", "!#[]"], true],
+    [['say "hi"'], false],
+    [["back\\slash"], false],
+    [["tab\tthere"], false],
+    [["\x1f"], false],
+    [["Kino Bábylon"], false],
+    [["日本"], false],
+    [[], true],
+  ])("%j kept as it is: %s", (ids, kept) => {
+    const plain = new Dictionary(encodeDictionary(ids));
+    const escaped = escapedDictionary(plain);
+    expect(escaped === plain).toBe(kept);
+    expect(texts(escaped)).toEqual(ids.map(escapeJson));
+  });
+
+  test("fragments wrap every entry in the text around it, and give its own text back", () => {
+    const fragments = new Fragments(new Dictionary(encodeDictionary(["a", "", "ßc"])), ',"id":"', '"');
+    const entries = [0, 1, 2].map((i) =>
+      Buffer.from(fragments.bytes.subarray(fragments.start[i], fragments.end[i])).toString(),
+    );
+    expect(entries).toEqual([',"id":"a"', ',"id":""', ',"id":"ßc"']);
+    expect([0, 1, 2].map((i) => fragments.text(i))).toEqual(["a", "", "ßc"]);
   });
 });
 

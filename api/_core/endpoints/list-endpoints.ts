@@ -59,7 +59,7 @@ export function listEndpoint(spec: ListResource | ListSpec): RouteEndpoint {
         const list = parseListRequestWith(table, resource, rawQuery, scope, market);
         // Ids of a closed catalogue are checked on a first page; a cursor's query was checked when
         // its first page was asked, and it binds that query (decision: known attribute ids).
-        if (list.after === undefined) checkKnownWith(table, list.query, serving.snapshot.lists);
+        if (list.after === undefined) checkKnownWith(table, list.query, () => serving.snapshot.lists);
         // Parameters first (a 400 before a 404), as on a get-one.
         if (scoped) requireRecords(serving.snapshot.lists, route.ids, ids);
         else if (isStoredPageRequest(list, serving.snapshot.manifest.defaultLimit)) {

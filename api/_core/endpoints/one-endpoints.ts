@@ -23,7 +23,8 @@ export function storedOneEndpoint(resource: "cinemas" | "films"): RouteEndpoint 
       answer(rawIds, rawQuery, serving) {
         parseTableQuery(route.table, rawQuery);
         const ids = decodePathIds(route.ids, rawIds);
-        requireRecords(serving.snapshot.lists, parents, ids);
+        // A record's own page opens no lists (a cold start's first answer reads its body alone).
+        if (parents.length > 0) requireRecords(serving.snapshot.lists, parents, ids);
         const id = ids.at(-1)!;
         const stored = serving.stored({ kind: "one", resource, id });
         if (!stored) throw notFoundFor(own, id);

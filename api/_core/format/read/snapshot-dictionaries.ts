@@ -5,7 +5,7 @@
 import { ByteReader } from "../primitives/bytes.js";
 import { writtenWallMinutesOf } from "../primitives/date-time.js";
 import { lowerBound } from "../primitives/search.js";
-import { Dictionary, escapeJson, encodeDictionary, Fragments, WrappedTexts } from "../primitives/dictionary.js";
+import { Dictionary, escapedDictionary, Fragments, WrappedTexts } from "../primitives/dictionary.js";
 import { DICTIONARY_SECTIONS as D } from "../layout/sections.js";
 import type { TimeDictionary } from "./freshness.js";
 import type { PagedFile } from "../primitives/paged-file.js";
@@ -45,11 +45,9 @@ export class SnapshotDictionaries {
     const updated = new WrappedTexts(load(D.updated), T.updatedOpen, T.updatedClose);
     this.observed = { dictionary: observed, ranks: ranks(index.readSection(D.observedRanks), observed.count) };
     this.updated = { dictionary: updated, ranks: ranks(index.readSection(D.updatedRanks), updated.count) };
-    const escaped = (ids: Dictionary) =>
-      new Dictionary(encodeDictionary(Array.from({ length: ids.count }, (_, i) => escapeJson(ids.text(i)))));
     this.fragments = {
-      films: new Fragments(escaped(filmIds), T.film),
-      cinemas: new Fragments(escaped(cinemaIds), T.cinemaOpen, T.cinemaClose),
+      films: new Fragments(escapedDictionary(filmIds), T.film),
+      cinemas: new Fragments(escapedDictionary(cinemaIds), T.cinemaOpen, T.cinemaClose),
       startsAt: new Fragments(this.startsAt, "", T.startsAtClose),
       attributes: new Fragments(this.attributeSets, T.attributes),
       screens: new Fragments(load(D.screens), T.screenOpen, T.screenClose),
