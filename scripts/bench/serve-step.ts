@@ -31,6 +31,14 @@ export function writeBenchAccess(dir: string): string {
 const TRANSPORT_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
 /**
+ * Whether the ceiling must send a header as ours did: not the transport's own, but `Connection:
+ * close`, which ours sends on a refusal (decision: slow requests) and the same bytes include: the
+ * ceiling then closes the connection too, and both pay the client's reconnecting.
+ */
+const isKept = ([name, value]: [string, unknown]) =>
+  !TRANSPORT_HEADERS.has(name) || (name === "connection" && value === "close");
+
+/**
  * One raw response as the load generator receives it: no Accept-Encoding, so identity bytes; a
  * POST when given a body.
  */
@@ -45,7 +53,7 @@ function rawRequest(
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
-        const kept = Object.entries(res.headers).filter(([name]) => !TRANSPORT_HEADERS.has(name));
+        const kept = Object.entries(res.headers).filter(isKept);
         resolve({
           status: res.statusCode!,
           headers: Object.fromEntries(kept.map(([k, v]) => [k, String(v)])),
