@@ -1,6 +1,6 @@
 /** Bench steps against a running server: load against the ceiling, memory sweep, cold start. */
 import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import path from "node:path";
 import { BENCH_KEY, benchAccessText } from "./access.js";
 import { runLoad, type LoadResult } from "./load.js";
@@ -45,11 +45,12 @@ const isKept = ([name, value]: [string, unknown]) =>
 function rawRequest(
   url: string,
   headers: Record<string, string>,
-  body?: string,
+  body: string | undefined,
+  agent: Agent,
 ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const method = body === undefined ? "GET" : "POST";
-    const sent = httpRequest(url, { method, headers, agent: false }, (res) => {
+    const sent = httpRequest(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
@@ -95,11 +96,14 @@ const ceilingPath = (scenario: Scenario, p: string) =>
  */
 async function recordResponses(base: string, scenarios: Scenario[], file: string): Promise<void> {
   const fd = openSync(file, "w");
+  // Connections kept alive, as the load generator's are: a request asking to close would be answered
+  // `Connection: close` every time, and the ceiling would then close after each answer.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     for (const scenario of scenarios) {
       const headers = { ...(scenario.authorized ? auth : {}), ...(scenario.bodies ? MCP_HEADERS : {}) };
       for (const { key, path: p, body } of requestsOf(scenario)) {
-        const response = await rawRequest(base + p, headers, body);
+        const response = await rawRequest(base + p, headers, body, agent);
         if (scenario.authorized && response.status !== 200)
           throw new Error(`${p} answered ${response.status}: ${response.body.toString().slice(0, 200)}`);
         if (body !== undefined) checkToolResult(p, response.body);
@@ -108,6 +112,7 @@ async function recordResponses(base: string, scenarios: Scenario[], file: string
     }
   } finally {
     closeSync(fd);
+    agent.destroy();
   }
 }
 
