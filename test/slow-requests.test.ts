@@ -170,6 +170,21 @@ describe("deadlines (injected small; the defaults are the decision's)", () => {
     expect(sentWhole).toBe(false);
   });
 
+  test("a keyless client closing its half after the 401: closed then, not when the linger time ends", async () => {
+    const url = await serve({ lingerMs: 600_000 });
+    const { hostname, port } = new URL(url);
+    const answer = await new Promise<{ response: RawResponse | undefined; closed: boolean }>((resolve) => {
+      const received: Buffer[] = [];
+      const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true });
+      socket.on("data", (chunk: Buffer) => received.push(chunk));
+      // The server's half closes with its answer; the client's then closes its own.
+      socket.on("end", () => socket.end());
+      socket.on("close", () => resolve({ response: parseRawResponse(Buffer.concat(received)), closed: true }));
+      socket.write(head("GET /v1/films HTTP/1.1"));
+    });
+    expect([answer.response?.status, answer.response?.headers.connection, answer.closed]).toEqual([401, "close", true]);
+  });
+
   test("headers that never end: 408 once the headers deadline passes, and closed", async () => {
     const url = await serve({ headersTimeoutMs: 200, requestTimeoutMs: 5000 });
     const { response, sentWhole } = await trickle(url, "GET /v1/films HTTP/1.1\r\nHost: x\r\n", 100_000, "X-A: b\r\n");
