@@ -12,8 +12,9 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { wordsOf } from "../api/_core/format/layout/name-words.js";
 import { encodeNames } from "../build/encode/encode-names.js";
+import { namedMatches } from "../api/_core/format/query/cinema-selection.js";
 import { maxEditsOf, NearWord } from "../api/_core/format/query/edit-distance.js";
-import { NO_EDITS, nearEdits } from "../api/_core/format/query/near-spelling.js";
+import { nearEdits } from "../api/_core/format/query/near-spelling.js";
 import type { PagedFile } from "../api/_core/format/primitives/paged-file.js";
 import { NameIndex } from "../api/_core/format/read/name-index.js";
 import type { Handler } from "../api/_core/handle-request.js";
@@ -98,6 +99,73 @@ describe("the edit table", () => {
     expect(coreEdits(query, word, asStart)).toBe(edits);
   });
 
+  // Before the edit table, a word must keep all but k of the query's characters, each at most k places
+  // from where it was: these sit at that bound, and on letters whose set bit is the sign bit (п, ο).
+  test.each([
+    // [why, query word, index word, as a start, edits or undefined]
+    ["two letters put in front: each kept one 2 places on, found", "abcdef", "xxabcdef", false, 2],
+    ["three put in front: 3 places on, not found", "abcdef", "xxxabcdef", false, undefined],
+    ["the same before a start", "abcdef", "xxabcdefgh", true, 2],
+    ["and three before a start", "abcdef", "xxxabcdefgh", true, undefined],
+    ["two letters after: found", "abcdef", "abcdefxx", false, 2],
+    ["three after: not found", "abcdef", "abcdefxxx", false, undefined],
+    ["two swaps, each letter one place off", "bacdfe", "abcdef", false, 2],
+    ["Cyrillic, a swap and a letter doubled, as a start", "привтее", "привет", true, 2],
+    ["Greek, a letter left out", "οδυσσεια", "οδυσσια", false, 1],
+    ["Greek, 3 letters, one changed", "ποπ", "πορ", false, 1],
+    ["characters of four bytes, a swap", "😀😁😂x", "😀😂😁x", false, 1],
+    ["2 letters: as typed", "ab", "ab", false, 0],
+    ["2 letters: a swap is too far", "ab", "ba", false, undefined],
+    ["1 letter: only as typed", "a", "b", true, undefined],
+    [
+      "32 letters, two put after",
+      `${"a".repeat(16)}${"b".repeat(16)}`,
+      `${"a".repeat(16)}${"b".repeat(16)}cc`,
+      false,
+      2,
+    ],
+    [
+      "32 letters, two put in front",
+      `${"a".repeat(16)}${"b".repeat(16)}`,
+      `cc${"a".repeat(16)}${"b".repeat(16)}`,
+      false,
+      2,
+    ],
+    [
+      "32 letters, three in front",
+      `${"a".repeat(16)}${"b".repeat(16)}`,
+      `ccc${"a".repeat(16)}${"b".repeat(16)}`,
+      false,
+      undefined,
+    ],
+    ["32 letters, a swap at the end", "abcdefghijklmnopqrstuvwxyzabcdef", "abcdefghijklmnopqrstuvwxyzabcdfe", false, 1],
+    [
+      "32 letters, a swap at the start",
+      "abcdefghijklmnopqrstuvwxyzabcdef",
+      "bacdefghijklmnopqrstuvwxyzabcdefg",
+      true,
+      1,
+    ],
+    [
+      "33 letters (the banded table), two changes",
+      `${"a".repeat(16)}${"b".repeat(17)}`,
+      `${"a".repeat(15)}c${"b".repeat(16)}d`,
+      false,
+      2,
+    ],
+    [
+      "33 letters, three put in front",
+      `${"a".repeat(16)}${"b".repeat(17)}`,
+      `xyz${"a".repeat(16)}${"b".repeat(17)}`,
+      false,
+      undefined,
+    ],
+  ] as const)("at the bound of what a word keeps: %s", (_why, query, word, asStart, edits) => {
+    expect(coreEdits(query, word, asStart)).toBe(edits);
+    const naive = asStart ? naiveStartEdits(query, word) : naiveEdits(query, word);
+    expect(naive <= maxEditsOf([...query].length) ? naive : undefined, "the oracle agrees").toBe(edits);
+  });
+
   test.each([
     [1, 0],
     [2, 0],
@@ -143,13 +211,116 @@ describe("near spellings of a word index", () => {
       fc.property(indexArb, ([titles, queries]) => {
         const index = indexOf(titles);
         for (const q of queries) {
-          const edits = nearEdits(index, wordsOf(q));
-          const naive = titles.map((title) => naiveNearEdits(findingWords(title), foldedWords(q)) ?? NO_EDITS);
-          expect([...edits], `q=${q} over ${JSON.stringify(titles)}`).toEqual(naive);
+          const edits: Array<number | undefined> = titles.map(() => undefined);
+          const near = nearEdits(index, wordsOf(q));
+          near.records.forEach((record, k) => (edits[record] = near.edits[k]));
+          expect(new Set(near.records).size, "each record once").toBe(near.records.length);
+          const naive = titles.map((title) => naiveNearEdits(findingWords(title), foldedWords(q)));
+          expect(edits, `q=${q} over ${JSON.stringify(titles)}`).toEqual(naive);
         }
       }),
       { numRuns: 300, seed: 20_261_204 },
     );
+  });
+});
+
+describe("near spellings of a word index, case by case", () => {
+  // Each against the oracle: the records found from the postings of the words found, each once.
+  test.each([
+    // [why, titles, q]
+    ["a name with two words near one query word: the fewer edits", ["Odeom Odeon", "Odeom"], "odeonn"],
+    [
+      "two query words: a name needs both, their edits summed",
+      ["Odeon Leicester", "Odeon", "Leicester"],
+      "odeom leicster",
+    ],
+    [
+      "a query word spelt right costs nothing, the other its edits",
+      ["Odeon Leicester", "Odeon Brixton"],
+      "odeon leicster",
+    ],
+    ["a word twice in the query counts once", ["Kino Kino", "Kino Lumiere"], "kinno kinno"],
+    [
+      "a word of many names and one of few",
+      ["Regal A", "Regal B", "Regal C", "Regal Boston", "Rialto Boston"],
+      "regal bostn",
+    ],
+    ["one query word finds nothing: no name", ["Odeon Leicester"], "odeom zzzzzz"],
+    ["the last word as a start, the one before whole", ["Potsdamer Platz", "Potsdam Plaza"], "potsdammer pl"],
+    ["a word before the last is whole: its start is too far", ["Potsdamer Platz"], "potsdm platz"],
+    ["the same word last: a start, found", ["Potsdamer Platz"], "platz potsdm"],
+    ["1- and 2-letter words only as typed", ["Kino A", "Kino B", "Ab Cd", "Kino Bar"], "kino ba"],
+    ["letters on the sign bit (п, ο), non-Latin", ["Привет Amélie", "Amélie", "Ποπ Art"], "привтее"],
+    ["Greek with a letter changed", ["Ποπ Art", "Πορ"], "ποπ"],
+    [
+      "a word of 33 letters, two edits",
+      [`${"a".repeat(16)}${"b".repeat(17)} X`, "Y"],
+      `${"a".repeat(15)}c${"b".repeat(16)}d`,
+    ],
+    ["a start of 32 letters, a swap", ["abcdefghijklmnopqrstuvwxyzabcdefgh Z"], "bacdefghijklmnopqrstuvwxyzabcdef"],
+  ])("%s", (_why, titles, q) => {
+    const index = indexOf(titles);
+    const near = nearEdits(index, wordsOf(q));
+    expect(new Set(near.records).size, "each record once").toBe(near.records.length);
+    const edits: Array<number | undefined> = titles.map(() => undefined);
+    near.records.forEach((record, k) => (edits[record] = near.edits[k]));
+    const naive = titles.map((title) => naiveNearEdits(findingWords(title), foldedWords(q)));
+    expect(edits).toEqual(naive);
+    // Asked again, and after another search, the same (the marks are reused from call to call).
+    nearEdits(index, wordsOf("zzz"));
+    expect(nearEdits(index, wordsOf(q))).toEqual(near);
+  });
+});
+
+describe("the cinemas a name finds, in the list's order", () => {
+  // By rank, then index (id order): rank and index sorted as one number, a double past 2^24 cinemas.
+  test.each([
+    ["none", [], [], []],
+    [
+      "one rank, indexes in any order",
+      [7, 2, 5],
+      [3, 3, 3],
+      [
+        [2, 2],
+        [5, 2],
+        [7, 2],
+      ],
+    ],
+    [
+      "ranks first, then index",
+      [1, 9, 4, 0],
+      [5, 3, 4, 3],
+      [
+        [0, 2],
+        [9, 2],
+        [4, 3],
+        [1, 4],
+      ],
+    ],
+    [
+      "indexes at and past 2^24",
+      [2 ** 24 + 1, 5, 2 ** 24, 3],
+      [1, 4, 1, 4],
+      [
+        [2 ** 24, 0],
+        [2 ** 24 + 1, 0],
+        [3, 3],
+        [5, 3],
+      ],
+    ],
+    [
+      "the highest rank below 2^24",
+      [2 ** 24 - 1, 0],
+      [255, 255],
+      [
+        [0, 254],
+        [2 ** 24 - 1, 254],
+      ],
+    ],
+  ])("%s", (_why, records, ranks, expected) => {
+    const matches = namedMatches({ records, ranks });
+    expect(matches.map((m) => [m.index, m.rank])).toEqual(expected);
+    expect(matches.every((m) => Number.isNaN(m.distanceKm))).toBe(true);
   });
 });
 

@@ -90,7 +90,34 @@ export class NearWord {
    * `maxEdits + 1` when more.
    */
   editsTo(bytes: Uint8Array, from: number, to: number): number {
-    return this.codes.length <= 32 ? this.bitEditsTo(bytes, from, to) : this.bandedEditsTo(bytes, from, to);
+    if (this.codes.length > 32) return this.bandedEditsTo(bytes, from, to);
+    return this.keepsEnough(bytes, from, to) ? this.bitEditsTo(bytes, from, to) : this.maxEdits + 1;
+  }
+
+  /**
+   * Whether the word bytes[from, to) keeps enough of this word's characters to be within reach: a
+   * word (or start) k edits away keeps all but k of them, each at most k places from where it was
+   * (an insert or a delete moves those after it one place, a swap two, each one edit; a changed or
+   * deleted character is one edit each). A few operations a character, against the edit table's
+   * twenty: of the words the letter sets let through, most fail here.
+   */
+  private keepsEnough(bytes: Uint8Array, from: number, to: number): boolean {
+    const m = this.codes.length;
+    const k = this.maxEdits;
+    const ascii = this.ascii;
+    // The query's positions k places either side of the word's j-th character.
+    const window = (1 << (2 * k + 1)) - 1;
+    let kept = 0;
+    // A character past m + k is more than k places from every one of the query's.
+    for (let p = from, j = 0; p < to && j < m + k; j++) {
+      const lead = bytes[p]!;
+      const equal = lead < 0x80 ? ascii[lead]! : this.positionsOf(codeAt(bytes, p));
+      p += lead < 0x80 ? 1 : byteLength(lead);
+      kept |= equal & (j >= k ? window << (j - k) : window >>> (k - j));
+    }
+    let lost = ~kept & (m === 32 ? -1 : (1 << m) - 1);
+    for (let e = 0; e < k; e++) lost &= lost - 1;
+    return lost === 0;
   }
 
   /**
@@ -102,6 +129,7 @@ export class NearWord {
     const m = this.codes.length;
     const k = this.maxEdits;
     const asStart = this.asStart;
+    const ascii = this.ascii;
     const top = 1 << (m - 1);
     // Plain int32 values throughout: the vectors are m bits, the bits above them never flow down.
     let vp = m === 32 ? -1 : ((1 << m) - 1) | 0;
@@ -111,10 +139,12 @@ export class NearWord {
     let score = m;
     let best = m;
     // Past m + k characters the last row only grows: a start that long is out of reach.
-    const end = asStart ? m + k : Number.POSITIVE_INFINITY;
-    for (let p = from, j = 1; p < to && j <= end; p += byteLength(bytes[p]!), j++) {
+    const end = asStart ? m + k : to - from;
+    for (let p = from, j = 1; p < to && j <= end; j++) {
       const lead = bytes[p]!;
-      const equal = lead < 0x80 ? this.ascii[lead]! : this.positionsOf(codeAt(bytes, p));
+      // Most names' letters are ASCII: one read, one byte on.
+      const equal = lead < 0x80 ? ascii[lead]! : this.positionsOf(codeAt(bytes, p));
+      p += lead < 0x80 ? 1 : byteLength(lead);
       // Two neighbours swapped: the cell two back on the diagonal, where this character and the last cross.
       const swapped = ((~d0 & equal) << 1) & previous;
       d0 = ((((equal & vp) + vp) | 0) ^ vp) | equal | vn | swapped;

@@ -5,8 +5,8 @@
  * plus the edits. Marks in arrays as long as the records, not sets: a short query word matches
  * thousands of words.
  */
-import type { NameIndex, WordRange } from "../read/name-index.js";
-import { NO_EDITS, nearEdits } from "./near-spelling.js";
+import type { NameIndex } from "../read/name-index.js";
+import { nearEdits } from "./near-spelling.js";
 
 /** A search as parsed: its folded words (layout/name-words.ts) and them joined by single spaces. */
 export interface NameQuery {
@@ -46,10 +46,9 @@ export function matchNames(index: NameIndex, query: NameQuery): NameMatches {
   // A word that starts no word at all: no name has every word, and the others need not be marked.
   const records = [...ranges.values()].some(({ lo, hi }) => lo === hi) ? [] : index.recordsInAll([...ranges.values()]);
   if (records.length === 0) {
-    const near = nearRanks(index, query, ranges);
-    const found: number[] = [];
-    for (let i = 0; i < near.length; i++) if (near[i] !== NO_MATCH) found.push(i);
-    return { records: found, ranks: found.map((i) => near[i]!) };
+    const near = nearEdits(index, query.words, ranges);
+    // No record has every word as typed, so each has at least one edit: ranks 3 and on, never the exact ones.
+    return { records: near.records, ranks: near.edits.map((edits) => ELSEWHERE + edits) };
   }
   // A name that starts with the query's words has each of them at the start of one of its words.
   const { lo, equalEnd, hi } = index.namesStartingWith(query.key);
@@ -66,12 +65,4 @@ export function searchNames(index: NameIndex, query: NameQuery): Uint8Array {
   const all = new Uint8Array(index.recordCount);
   records.forEach((record, k) => (all[record] = ranks[k]!));
   return all;
-}
-
-/** Ranks of near spellings, when no record matches as typed: every word of the query found within reach. */
-function nearRanks(index: NameIndex, query: NameQuery, ranges: ReadonlyMap<string, WordRange>): Uint8Array {
-  const ranks = nearEdits(index, query.words, ranges);
-  // No record has every word as typed, so each has at least one edit: ranks 3 and on, never the exact ones.
-  for (let i = 0; i < ranks.length; i++) ranks[i] = ranks[i] === NO_EDITS ? NO_MATCH : ELSEWHERE + ranks[i]!;
-  return ranks;
 }

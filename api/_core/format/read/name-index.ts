@@ -21,6 +21,11 @@ export interface WordRange {
   hi: number;
 }
 
+/** Words [lo, hi) of an index, each `cost` (edits) from a query word. */
+export interface CostedRange extends WordRange {
+  cost: number;
+}
+
 export class NameIndex {
   readonly recordCount: number;
   private readonly words: Dictionary;
@@ -30,9 +35,11 @@ export class NameIndex {
   /** Record indexes in name-key order, and each record's place in it. */
   readonly byName: Uint32Array;
   readonly namePlace: Uint32Array;
-  /** recordsInAll's marks, made on its first call, and the highest stamp it has given. */
+  /** recordsInAll's and recordsNearAll's marks, made on the first call, and the highest stamp given. */
   private stamps: Uint32Array | undefined;
   private stamped = 0;
+  /** recordsNearAll's costs per record: the least of the word being met, the sum of those before. */
+  private costs: { least: Uint8Array; sum: Uint8Array } | undefined;
 
   constructor(index: PagedFile, resource: WordIndexOwner, recordCount: number) {
     const sections = searchSections(resource);
@@ -96,15 +103,6 @@ export class NameIndex {
       marks[readPacked(values, width, i)] = 1;
   }
 
-  /** Lowers `costs[r]` to `cost` for every record r having one of the words [lo, hi). */
-  lowerCosts(lo: number, hi: number, costs: Uint8Array, cost: number): void {
-    const { values, width } = this.records;
-    for (let i = this.starts[lo] ?? 0, end = this.starts[hi] ?? 0; i < end; i++) {
-      const record = readPacked(values, width, i);
-      if (cost < costs[record]!) costs[record] = cost;
-    }
-  }
-
   /** How many postings the words [lo, hi) have: what marking them costs. */
   postingsOf({ lo, hi }: WordRange): number {
     return (this.starts[hi] ?? 0) - (this.starts[lo] ?? 0);
@@ -116,13 +114,7 @@ export class NameIndex {
    * is stamped with how many ranges it has met; stamps of earlier calls are lower than this call's).
    */
   recordsInAll(ranges: readonly WordRange[]): number[] {
-    const stamps = (this.stamps ??= new Uint32Array(this.recordCount));
-    if (this.stamped > 0xffff_ffff - ranges.length - 2) {
-      stamps.fill(0);
-      this.stamped = 0;
-    }
-    const base = this.stamped;
-    this.stamped += ranges.length + 1;
+    const [stamps, base] = this.stampsFor(ranges.length);
     const { values, width } = this.records;
     // The range of fewest postings first: later ones only carry on what it found.
     const ordered = [...ranges].sort((a, b) => this.postingsOf(a) - this.postingsOf(b));
@@ -143,6 +135,60 @@ export class NameIndex {
       found.push(record);
     }
     return found;
+  }
+
+  /**
+   * The marks and a base above every stamp given before, for a call stamping up to `base + calls + 1`
+   * (0 again, all marks cleared, before the stamps would pass 2^32).
+   */
+  private stampsFor(calls: number): [Uint32Array, number] {
+    const stamps = (this.stamps ??= new Uint32Array(this.recordCount));
+    if (this.stamped > 0xffff_ffff - calls - 2) {
+      stamps.fill(0);
+      this.stamped = 0;
+    }
+    const base = this.stamped;
+    this.stamped += calls + 1;
+    return [stamps, base];
+  }
+
+  /**
+   * Near spellings (query/near-spelling.ts): the records having, for every group, one of its words,
+   * each once and in no set order, with the sum over the groups of the least cost among the group's
+   * words it has. As recordsInAll, the work is the groups' postings, not the records: the group of
+   * fewest postings first, each later one stamping only the records met by all before it.
+   */
+  recordsNearAll(groups: ReadonlyArray<readonly CostedRange[]>): { records: number[]; costs: number[] } {
+    const [stamps, base] = this.stampsFor(groups.length);
+    const { least, sum } = (this.costs ??= {
+      least: new Uint8Array(this.recordCount),
+      sum: new Uint8Array(this.recordCount),
+    });
+    const { values, width } = this.records;
+    const postings = (group: readonly CostedRange[]) => group.reduce((n, range) => n + this.postingsOf(range), 0);
+    const ordered = [...groups].sort((a, b) => postings(a) - postings(b));
+    let met: number[] = [];
+    for (let k = 0; k < ordered.length; k++) {
+      // Stamped `before`: met by every group so far; `now`: by this one too, its least cost in `least`.
+      const [before, now] = [base + k, base + k + 1];
+      for (const { lo, hi, cost } of ordered[k]!)
+        for (let i = this.starts[lo] ?? 0, end = this.starts[hi] ?? 0; i < end; i++) {
+          const record = readPacked(values, width, i);
+          const stamp = stamps[record];
+          if (stamp === now) {
+            if (cost < least[record]!) least[record] = cost;
+          } else if (k === 0 || stamp === before) {
+            stamps[record] = now;
+            least[record] = cost;
+            if (k === 0) met.push(record);
+          }
+        }
+      if (k > 0) met = met.filter((record) => stamps[record] === now);
+      // At most 34 edits in all (two per six letters of a 100-character query): a byte holds the sum.
+      for (const record of met) sum[record] = (k === 0 ? 0 : sum[record]!) + least[record]!;
+      if (met.length === 0) break;
+    }
+    return { records: met, costs: met.map((record) => sum[record]!) };
   }
 
   /** Record i's name key: its name's words, single spaces between (layout/name-words.ts nameKeyOf). */
