@@ -16,6 +16,7 @@ import { MANIFEST_FILE } from "./format/primitives/files.js";
 import { PagePool } from "./format/primitives/page-buffer.js";
 import { SnapshotError } from "./format/primitives/errors.js";
 import type { SnapshotSource } from "./format/read/snapshot-source.js";
+import type { SnapshotZones } from "./format/read/snapshot-zones.js";
 import type { MarketsSource } from "./format/read/markets-source.js";
 import { passGate, refusal, callerOf, type GateOptions, type GateOutcome } from "./gate/gate.js";
 import { isEntitled } from "./gate/access.js";
@@ -198,6 +199,9 @@ export function createHandler(options: CoreOptions): Handler {
     listMarkets?: () => Outgoing,
   ): Promise<CoreResponse> {
     const { request, requestId } = x;
+    // Read once a request: a tool's text asks the zones for an offset a few times a record.
+    let zones: SnapshotZones | undefined;
+    const zonesOf = () => (zones ??= place.source.current().lists.zones);
     const answered = answerMcp({
       method: request.method,
       headers: request.headers,
@@ -208,12 +212,11 @@ export function createHandler(options: CoreOptions): Handler {
         listMarkets && isMarketsList(target)
           ? listMarkets()
           : serve({ method: "GET", url: target, conditions: {} }, place.source, place.cache, pages),
-      zoneOffset: Object.assign((zone: string, t: number) => place.source.current().lists.zones.offsetOf(zone, t), {
-        zones: () => place.source.current().lists.zones,
-      }),
+      zoneOffset: Object.assign((zone: string, t: number) => zonesOf().offsetOf(zone, t), { zones: zonesOf }),
       onError: (error) => options.onError?.(requestId, error),
       now: gate.now,
       dates: () => coverageOf(place.source.current()),
+      pages,
     });
     const sent = ({ outgoing, tool }: McpAnswer) => {
       if (caller) addCallerHeaders(outgoing.headers, caller);

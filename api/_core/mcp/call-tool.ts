@@ -12,6 +12,9 @@ import type { ZoneOffset } from "./local-time.js";
 import type { Arguments } from "./tool-arguments.js";
 import type { Tool } from "./tools.js";
 
+/** A structured content's JSON as it is sent: the API's answer, or text. */
+export type StructuredJson = Outgoing | string;
+
 /** What a tool needs of the request being served. */
 export interface ToolContext {
   /** Serves a GET of an API target (path and query) through the core's serve path; throws its errors. */
@@ -21,10 +24,10 @@ export interface ToolContext {
   /** Told of a failure that is no fault of the arguments (a 5xx), to be logged with the request id. */
   onError(error: unknown): void;
   /**
-   * Keeps the API's answer that the structured content is, to send its bytes as they are; whoever
-   * keeps it gives its buffer back (`release`) once they are sent.
+   * Keeps the structured content's JSON, to send as it is: the API's answer (whoever keeps it gives
+   * its buffer back, `release`, once it is sent), or the text a tool's `structure` wrote.
    */
-  keepStructured(answer: Outgoing): void;
+  keepStructured(json: StructuredJson): void;
 }
 
 /**
@@ -54,12 +57,16 @@ export function callTool(tool: Tool, args: Arguments, context: ToolContext): Too
   try {
     answer = context.ask(tool.target.targetOf(args));
     if (answer.status !== 200) throw new Error(`the API answered ${answer.status} without an error`);
-    const body = JSON.parse(answer.body.toString("utf8"));
-    const text = clipText(tool.render(body, context.zoneOffset), MAX_TEXT_LENGTH);
-    if (tool.structure) return { content: [{ type: "text", text }], structuredContent: tool.structure(body) };
-    context.keepStructured(answer);
-    answer = undefined;
-    return { content: [{ type: "text", text }], structuredContent: body };
+    const api = answer.body.toString("utf8");
+    const json = tool.structure?.(api);
+    const content = JSON.parse(json ?? api);
+    const text = clipText(tool.render(content, context.zoneOffset), MAX_TEXT_LENGTH);
+    // Sent as the bytes it is (post-transport.ts): the API's own, or the ones `structure` wrote.
+    if (json === undefined) {
+      context.keepStructured(answer);
+      answer = undefined;
+    } else context.keepStructured(json);
+    return { content: [{ type: "text", text }], structuredContent: content };
   } catch (thrown) {
     return toolError(thrown, context);
   } finally {

@@ -26,14 +26,39 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 /** The spec's date-time (§2): seconds and fraction optional, a zone required. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|([+-])(\d{2}):(\d{2}))$/;
 
-const twoDigits = (n: number) => String(n).padStart(2, "0");
+const SECONDS_A_DAY = 86_400;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, "0"));
+
+/** A wall-clock time's hours and minutes (epoch seconds read as UTC fields): `19:30`. */
+function clockTime(seconds: number): string {
+  const inDay = seconds - Math.floor(seconds / SECONDS_A_DAY) * SECONDS_A_DAY;
+  return `${TWO_DIGITS[Math.floor(inDay / 3600)]}:${TWO_DIGITS[Math.floor((inDay % 3600) / 60)]}`;
+}
+
+/**
+ * A wall-clock date (epoch seconds read as UTC fields) as `Fri 27 Nov 2026` (`Fri 27 Nov`: no year),
+ * the proleptic Gregorian calendar's as Date has it, counted without a Date (H. Hinnant's civil_from_days).
+ */
+function clockDate(seconds: number, withYear: boolean): string {
+  const days = Math.floor(seconds / SECONDS_A_DAY);
+  const shifted = days + 719_468; // days since 0000-03-01, when a 400-year era begins
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 2 : monthFromMarch - 10;
+  const year = withYear ? ` ${yearOfEra + era * 400 + (month < 2 ? 1 : 0)}` : "";
+  // 1970-01-01 was a Thursday.
+  return `${WEEKDAYS[(((days + 4) % 7) + 7) % 7]} ${day} ${MONTHS[month]}${year}`;
+}
 
 /** A wall-clock time (epoch seconds read as UTC fields) as `Fri 27 Nov 2026, 19:30` (`Fri 27 Nov, 19:30`: no year). */
 function wallClock(seconds: number, withYear = true): string {
-  const t = new Date(seconds * 1000);
-  const year = withYear ? ` ${t.getUTCFullYear()}` : "";
-  const date = `${WEEKDAYS[t.getUTCDay()]} ${t.getUTCDate()} ${MONTHS[t.getUTCMonth()]}${year}`;
-  return `${date}, ${twoDigits(t.getUTCHours())}:${twoDigits(t.getUTCMinutes())}`;
+  return `${clockDate(seconds, withYear)}, ${clockTime(seconds)}`;
 }
 
 /** A date-time as written: its wall clock (epoch seconds read as UTC fields), its offset and its zone text. */
@@ -43,7 +68,48 @@ interface Written {
   zone: string;
 }
 
+/** The digits of `text` at [from, to) as a number; -1 when one is not a digit. */
+function digitsAt(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * A date-time in the form the API writes, `2026-11-27T18:30:00Z` or `…:00-05:00`, read without
+ * the expression (what DATE_TIME reads of it); undefined for any other form.
+ */
+function writtenPlainly(value: string): Written | undefined {
+  const zoned = value.length === 25;
+  if (!(zoned || value.length === 20)) return undefined;
+  const at = (i: number) => value.charCodeAt(i);
+  // The separators: `-` `-` `T` `:` `:`, then `Z`, or `+` or `-` and a `:` in the offset.
+  if (at(4) !== 0x2d || at(7) !== 0x2d || at(10) !== 0x54 || at(13) !== 0x3a || at(16) !== 0x3a) return undefined;
+  const sign = at(19);
+  if (zoned ? (sign !== 0x2b && sign !== 0x2d) || at(22) !== 0x3a : sign !== 0x5a) return undefined;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 7);
+  const day = digitsAt(value, 8, 10);
+  const hour = digitsAt(value, 11, 13);
+  const minute = digitsAt(value, 14, 16);
+  const second = digitsAt(value, 17, 19);
+  const offsetHours = zoned ? digitsAt(value, 20, 22) : 0;
+  const offsetMinutes = zoned ? digitsAt(value, 23, 25) : 0;
+  if (Math.min(year, month, day, hour, minute, second, offsetHours, offsetMinutes) < 0) return undefined;
+  const written = Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
+  const offset = (sign === 0x2d ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60);
+  return { written, offset, zone: zoned ? value.slice(19) : "Z" };
+}
+
 function writtenOf(startsAt: string): Written | undefined {
+  return writtenPlainly(startsAt) ?? writtenByExpression(startsAt);
+}
+
+function writtenByExpression(startsAt: string): Written | undefined {
   const parts = DATE_TIME.exec(startsAt);
   if (!parts) return undefined;
   const [, year, month, day, hour, minute, second, zone, sign, offsetHours, offsetMinutes] = parts;
@@ -87,8 +153,8 @@ export function localSpanOf(
   const start = clockOf(startsAt, timeZone, zoneOffset);
   const end = endsAt === undefined ? undefined : clockOf(endsAt, timeZone, zoneOffset);
   if (!start || !end) return localTimeOf(startsAt, timeZone, zoneOffset);
-  const sameDay = Math.floor(start.seconds / 86_400) === Math.floor(end.seconds / 86_400);
-  const until = sameDay ? wallClock(end.seconds).slice(-5) : wallClock(end.seconds, false);
+  const sameDay = Math.floor(start.seconds / SECONDS_A_DAY) === Math.floor(end.seconds / SECONDS_A_DAY);
+  const until = sameDay ? clockTime(end.seconds) : wallClock(end.seconds, false);
   if (start.label === end.label) return `${wallClock(start.seconds)}–${until} ${start.label}`;
   return `${wallClock(start.seconds)} ${start.label}–${until} ${end.label}`;
 }

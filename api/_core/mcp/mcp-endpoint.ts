@@ -6,11 +6,12 @@
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { CoreRequest } from "../exchange.js";
+import type { PagePool } from "../format/primitives/page-buffer.js";
 import type { Outgoing } from "../respond/respond.js";
 import { createMcpServer, type ToolContext } from "./mcp-server.js";
-import { callTool } from "./call-tool.js";
+import { callTool, type StructuredJson } from "./call-tool.js";
 import {
-  JSON_HEADERS,
+  jsonHeaders,
   PostTransport,
   protocolError,
   refusedHeaders,
@@ -32,6 +33,8 @@ export interface McpExchange extends Omit<ToolContext, "keepStructured"> {
   now(): Date;
   /** The first and last local date the snapshot in service has showtimes on; throws when it cannot be read. */
   dates(): ListingsFacts["dates"];
+  /** The buffers the core's composed pages are written into: an answer is written into one (serializeAnswer). */
+  pages: PagePool;
 }
 
 /** Whether the server has `tool`, taking `argument` when one is named. */
@@ -99,11 +102,11 @@ function parsedJson(body: Buffer): unknown {
  */
 async function answerMessage(sdk: Sdk, exchange: McpExchange, message: JSONRPCMessage): Promise<McpAnswer> {
   let tool: string | undefined;
-  const transport = new PostTransport();
+  const transport = new PostTransport(exchange.pages);
   const context: ToolContext = {
     ...exchange,
-    keepStructured: (answer) => {
-      transport.structured = answer;
+    keepStructured: (json) => {
+      transport.structured = json;
     },
   };
   const isInitialize = "method" in message && message.method === "initialize";
@@ -158,7 +161,7 @@ function plainToolCall(json: unknown): PlainToolCall | MalformedToolCall | undef
  */
 function rpcError(id: string | number, code: number, message: string): McpAnswer {
   const body = { jsonrpc: "2.0" as const, id, error: { code, message } };
-  return { outgoing: { status: 200, headers: { ...JSON_HEADERS }, body: Buffer.from(JSON.stringify(body)) } };
+  return { outgoing: { status: 200, headers: jsonHeaders(), body: Buffer.from(JSON.stringify(body)) } };
 }
 
 /**
@@ -173,13 +176,14 @@ function answerToolCall(sdk: Sdk, exchange: McpExchange, call: PlainToolCall): M
     const error = new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${clipText(call.name, 64)}`);
     return rpcError(call.id, error.code, error.message);
   }
-  let structured: Outgoing | undefined;
-  const result = callTool(tool, call.args, { ...exchange, keepStructured: (answer) => (structured = answer) });
+  let structured: StructuredJson | undefined;
+  const result = callTool(tool, call.args, { ...exchange, keepStructured: (json) => (structured = json) });
   try {
-    const body = serializeAnswer({ jsonrpc: "2.0", id: call.id, result } as JSONRPCMessage, structured);
-    return { outgoing: { status: 200, headers: { ...JSON_HEADERS }, body }, tool: tool.name };
+    const message = { jsonrpc: "2.0", id: call.id, result } as JSONRPCMessage;
+    const bytes = serializeAnswer(message, structured, exchange.pages);
+    return { outgoing: { status: 200, headers: jsonHeaders(), ...bytes }, tool: tool.name };
   } finally {
-    structured?.release?.();
+    if (typeof structured === "object") structured.release?.();
   }
 }
 

@@ -17,6 +17,11 @@ import type {
   ServedShowtime,
 } from "../../../client/types.js";
 import { localSpanOf, localTimeOf, type ZoneOffset, zoneOfTime } from "./local-time.js";
+import type { ShowtimeListing } from "./showtime-listing.js";
+
+type ListedShowtime = ShowtimeListing["data"][number];
+type ListedFilm = ShowtimeListing["films"][number];
+type ListedCinema = ShowtimeListing["cinemas"][number];
 
 /** Text for one record as the API serves it (the structured content's items, typed as the typed client has them). */
 export type RenderItem<T> = (record: T, zoneOffset: ZoneOffset) => string;
@@ -32,7 +37,10 @@ function oneLine(value: unknown): string {
 
 /** The parts that are present, joined with ` · `. */
 function joined(parts: Array<string | undefined | false>): string {
-  return parts.filter((part): part is string => typeof part === "string" && part !== "").join(" · ");
+  let text = "";
+  for (const part of parts)
+    if (typeof part === "string" && part !== "") text = text === "" ? part : `${text} · ${part}`;
+  return text;
 }
 
 const distance = (record: { distanceKm?: number }) =>
@@ -81,20 +89,35 @@ export const renderCinema: RenderItem<ServedCinema> = (cinema, zoneOffset) => {
   return lines.filter(Boolean).join("\n");
 };
 
-export const renderShowtime: RenderItem<ServedShowtime> = (showtime, zoneOffset) => {
-  const { film, cinema } = showtime;
+/** A showtime, its film and cinema. */
+function showtimeText(
+  showtime: ListedShowtime,
+  film: ListedFilm | undefined,
+  cinema: ListedCinema | undefined,
+  zoneOffset: ZoneOffset,
+): string {
   const when = localSpanOf(showtime.startsAt, showtime.endsAt, cinema?.location.timeZone, zoneOffset);
+  const title = film ? oneLine(film.title) : `film ${oneLine(showtime.filmId)}`;
   const place = cinema ? `${oneLine(cinema.name)}, ${oneLine(cinema.location.locality ?? "")}` : undefined;
   const screen = showtime.screenName && oneLine(showtime.screenName);
-  const cinemaId = oneLine(showtime.cinemaId);
-  const lines = [
-    `- ${film ? oneLine(film.title) : `film ${oneLine(showtime.filmId)}`} · ${when}`,
-    `  ${joined([place, distance(showtime), screen, showtime.attributeIds?.join(", ")])}`,
-    showtime.bookingUrl ? `  Book: ${showtime.bookingUrl}` : undefined,
-    `  ${joined([`showtime ${oneLine(showtime.id)}`, `film ${oneLine(showtime.filmId)}`, `cinema ${cinemaId}`])}`,
-  ];
-  return lines.filter(Boolean).join("\n");
-};
+  const where = joined([place, distance(showtime), screen, showtime.attributeIds?.join(", ")]);
+  const book = showtime.bookingUrl ? `\n  Book: ${showtime.bookingUrl}` : "";
+  const ids = `showtime ${oneLine(showtime.id)} · film ${oneLine(showtime.filmId)}`;
+  // One string, not lines joined: the answer's text is copied once, when it is written out.
+  return `- ${title} · ${when}\n  ${where}${book}\n  ${ids} · cinema ${oneLine(showtime.cinemaId)}`;
+}
+
+export const renderShowtime: RenderItem<ServedShowtime> = (showtime, zoneOffset) =>
+  showtimeText(showtime, showtime.film, showtime.cinema, zoneOffset);
+
+/** find_showtimes's listing (showtime-listing.ts): each showtime with the listing's film and cinema of its ids. */
+export function renderListing(listing: ShowtimeListing, zoneOffset: ZoneOffset): string {
+  const films = new Map(listing.films.map((film) => [film.id, film]));
+  const cinemas = new Map(listing.cinemas.map((cinema) => [cinema.id, cinema]));
+  const item: RenderItem<ListedShowtime> = (showtime) =>
+    showtimeText(showtime, films.get(showtime.filmId), cinemas.get(showtime.cinemaId), zoneOffset);
+  return renderPage(listing, item, "showtime", "find_showtimes", zoneOffset);
+}
 
 export const renderAttribute: RenderItem<Attribute> = (attribute) => {
   const description = attribute.description ? ` · ${oneLine(attribute.description)}` : "";
@@ -133,11 +156,12 @@ export function renderPage<T>(
 ): string {
   const records = page.data;
   if (records.length === 0) return `No ${noun}s match.`;
-  const lines = [`${plural(records.length, noun)}:`, ...records.map((record) => item(record, zoneOffset))];
-  if (page.nameMatch === "near") lines.unshift("No exact match for q; near spellings, fewest edits first.");
+  let text = page.nameMatch === "near" ? "No exact match for q; near spellings, fewest edits first.\n" : "";
+  text += `${plural(records.length, noun)}:`;
+  for (const record of records) text += `\n${item(record, zoneOffset)}`;
   const next = page.pagination.nextCursor;
-  lines.push(next ? `More: call ${tool} again with the same arguments and cursor "${next}".` : `That is all of them.`);
-  return lines.join("\n");
+  const more = next ? `More: call ${tool} again with the same arguments and cursor "${next}".` : "That is all of them.";
+  return `${text}\n${more}`;
 }
 
 /** One record (a get-one's answer). */

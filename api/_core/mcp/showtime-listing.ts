@@ -5,7 +5,8 @@
  * get_film and get_cinema give it). A page of 20 at a few cinemas repeated the same films and
  * cinemas, with their provenance, twenty times over.
  */
-import type { Page, ServedShowtime } from "../../../client/types.js";
+import type { Page, ServedCinema, ServedFilm, ServedShowtime } from "../../../client/types.js";
+import { listingCut } from "./listing-cut.js";
 import { RECORD_SCHEMAS } from "./record-schemas.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -72,5 +73,21 @@ export function showtimeListingOf(page: Page<ServedShowtime>): Record<string, un
   return { ...page, data, films: [...films.values()], cinemas: [...cinemas.values()] };
 }
 
-/** The listing of the API's JSON (a tool's `structure`). */
+/** The listing of the API's JSON, parsed. */
 export const showtimeListing = (body: unknown) => showtimeListingOf(body as Page<ServedShowtime>);
+
+/** The listing, parsed: what find_showtimes's text is rendered from. */
+export interface ShowtimeListing extends Page<Omit<ServedShowtime, "film" | "cinema" | "provenance">> {
+  films: Array<Omit<ServedFilm, "provenance">>;
+  cinemas: Array<Omit<ServedCinema, "provenance">>;
+}
+
+/**
+ * The listing's JSON from the page's (a tool's `structure`): the same text JSON.stringify writes of
+ * showtimeListingOf's object, cut from the page's own (listing-cut.ts) where it can be, which spares
+ * parsing the whole page and writing the listing again: the page holds each film and cinema
+ * once per showtime, the listing once.
+ */
+export function showtimeListingJson(page: string): string {
+  return listingCut(page) ?? JSON.stringify(showtimeListingOf(JSON.parse(page)));
+}

@@ -11,6 +11,7 @@ import {
   renderAttribute,
   renderCinema,
   renderFilm,
+  renderListing,
   renderMarkets,
   renderOne,
   renderPage,
@@ -29,7 +30,7 @@ import {
   type ToolTarget,
 } from "./tool-arguments.js";
 import { type JsonSchema, outputSchemaOf } from "./tool-schemas.js";
-import { SHOWTIME_LISTING, showtimeListing } from "./showtime-listing.js";
+import { SHOWTIME_LISTING, type ShowtimeListing, showtimeListingJson } from "./showtime-listing.js";
 
 export interface Tool {
   readonly name: string;
@@ -38,10 +39,13 @@ export interface Tool {
   readonly target: ToolTarget;
   /** The response component of record-schemas.ts (or showtime-listing.ts) its structured content is. */
   readonly output: string;
-  /** Its structured content, when that is not the API's JSON as it is (find_showtimes: showtime-listing.ts). */
-  readonly structure?: (body: unknown) => Record<string, unknown>;
-  /** The text for the model of an answer (the API's JSON, parsed). */
-  render(body: unknown, zoneOffset: ZoneOffset): string;
+  /**
+   * Its structured content's JSON from the API's, when that is not the API's JSON as it is
+   * (find_showtimes: showtime-listing.ts).
+   */
+  readonly structure?: (json: string) => string;
+  /** The text for the model of an answer (its structured content, parsed). */
+  render(content: unknown, zoneOffset: ZoneOffset): string;
 }
 
 /** Every tool only reads the listings: the same call gives the same answer until the data is rebuilt. */
@@ -62,7 +66,6 @@ function listTool<T>(
     omit?: string[];
     fixed?: string;
     pageSize?: ToolLimit;
-    structure?: Tool["structure"];
   },
   output: string,
   item: RenderItem<T>,
@@ -73,9 +76,8 @@ function listTool<T>(
     title,
     description: asks.pageSize ? description : `${description} ${MORE}`,
     target: listTarget(name, asks.resource, asks.omit, asks.fixed, asks.pageSize),
-    structure: asks.structure,
     output,
-    render: (body, zoneOffset) => renderPage(body as Page<T>, item, noun, name, zoneOffset),
+    render: (content, zoneOffset) => renderPage(content as Page<T>, item, noun, name, zoneOffset),
   };
 }
 
@@ -93,7 +95,7 @@ function oneTool<T>(
     description,
     target: oneTarget(name, asks.resource, asks.id, asks.idDescription, asks.fixed),
     output,
-    render: (body, zoneOffset) => renderOne(body as Result<T>, item, zoneOffset),
+    render: (content, zoneOffset) => renderOne(content as Result<T>, item, zoneOffset),
   };
 }
 
@@ -122,20 +124,21 @@ export const TOOLS: readonly Tool[] = [
     renderCinema,
     "cinema",
   ),
-  listTool(
-    "find_showtimes",
-    "Find showtimes",
-    "Showtimes in order of start, each with its film and cinema: at a cinema (cinemaId), of a film (filmId), near a " +
-      "place, on a date (dayStartsAt=03:00 counts a 01:00 show to the evening before), in a window (startsAfter, " +
+  {
+    name: "find_showtimes",
+    title: "Find showtimes",
+    description:
+      "Showtimes in order of start, each with its film and cinema: at a cinema (cinemaId), of a film (filmId), near " +
+      "a place, on a date (dayStartsAt=03:00 counts a 01:00 show to the evening before), in a window (startsAfter, " +
       "startsBefore: date-times with a zone, such as 2026-11-27T17:00Z) or with all of some attributes. Each shows " +
       "its start and end (the film's, if it starts on time) in the cinema's local time, the distance near a place, " +
-      `and the booking URL. ${LOCAL}`,
+      `and the booking URL. ${LOCAL} ${MORE}`,
     // Its films and cinemas once each, not in every showtime (decision: MCP, a page of showtimes).
-    { resource: "showtimes", omit: ["include"], fixed: "include=film,cinema", structure: showtimeListing },
-    SHOWTIME_LISTING,
-    renderShowtime,
-    "showtime",
-  ),
+    target: listTarget("find_showtimes", "showtimes", ["include"], "include=film,cinema"),
+    output: SHOWTIME_LISTING,
+    structure: showtimeListingJson,
+    render: (content, zoneOffset) => renderListing(content as ShowtimeListing, zoneOffset),
+  },
   oneTool(
     "get_film",
     "Get a film",
