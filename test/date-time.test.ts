@@ -6,6 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
+  civilFromDays,
+  daysFromCivil,
   checkDate,
   checkDateTime,
   DateTimeMemo,
@@ -232,6 +234,31 @@ describe("the instant key", () => {
         expect(a.ok && b.ok && a.instantKey === b.instantKey, `${textOf(p)} vs ${textOf(moved)}`).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("civil dates and days since 1970-01-01", () => {
+  test.each([
+    [0, 1, 1, -719_528],
+    [0, 2, 29, -719_469],
+    [1969, 12, 31, -1],
+    [1970, 1, 1, 0],
+    [2000, 2, 29, 11_016],
+    [2026, 11, 27, 20_784],
+    [9999, 12, 31, 2_932_896],
+  ])("%i-%i-%i is day %i, and back", (year, month, day, days) => {
+    expect(daysFromCivil(year, month, day)).toBe(days);
+    expect(civilFromDays(days)).toBe(year * 10_000 + month * 100 + day);
+  });
+
+  test("every day of years 0000 to 9999 is the date Date gives it", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -719_528, max: 2_932_896 }), (days) => {
+        const date = new Date(days * 86_400_000);
+        const [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+        expect(civilFromDays(days)).toBe(y * 10_000 + m * 100 + d);
+      }),
     );
   });
 });

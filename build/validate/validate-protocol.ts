@@ -18,8 +18,7 @@ export const ABSENT = -1;
 export interface FileResult {
   /** The file's place in the build's source list. */
   at: number;
-  /** Which slice of the file's records this is (from 0), and whether it is the file's last. */
-  part: number;
+  /** Whether this slice of the file's records is its last. */
   last: boolean;
   problems: Problem[];
   /** What the file's invalid records say about others (ids, references), in file order. */

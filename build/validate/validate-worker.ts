@@ -49,11 +49,10 @@ function emptySlice() {
   };
 }
 
-async function send(at: number, part: number, last: boolean, slice: ReturnType<typeof emptySlice>) {
+async function send(at: number, last: boolean, slice: ReturnType<typeof emptySlice>) {
   while (sent - taken >= AHEAD) await new Promise<void>((resolve) => (wake = resolve));
   const result: FileResult = {
     at,
-    part,
     last,
     problems: slice.problems,
     invalid: slice.invalid,
@@ -68,7 +67,6 @@ async function send(at: number, part: number, last: boolean, slice: ReturnType<t
 }
 
 for (const source of files) {
-  let part = 0;
   let slice = emptySlice();
   // Problems of reading the file land in the slice being filled when they are found, as on one thread.
   const reading: ProblemSink = { push: (...found) => slice.problems.push(...found) };
@@ -81,9 +79,9 @@ for (const source of files) {
       slice.plain.push({ ...(facts as PlainFacts), line: record.line, index: record.index });
     } else writeShowtime(facts.showtime, record, slice.showtimes, tables, shape);
     if (++slice.records < SLICE) continue;
-    await send(source.at, part++, false, slice);
+    await send(source.at, false, slice);
     slice = emptySlice();
   }
-  await send(source.at, part, true, slice);
+  await send(source.at, true, slice);
 }
 parentPort!.off("message", onTaken);

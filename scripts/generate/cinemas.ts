@@ -131,7 +131,7 @@ const EIGHT_KM_DEGREES = 0.16;
 // Within about 8 km of the centre (or the city's spread), rounded to 5 decimals (about a metre), as feeds give.
 function placeNear(random: Random, latitude: number, longitude: number, spreadKm = 8) {
   const round = (x: number) => Math.round(x * 1e5) / 1e5;
-  const span = spreadKm === 8 ? EIGHT_KM_DEGREES : (spreadKm / 8) * EIGHT_KM_DEGREES;
+  const span = (spreadKm / 8) * EIGHT_KM_DEGREES;
   const dLon = ((random() - 0.5) * span) / Math.cos((latitude * Math.PI) / 180);
   return { latitude: round(latitude + (random() - 0.5) * span), longitude: round(longitude + dLon) };
 }

@@ -61,7 +61,7 @@ export function listEndpoint(spec: ListResource | ListSpec): RouteEndpoint {
         // its first page was asked, and it binds that query (decision: known attribute ids).
         if (list.after === undefined) checkKnownWith(table, list.query, () => serving.snapshot.lists);
         // Parameters first (a 400 before a 404), as on a get-one.
-        if (scoped) requireRecords(serving.snapshot.lists, route.ids, ids);
+        if (scoped) requireRecords(() => serving.snapshot.lists, route.ids, ids);
         else if (isStoredPageRequest(list, serving.snapshot.manifest.defaultLimit)) {
           const stored = serving.stored({ kind: "page", resource, after: list.after ?? null });
           if (stored) return stored;

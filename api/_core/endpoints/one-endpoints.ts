@@ -23,8 +23,7 @@ export function storedOneEndpoint(resource: "cinemas" | "films"): RouteEndpoint 
       answer(rawIds, rawQuery, serving) {
         parseTableQuery(route.table, rawQuery);
         const ids = decodePathIds(route.ids, rawIds);
-        // A record's own page opens no lists (a cold start's first answer reads its body alone).
-        if (parents.length > 0) requireRecords(serving.snapshot.lists, parents, ids);
+        requireRecords(() => serving.snapshot.lists, parents, ids);
         const id = ids.at(-1)!;
         const stored = serving.stored({ kind: "one", resource, id });
         if (!stored) throw notFoundFor(own, id);
@@ -42,7 +41,7 @@ export const showtimeOneEndpoint: RouteEndpoint = (route) => {
       const { include } = parseTableQuery<{ include?: Embedded[] }>(route.table, rawQuery).query;
       const ids = decodePathIds(route.ids, rawIds);
       const { lists, manifest } = serving.snapshot;
-      requireRecords(lists, parents, ids);
+      requireRecords(() => lists, parents, ids);
       const id = ids.at(-1)!;
       const record = lists.showtimes.findById(id);
       if (record === undefined) throw notFoundFor(own, id);

@@ -41,10 +41,13 @@ function recordExists(lists: SnapshotLists, resource: IdResource, id: string): b
   return resource === "showtimes" ? lists.showtimes.findById(id) !== undefined : lists[resource].indexOf(id) !== -1;
 }
 
-/** Throws the 404 of the first id that names no record. */
-export function requireRecords(lists: SnapshotLists, ids: readonly PathId[], values: readonly string[]): void {
+/**
+ * Throws the 404 of the first id that names no record. The lists are asked only when there is an
+ * id to look up: a record's own page opens none (a cold start's first answer reads its body alone).
+ */
+export function requireRecords(lists: () => SnapshotLists, ids: readonly PathId[], values: readonly string[]): void {
   ids.forEach((id, i) => {
-    if (!recordExists(lists, id.names, values[i]!)) throw recordNotFound(SINGULAR[id.names], values[i]!);
+    if (!recordExists(lists(), id.names, values[i]!)) throw recordNotFound(SINGULAR[id.names], values[i]!);
   });
 }
 

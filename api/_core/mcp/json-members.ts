@@ -8,7 +8,7 @@
  */
 
 const SPACE = 0x20;
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const OPEN_ARRAY = 0x5b;

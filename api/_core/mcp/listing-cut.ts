@@ -4,7 +4,7 @@
  * its film, cinema and provenance, each film and cinema once, read whole only the first time a
  * showtime names it (the page repeats it in every showtime of it), without its provenance.
  */
-import { holdsAt, isKey, isPlainJson, readArray, readObject, valueEnd } from "./json-members.js";
+import { holdsAt, isKey, isPlainJson, QUOTE, readArray, readObject, valueEnd } from "./json-members.js";
 
 /** The pieces of an object as written without some of its members: its runs of kept members, cut out. */
 class Without {
@@ -57,7 +57,7 @@ function recordEnd(json: string, at: number, records: Records): number {
   let id: string | undefined;
   const end = readObject(json, at, (start, colon) => {
     const end = valueEnd(json, colon + 1);
-    if (isKey(json, start, colon, "id")) id = json.charCodeAt(colon + 1) === 0x22 ? json.slice(colon + 1, end) : "";
+    if (isKey(json, start, colon, "id")) id = json.charCodeAt(colon + 1) === QUOTE ? json.slice(colon + 1, end) : "";
     without.member(start, end, !isKey(json, start, colon, "provenance"));
     return end;
   });

@@ -6,6 +6,7 @@
  * with the offset it is written in. A time whose cinema is not named is shown in the zone it must
  * be in when the snapshot's zones tell (zoneOfTime).
  */
+import { civilFromDays, digitsAt } from "../format/primitives/date-time.js";
 
 /** The snapshot's zones, to name the zone of a time whose cinema the text does not know. */
 export interface ZoneNames {
@@ -41,19 +42,10 @@ function clockTime(seconds: number): string {
  */
 function clockDate(seconds: number, withYear: boolean): string {
   const days = Math.floor(seconds / SECONDS_A_DAY);
-  const shifted = days + 719_468; // days since 0000-03-01, when a 400-year era begins
-  const era = Math.floor(shifted / 146_097);
-  const dayOfEra = shifted - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
-  );
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
-  const month = monthFromMarch < 10 ? monthFromMarch + 2 : monthFromMarch - 10;
-  const year = withYear ? ` ${yearOfEra + era * 400 + (month < 2 ? 1 : 0)}` : "";
+  const civil = civilFromDays(days);
+  const year = withYear ? ` ${Math.floor(civil / 10_000)}` : "";
   // 1970-01-01 was a Thursday.
-  return `${WEEKDAYS[(((days + 4) % 7) + 7) % 7]} ${day} ${MONTHS[month]}${year}`;
+  return `${WEEKDAYS[(((days + 4) % 7) + 7) % 7]} ${civil % 100} ${MONTHS[(Math.floor(civil / 100) % 100) - 1]}${year}`;
 }
 
 /** A wall-clock time (epoch seconds read as UTC fields) as `Fri 27 Nov 2026, 19:30` (`Fri 27 Nov, 19:30`: no year). */
@@ -66,17 +58,6 @@ interface Written {
   written: number;
   offset: number;
   zone: string;
-}
-
-/** The digits of `text` at [from, to) as a number; -1 when one is not a digit. */
-function digitsAt(text: string, from: number, to: number): number {
-  let value = 0;
-  for (let i = from; i < to; i++) {
-    const digit = text.charCodeAt(i) - 0x30;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
 }
 
 /**
@@ -92,13 +73,13 @@ function writtenPlainly(value: string): Written | undefined {
   const sign = at(19);
   if (zoned ? (sign !== 0x2b && sign !== 0x2d) || at(22) !== 0x3a : sign !== 0x5a) return undefined;
   const year = digitsAt(value, 0, 4);
-  const month = digitsAt(value, 5, 7);
-  const day = digitsAt(value, 8, 10);
-  const hour = digitsAt(value, 11, 13);
-  const minute = digitsAt(value, 14, 16);
-  const second = digitsAt(value, 17, 19);
-  const offsetHours = zoned ? digitsAt(value, 20, 22) : 0;
-  const offsetMinutes = zoned ? digitsAt(value, 23, 25) : 0;
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  const offsetHours = zoned ? digitsAt(value, 20, 2) : 0;
+  const offsetMinutes = zoned ? digitsAt(value, 23, 2) : 0;
   if (Math.min(year, month, day, hour, minute, second, offsetHours, offsetMinutes) < 0) return undefined;
   const written = Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
   const offset = (sign === 0x2d ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60);

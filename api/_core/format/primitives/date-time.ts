@@ -30,6 +30,22 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146_097 + doe - 719_468;
 }
 
+/**
+ * The civil date of a day since 1970-01-01 (proleptic Gregorian; Hinnant's algorithm, daysFromCivil's
+ * inverse), packed as `year * 10_000 + month * 100 + day`: read per record, it allocates nothing.
+ */
+export function civilFromDays(days: number): number {
+  const z = days + 719_468; // days since 0000-03-01, when a 400-year era begins
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return year * 10_000 + month * 100 + (doy - Math.floor((153 * mp + 2) / 5) + 1);
+}
+
 function checkCalendarDate(year: number, month: number, day: number): string | undefined {
   if (month < 1 || month > 12) return `month ${String(month).padStart(2, "0")} does not exist`;
   if (day < 1 || day > daysInMonth(year, month)) {
@@ -46,7 +62,8 @@ export function checkDate(value: string): string | undefined {
   return checkCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
-function digitsAt(value: string, start: number, count: number): number {
+/** The `count` digits of `value` at `start` as a number; -1 when one is not a digit. */
+export function digitsAt(value: string, start: number, count: number): number {
   let n = 0;
   for (let i = start; i < start + count; i++) {
     const d = value.charCodeAt(i) - 48;

@@ -9,7 +9,7 @@
  */
 import { plainSections } from "../layout/sections.js";
 import { type ZonePieces, offsetAt } from "../layout/zone-days.js";
-import { daysFromCivil } from "../primitives/date-time.js";
+import { civilFromDays, daysFromCivil } from "../primitives/date-time.js";
 import type { Dictionary } from "../primitives/dictionary.js";
 import { SnapshotError } from "../primitives/errors.js";
 import type { PagedFile } from "../primitives/paged-file.js";
@@ -106,21 +106,15 @@ function dayOf(text: Uint8Array, start: number): number {
  * daysFromCivil's inverse); false, writing nothing, past the year 9999.
  */
 function writeDate(out: Uint8Array, at: number, days: number): boolean {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const civil = civilFromDays(days);
+  const year = Math.floor(civil / 10_000);
   if (year > 9999) return false;
   put2(out, at, (year / 100) | 0);
   put2(out, at + 2, year % 100);
   out[at + 4] = MINUS;
-  put2(out, at + 5, month);
+  put2(out, at + 5, Math.floor(civil / 100) % 100);
   out[at + 7] = MINUS;
-  put2(out, at + 8, doy - Math.floor((153 * mp + 2) / 5) + 1);
+  put2(out, at + 8, civil % 100);
   return true;
 }
 
