@@ -5,7 +5,7 @@
  * every module of this test sees; validation workers are sent the table their parent holds), builds
  * random records made from it through the worker and the main-thread paths, and expects every
  * value back byte for byte: the same entries and snapshot both ways, each response the validator's
- * canonical JSON.
+ * canonical JSON, and find_showtimes's listing the page's without provenance.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
@@ -17,6 +17,7 @@ import { showtimeSchema } from "../build/validate/schemas.js";
 import { makeTempDir, removeDir } from "./helpers/build-helpers.js";
 import { writeDataset } from "./helpers/dataset.js";
 import { KEYS, TEST_NOW, writeAccessFile } from "./helpers/http-setup.js";
+import { expectListingOfPage, listingServer } from "./helpers/listing.js";
 import { datasetOf, showtimesArb } from "./helpers/showtime-records.js";
 import { buildBothWays, expectSameShowtimes, validateBothWays } from "./helpers/validation-paths.js";
 
@@ -78,6 +79,10 @@ describe("a showtime field added as an extension row", () => {
           );
           for (const row of EXTENSION_ROWS) if (showtime[row.name] !== undefined) seen.add(row.name);
         }
+        // find_showtimes's listing keeps them, its provenance gone (decision: MCP, a page of showtimes).
+        const source = new SnapshotSource(snapshot);
+        expectListingOfPage(listingServer(source), "/v1/showtimes?limit=20&include=film,cinema");
+        source.current().close();
       }),
       { numRuns: 8 },
     );

@@ -208,10 +208,10 @@ export function createHandler(options: CoreOptions): Handler {
       readBody: request.readBody,
       requestId,
       // With markets, the list of markets is the core's to answer (it reads them all), not a market's.
-      ask: (target) =>
+      ask: (target, listing) =>
         listMarkets && isMarketsList(target)
           ? listMarkets()
-          : serve({ method: "GET", url: target, conditions: {} }, place.source, place.cache, pages),
+          : serve({ method: "GET", url: target, conditions: {}, listing }, place.source, place.cache, pages),
       zoneOffset: Object.assign((zone: string, t: number) => zonesOf().offsetOf(zone, t), { zones: zonesOf }),
       onError: (error) => options.onError?.(requestId, error),
       now: gate.now,

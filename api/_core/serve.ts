@@ -16,7 +16,15 @@ export interface ServeRequest {
   method: string;
   url: string;
   conditions: Conditions;
+  /** A page of showtimes as find_showtimes lists it (decision: MCP), not as `/v1` answers it. */
+  listing?: boolean;
 }
+
+/**
+ * What the response cache keeps a request's body under: its URL; a listing's apart from its page's
+ * (no URL starts with a space).
+ */
+const cacheKeyOf = (request: ServeRequest) => (request.listing ? ` listing ${request.url}` : request.url);
 
 /** Serves a request; composed pages are written into buffers `pages` lends. */
 export function serve(request: ServeRequest, source: SnapshotSource, cache: ResponseCache, pages: PagePool): Outgoing {
@@ -27,14 +35,15 @@ export function serve(request: ServeRequest, source: SnapshotSource, cache: Resp
   if (!route) throw unknownEndpoint();
   const snapshot = source.current();
   cache.use(snapshot);
-  const serving = new Serving(snapshot, cache, pages, url, conditions);
+  const key = cacheKeyOf(request);
+  const serving = new Serving(snapshot, cache, pages, key, conditions, request.listing);
   // A URL seen before names the same stored body (its key depends on the request alone), or, on
   // the same snapshot, composes the same bytes: either skips parsing and reading.
-  const memo = cache.memoOf(url);
+  const memo = cache.memoOf(key);
   const remembered = memo === undefined ? undefined : serving.storedBody(memo);
   if (remembered) return serving.sendStored(memo!, remembered);
-  const composed = cache.composedPage(url);
+  const composed = cache.composedPage(key);
   if (composed)
-    return sendBody(composed, conditions, "composed", (coding) => cache.encode(composed, url, "composed", coding));
+    return sendBody(composed, conditions, "composed", (coding) => cache.encode(composed, key, "composed", coding));
   return route.endpoint.answer(route.rawIds, queryAt === -1 ? "" : url.slice(queryAt + 1), serving);
 }

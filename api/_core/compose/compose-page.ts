@@ -47,27 +47,39 @@ export function composeInto(
   }));
 }
 
+/** What a page's records were, for its envelope: the last one's key, whether more follow, what else it says. */
+interface Rendered {
+  last: EscapedSortKey | undefined;
+  hasMore: boolean;
+  /** The list's own members, after pagination (`,"name":value`). */
+  envelope?: string;
+  /** Writes members after freshness (find_showtimes's listing: its films and cinemas). */
+  after?: () => void;
+}
+
 /**
  * The list envelope (spec §4.1) around records `render` writes: data, pagination (the cursor of
  * the last record when more follow), the list's own fields if any, and the freshness folded over
  * what was written.
  */
-function writeListEnvelope(
+export function writeListEnvelope(
   lists: SnapshotLists,
   binding: string,
   fallback: Freshness,
   out: PageBuffer,
-  render: (fold: FreshnessFold) => { last: EscapedSortKey | undefined; hasMore: boolean; envelope?: string },
+  render: (fold: FreshnessFold) => Rendered,
 ): EscapedSortKey | undefined {
   out.reset();
   out.text('{"data":[');
   const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
-  const { last, hasMore, envelope = "" } = render(fold);
+  const { last, hasMore, envelope = "", after } = render(fold);
   const next = hasMore && last ? encodeCursorEscaped(binding, last.head, last.escapedId) : null;
   out.text(
     `],"pagination":${JSON.stringify({ nextCursor: next, hasMore: next !== null })}${envelope},` +
-      `"freshness":${JSON.stringify(fold.result(fallback))}}`,
+      `"freshness":${JSON.stringify(fold.result(fallback))}`,
   );
+  after?.();
+  out.byte(0x7d);
   return last;
 }
 

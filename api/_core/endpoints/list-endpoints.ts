@@ -32,14 +32,17 @@ export interface ListSpec {
 function composeList(serving: Serving, list: ListRequest, records?: (lists: SnapshotLists) => RecordList): Outgoing {
   const { lists, manifest } = serving.snapshot;
   const include = list.resource === "showtimes" ? list.query.include : undefined;
-  // The page's identity in this snapshot: its endpoint, ids and filters (binding), start, size and embeds.
-  const identity = `${list.binding}|${JSON.stringify(list.after ?? null)}|${list.limit}|${include ?? ""}`;
+  const { listing } = serving;
+  // The page's identity in this snapshot: its endpoint, ids and filters (binding), start, size, embeds and shape.
+  const identity =
+    `${list.binding}|${JSON.stringify(list.after ?? null)}|${list.limit}|${include ?? ""}` +
+    (listing ? "|listing" : "");
   const page = { after: list.after, limit: list.limit, binding: list.binding };
-  return serving.composed(identity, (out) =>
-    records
-      ? composePageInto(lists, records(lists), page, manifest.freshness, out)
-      : composeListInto(lists, list, manifest.freshness, out),
-  );
+  return serving.composed(identity, (out) => {
+    if (records && listing) throw new Error("a listing is of /v1/showtimes");
+    if (records) composePageInto(lists, records(lists), page, manifest.freshness, out);
+    else composeListInto(lists, list, manifest.freshness, out, listing);
+  });
 }
 
 /** The endpoint of a list on its route: `resource`'s own, or one `spec` describes. */

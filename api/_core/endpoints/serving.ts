@@ -14,7 +14,11 @@ export interface Endpoint {
   answer(rawIds: readonly string[], rawQuery: string, serving: Serving): Outgoing;
 }
 
-/** One request being served: the snapshot it reads and where its body goes. */
+/**
+ * One request being served: the snapshot it reads and where its body goes. `url` is what the
+ * cache keeps its body under; `listing`, a page of showtimes asked as find_showtimes lists it
+ * (decision: MCP), which no stored page is.
+ */
 export class Serving {
   constructor(
     readonly snapshot: Snapshot,
@@ -22,6 +26,7 @@ export class Serving {
     private readonly pages: PagePool,
     private readonly url: string,
     private readonly conditions: Conditions,
+    readonly listing = false,
   ) {}
 
   /** A stored body by its key (as latin1), from the cache or the snapshot. */
@@ -38,6 +43,7 @@ export class Serving {
 
   /** The stored body answering `bodyKey`, sent and remembered for this URL; undefined when the snapshot has none. */
   stored(bodyKey: BodyKey): Outgoing | undefined {
+    if (this.listing) return undefined;
     const key = bodyKeyOf(bodyKey).toString("latin1");
     const body = this.storedBody(key);
     if (!body) return undefined;

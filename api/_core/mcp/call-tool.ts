@@ -12,20 +12,23 @@ import type { ZoneOffset } from "./local-time.js";
 import type { Arguments } from "./tool-arguments.js";
 import type { Tool } from "./tools.js";
 
-/** A structured content's JSON as it is sent: the API's answer, or text. */
-export type StructuredJson = Outgoing | string;
+/** A structured content's JSON as it is sent: the API's answer. */
+export type StructuredJson = Outgoing;
 
 /** What a tool needs of the request being served. */
 export interface ToolContext {
-  /** Serves a GET of an API target (path and query) through the core's serve path; throws its errors. */
-  ask(target: string): Outgoing;
+  /**
+   * Serves a GET of an API target (path and query) through the core's serve path; throws its errors.
+   * `listing`: a page of showtimes in find_showtimes's shape (showtime-listing.ts).
+   */
+  ask(target: string, listing?: boolean): Outgoing;
   zoneOffset: ZoneOffset;
   requestId: string;
   /** Told of a failure that is no fault of the arguments (a 5xx), to be logged with the request id. */
   onError(error: unknown): void;
   /**
    * Keeps the structured content's JSON, to send as it is: the API's answer (whoever keeps it gives
-   * its buffer back, `release`, once it is sent), or the text a tool's `structure` wrote.
+   * its buffer back, `release`, once it is sent).
    */
   keepStructured(json: StructuredJson): void;
 }
@@ -55,17 +58,13 @@ function toolError(thrown: unknown, context: ToolContext): ToolResult {
 export function callTool(tool: Tool, args: Arguments, context: ToolContext): ToolResult {
   let answer: Outgoing | undefined;
   try {
-    answer = context.ask(tool.target.targetOf(args));
+    answer = context.ask(tool.target.targetOf(args), tool.listing);
     if (answer.status !== 200) throw new Error(`the API answered ${answer.status} without an error`);
-    const api = answer.body.toString("utf8");
-    const json = tool.structure?.(api);
-    const content = JSON.parse(json ?? api);
+    const content = JSON.parse(answer.body.toString("utf8"));
     const text = clipText(tool.render(content, context.zoneOffset), MAX_TEXT_LENGTH);
-    // Sent as the bytes it is (post-transport.ts): the API's own, or the ones `structure` wrote.
-    if (json === undefined) {
-      context.keepStructured(answer);
-      answer = undefined;
-    } else context.keepStructured(json);
+    // Sent as the bytes it is (post-transport.ts): the API's own.
+    context.keepStructured(answer);
+    answer = undefined;
     return { content: [{ type: "text", text }], structuredContent: content };
   } catch (thrown) {
     return toolError(thrown, context);

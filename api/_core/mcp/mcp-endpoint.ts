@@ -183,7 +183,7 @@ function answerToolCall(sdk: Sdk, exchange: McpExchange, call: PlainToolCall): M
     const bytes = serializeAnswer(message, structured, exchange.pages);
     return { outgoing: { status: 200, headers: jsonHeaders(), ...bytes }, tool: tool.name };
   } finally {
-    if (typeof structured === "object") structured.release?.();
+    structured?.release?.();
   }
 }
 

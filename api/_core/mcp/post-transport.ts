@@ -98,7 +98,7 @@ export class PostTransport implements Transport {
     try {
       return { status: 200, headers: jsonHeaders(), ...serializeAnswer(await answer, this.structured, this.pages) };
     } finally {
-      if (typeof this.structured === "object") this.structured.release?.();
+      this.structured?.release?.();
     }
   }
 }
@@ -128,8 +128,7 @@ export function serializeAnswer(
   page.text(JSON.stringify({ jsonrpc: "2.0", id: (message as { id: unknown }).id, result: rest }));
   page.length -= 2;
   page.ascii(',"structuredContent":');
-  if (typeof structured === "string") page.text(structured);
-  else page.raw(structured.body);
+  page.raw(structured.body);
   page.ascii("}}");
   return { body: page.lend(), release: () => pages.release(page) };
 }

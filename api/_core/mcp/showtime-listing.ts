@@ -6,7 +6,6 @@
  * cinemas, with their provenance, twenty times over.
  */
 import type { Page, ServedCinema, ServedFilm, ServedShowtime } from "../../../client/types.js";
-import { listingCut } from "./listing-cut.js";
 import { RECORD_SCHEMAS } from "./record-schemas.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -80,14 +79,4 @@ export const showtimeListing = (body: unknown) => showtimeListingOf(body as Page
 export interface ShowtimeListing extends Page<Omit<ServedShowtime, "film" | "cinema" | "provenance">> {
   films: Array<Omit<ServedFilm, "provenance">>;
   cinemas: Array<Omit<ServedCinema, "provenance">>;
-}
-
-/**
- * The listing's JSON from the page's (a tool's `structure`): the same text JSON.stringify writes of
- * showtimeListingOf's object, cut from the page's own (listing-cut.ts) where it can be, which spares
- * parsing the whole page and writing the listing again: the page holds each film and cinema
- * once per showtime, the listing once.
- */
-export function showtimeListingJson(page: string): string {
-  return listingCut(page) ?? JSON.stringify(showtimeListingOf(JSON.parse(page)));
 }

@@ -30,7 +30,7 @@ import {
   type ToolTarget,
 } from "./tool-arguments.js";
 import { type JsonSchema, outputSchemaOf } from "./tool-schemas.js";
-import { SHOWTIME_LISTING, type ShowtimeListing, showtimeListingJson } from "./showtime-listing.js";
+import { SHOWTIME_LISTING, type ShowtimeListing } from "./showtime-listing.js";
 
 export interface Tool {
   readonly name: string;
@@ -39,11 +39,8 @@ export interface Tool {
   readonly target: ToolTarget;
   /** The response component of record-schemas.ts (or showtime-listing.ts) its structured content is. */
   readonly output: string;
-  /**
-   * Its structured content's JSON from the API's, when that is not the API's JSON as it is
-   * (find_showtimes: showtime-listing.ts).
-   */
-  readonly structure?: (json: string) => string;
+  /** Its structured content is its page of showtimes as find_showtimes lists it (showtime-listing.ts). */
+  readonly listing?: boolean;
   /** The text for the model of an answer (its structured content, parsed). */
   render(content: unknown, zoneOffset: ZoneOffset): string;
 }
@@ -136,7 +133,7 @@ export const TOOLS: readonly Tool[] = [
     // Its films and cinemas once each, not in every showtime (decision: MCP, a page of showtimes).
     target: listTarget("find_showtimes", "showtimes", ["include"], "include=film,cinema"),
     output: SHOWTIME_LISTING,
-    structure: showtimeListingJson,
+    listing: true,
     render: (content, zoneOffset) => renderListing(content as ShowtimeListing, zoneOffset),
   },
   oneTool(

@@ -309,9 +309,10 @@ export class ShowtimeDecoder {
   /**
    * Writes the current record's canonical JSON: the fields in the schema's order, strings as
    * JSON.stringify writes them. The caller says which film and cinema (one is the block's cluster,
-   * the other the record's `other` code).
+   * the other the record's `other` code). `withoutProvenance`: the record as find_showtimes lists it
+   * (decision: MCP), every member but its provenance.
    */
-  render(out: PageBuffer, film: number, cinemaIndex: number): void {
+  render(out: PageBuffer, film: number, cinemaIndex: number, withoutProvenance = false): void {
     const f = this.fragments;
     const cinema = f.cinemas;
     const flags = this.flags;
@@ -379,6 +380,11 @@ export class ShowtimeDecoder {
     }
     w = copyWords(o, w, f.attributes.view, as[attributes]!, ae[attributes]!);
     if (hasScreen) w = copyWords(o, w, f.screens.view, f.screens.start[screen]!, f.screens.end[screen]!);
+    if (withoutProvenance) {
+      if (flags & EXTENDED) this.renderExtensions(out, w);
+      else out.length = copyWords(o, w, RECORD_CLOSE.view, 0, RECORD_CLOSE_END);
+      return;
+    }
     w = copyWords(o, w, ob.head.view, 0, ob.head.bytes.length - PAD);
     w = copyWords(o, w, ob.data.view, ob.offsets[observed]!, ob.offsets[observed + 1]!);
     w = copyWords(o, w, ob.tail.view, 0, ob.tail.bytes.length - PAD);
@@ -389,16 +395,13 @@ export class ShowtimeDecoder {
     }
     w = copyWords(o, w, f.providers.view, ps[provider]!, pe[provider]!);
     w = copyWords(o, w, this.ext.view, 0, this.extLength);
-    if (flags & EXTENDED) this.renderExtensions(out, w);
+    if (flags & EXTENDED) this.renderExtensions(out, copyWords(o, w, PROVENANCE_CLOSE.view, 0, PROVENANCE_CLOSE_END));
     else out.length = copyWords(o, w, CLOSE.view, 0, CLOSE_END);
   }
 
-  /**
-   * Closes provenance at `at`, writes `,"name":<json>` per extension field the record has (in bit order), closes
-   * the record.
-   */
+  /** Writes at `at` `,"name":<json>` per extension field the record has (in bit order), then closes the record. */
   private renderExtensions(out: PageBuffer, at: number): void {
-    out.length = copyWords(out.view, at, PROVENANCE_CLOSE.view, 0, PROVENANCE_CLOSE_END);
+    out.length = at;
     out.ensure(this.extensionLength + RECORD_CLOSE_END);
     const o = out.view;
     const opens = this.extensionOpens;

@@ -319,6 +319,7 @@ export class ShowtimeStore {
   /**
    * Renders records of a clustering as comma-separated JSON; returns the last one's sort key.
    * `embed`, when given, writes more members into each record (film, cinema) and folds their freshness.
+   * `withoutProvenance`: each record as find_showtimes lists it (decision: MCP), its freshness folded all the same.
    */
   render(
     clustering: Clustering,
@@ -326,6 +327,7 @@ export class ShowtimeStore {
     out: PageBuffer,
     fold: FreshnessFold,
     embed?: Embed,
+    withoutProvenance = false,
   ): EscapedSortKey | undefined {
     if (records.length === 0) return undefined;
     return this.guarded(() => {
@@ -336,7 +338,7 @@ export class ShowtimeStore {
         if (i > 0) out.byte(0x2c);
         this.decode(clustering, records[i]!);
         const cluster = clusters[this.current]!;
-        d.render(out, byCinema ? d.other : cluster, byCinema ? cluster : d.other);
+        d.render(out, byCinema ? d.other : cluster, byCinema ? cluster : d.other, withoutProvenance);
         fold.add(d.observed, d.updated);
         if (embed) {
           out.length--; // the record's closing brace: the embedded members go before it
