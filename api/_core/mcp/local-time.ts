@@ -6,7 +6,7 @@
  * with the offset it is written in. A time whose cinema is not named is shown in the zone it must
  * be in when the snapshot's zones tell (zoneOfTime).
  */
-import { civilFromDays, digitsAt } from "../format/primitives/date-time.js";
+import { civilFromDays, daysFromCivil, digitsAt } from "../format/primitives/date-time.js";
 
 /** The snapshot's zones, to name the zone of a time whose cinema the text does not know. */
 export interface ZoneNames {
@@ -67,11 +67,16 @@ interface Written {
 function writtenPlainly(value: string): Written | undefined {
   const zoned = value.length === 25;
   if (!(zoned || value.length === 20)) return undefined;
-  const at = (i: number) => value.charCodeAt(i);
   // The separators: `-` `-` `T` `:` `:`, then `Z`, or `+` or `-` and a `:` in the offset.
-  if (at(4) !== 0x2d || at(7) !== 0x2d || at(10) !== 0x54 || at(13) !== 0x3a || at(16) !== 0x3a) return undefined;
-  const sign = at(19);
-  if (zoned ? (sign !== 0x2b && sign !== 0x2d) || at(22) !== 0x3a : sign !== 0x5a) return undefined;
+  const separated =
+    value.charCodeAt(4) === 0x2d &&
+    value.charCodeAt(7) === 0x2d &&
+    value.charCodeAt(10) === 0x54 &&
+    value.charCodeAt(13) === 0x3a &&
+    value.charCodeAt(16) === 0x3a;
+  if (!separated) return undefined;
+  const sign = value.charCodeAt(19);
+  if (zoned ? (sign !== 0x2b && sign !== 0x2d) || value.charCodeAt(22) !== 0x3a : sign !== 0x5a) return undefined;
   const year = digitsAt(value, 0, 4);
   const month = digitsAt(value, 5, 2);
   const day = digitsAt(value, 8, 2);
@@ -81,7 +86,9 @@ function writtenPlainly(value: string): Written | undefined {
   const offsetHours = zoned ? digitsAt(value, 20, 2) : 0;
   const offsetMinutes = zoned ? digitsAt(value, 23, 2) : 0;
   if (Math.min(year, month, day, hour, minute, second, offsetHours, offsetMinutes) < 0) return undefined;
-  const written = Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
+  // Fields past their range (never written by the API) are left to Date's reading of them.
+  if (year < 100 || month < 1 || month > 12 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const written = daysFromCivil(year, month, day) * SECONDS_A_DAY + hour * 3600 + minute * 60 + second;
   const offset = (sign === 0x2d ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60);
   return { written, offset, zone: zoned ? value.slice(19) : "Z" };
 }
