@@ -8,7 +8,6 @@ import { DAY_SECTIONS } from "../layout/sections.js";
 import { SnapshotError } from "../primitives/errors.js";
 import { PACKED_HEADER, readPacked } from "../primitives/packed.js";
 import type { PagedFile } from "../primitives/paged-file.js";
-import { lowerBound } from "../primitives/search.js";
 
 function column(index: PagedFile, name: string, rows: number): Uint32Array {
   const bytes = index.readSection(name);
@@ -65,13 +64,30 @@ export class ShowtimeDays {
     return [this.starts[c]!, this.starts[c + 1]!];
   }
 
-  /** Cinema c's rows of one local day (days since 1970-01-01). */
+  /**
+   * Cinema c's rows of one local day (days since 1970-01-01). Searched in place, not by lowerBound
+   * and a closure: discovery near a city asks it of every cinema within the radius, hundreds a request.
+   */
   rowsOn(c: number, epochDay: number): [number, number] {
-    const [start, end] = this.rowsOf(c);
+    const start = this.starts[c]!;
     const day = epochDay - this.base;
     if (day < 0) return [start, start];
-    const lo = start + lowerBound(end - start, (i) => this.day[start + i]! >= day);
-    const hi = lo + lowerBound(end - lo, (i) => this.day[lo + i]! > day);
-    return [lo, hi];
+    const days = this.day;
+    let lo = start;
+    let hi = this.starts[c + 1]!;
+    // The first row of the day or after it, then the first row after it.
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (days[mid]! >= day) hi = mid;
+      else lo = mid + 1;
+    }
+    const first = lo;
+    hi = this.starts[c + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (days[mid]! > day) hi = mid;
+      else lo = mid + 1;
+    }
+    return [first, lo];
   }
 }
