@@ -25,17 +25,16 @@ export interface SizeReport {
   };
 }
 
-/** Each scenario's target, as ceiling CPU ÷ ours (at least), and its aim where there is one. */
+/**
+ * Each scenario's target against the bare server, as ceiling CPU ÷ ours (at least): the targets
+ * docs/performance.md holds now. Other pages are measured against the uncached cinema page of the
+ * same run (RELATIVE_TARGETS) or reported without one: a page composed of 100 records from
+ * compressed blocks is many times a bare server's bytes from memory, and the ratio on this VM says
+ * more of the load generator's wake-ups than of the server (docs/performance.md, "Reading the table").
+ */
 export const CPU_TARGETS: Record<string, { target: number; aim?: number }> = {
   "stored page": { target: 0.7 },
   "get-one": { target: 0.7 },
-  "composed, cached": { target: 0.7 },
-  "composed by cinema, uncached": { target: 0.25, aim: 0.4 },
-  "composed by film, uncached": { target: 0.2 },
-  "near + film + 4 h window, uncached": { target: 0.2 },
-  "cinemas near a point, uncached": { target: 0.4 },
-  "changes feed page of 1000, uncached": { target: 0.3 },
-  "401": { target: 0.8 },
 };
 
 /** Scenarios whose target is their CPU per request against another scenario's in the same run (at most). */
