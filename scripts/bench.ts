@@ -18,6 +18,7 @@ import { formatTable, RELATIVE_TARGETS, type SizeReport } from "./bench/report.j
 import { measureResponseSizes } from "./bench/response-size.js";
 import { collectScenarios } from "./bench/scenarios.js";
 import type { Scenario } from "./bench/scenario.js";
+import { measurePairedRounds } from "./bench/paired-rounds.js";
 import {
   compareWithCeiling,
   type ScenarioFigures,
@@ -106,9 +107,11 @@ async function measureServing(
 ): Promise<SizeReport["serve"]> {
   const accessFile = writeBenchAccess(work);
   const scenarios = selectScenarios(await collectScenarios(snapshotDir), only);
-  const figures = await withServer(snapshotDir, accessFile, (url, pid) =>
-    compareWithCeiling({ url, pid }, work, scenarios, seconds),
-  );
+  const figures = await withServer(snapshotDir, accessFile, async (url, pid) => {
+    const figures = await compareWithCeiling({ url, pid }, work, scenarios, seconds);
+    await measurePairedRounds({ url, pid }, work, scenarios, figures, seconds);
+    return figures;
+  });
   // The memory target's figure, on a server that did nothing else.
   const sweep = await withServer(snapshotDir, accessFile, (url, pid) => sweepMemory(url, pid));
   const fn = await measureFunctionColdStart(snapshotDir, readFileSync(accessFile, "utf8"));

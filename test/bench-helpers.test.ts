@@ -121,6 +121,19 @@ describe("target figures", () => {
     expect(relativeCpu(run.slice(1), "cinema + date, uncached")).toBeUndefined();
     expect(relativeCpu(run, "composed by cinema, uncached")).toBeUndefined();
   });
+
+  test.each<[string, number, number[], number]>([
+    ["no paired rounds: the first pass's ratio", 230, [], 1.15],
+    ["two paired rounds: the median of three", 230, [2.4, 1.3], 1.3],
+    ["one paired round: the mean of the middle two", 230, [1.35], 1.25],
+    ["a first pass far above the rounds does not move it", 440, [1.1, 1.2], 1.2],
+  ])("a relative figure measured in rounds, %s", (_what, cpu, paired, expected) => {
+    const run = [
+      { name: "composed by cinema, uncached", ours: { cpuPerRequestUs: 200 } },
+      { name: "cinema + date, uncached", ours: { cpuPerRequestUs: cpu }, pairedRatios: paired },
+    ] as ScenarioFigures[];
+    expect(relativeCpu(run, "cinema + date, uncached")).toBeCloseTo(expected);
+  });
 });
 
 describe("place questions (decision: places)", () => {

@@ -57,10 +57,24 @@ export const RELATIVE_TARGETS: Record<string, { of: string; atMost: number }> = 
 
 /** A scenario's CPU per request ÷ that of the scenario its relative target names, when both ran. */
 export function relativeCpu(figures: readonly ScenarioFigures[], name: string): number | undefined {
+  const ratios = relativeRatios(figures, name);
+  return ratios && median(ratios);
+}
+
+/** A relative figure's ratio in each round: the pass against the ceiling's, then the paired rounds' (paired-rounds.ts). */
+function relativeRatios(figures: readonly ScenarioFigures[], name: string): number[] | undefined {
   const goal = RELATIVE_TARGETS[name];
   const ours = figures.find((f) => f.name === name);
   const other = goal && figures.find((f) => f.name === goal.of);
-  return ours && other ? ours.ours.cpuPerRequestUs / other.ours.cpuPerRequestUs : undefined;
+  if (!ours || !other) return undefined;
+  return [ours.ours.cpuPerRequestUs / other.ours.cpuPerRequestUs, ...(ours.pairedRatios ?? [])];
+}
+
+/** The median of some numbers (the mean of the middle two of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** A scenario's figures in one cell: CPU per request against the ceiling's, requests/s, p99. */
@@ -78,9 +92,11 @@ export function targetOf(figures: readonly ScenarioFigures[], f: ScenarioFigures
   if (goal)
     return `≥ ${goal.target}${goal.aim ? ` (aim ${goal.aim})` : ""}: ${mark(f.cpuRatio >= goal.target)}; ${p99}`;
   const relative = RELATIVE_TARGETS[f.name];
-  const times = relativeCpu(figures, f.name);
-  if (!relative || times === undefined) return "";
-  return `CPU ≤ ${relative.atMost}× "${relative.of}": ${fixed(times, 2)}×, ${mark(times <= relative.atMost)}`;
+  const ratios = relativeRatios(figures, f.name);
+  if (!relative || ratios === undefined) return "";
+  const times = median(ratios);
+  const rounds = ratios.length > 1 ? ` (median of ${ratios.map((r) => fixed(r, 2)).join(", ")})` : "";
+  return `CPU ≤ ${relative.atMost}× "${relative.of}": ${fixed(times, 2)}×${rounds}, ${mark(times <= relative.atMost)}`;
 }
 
 const fixed = (n: number, digits = 1) => n.toFixed(digits);

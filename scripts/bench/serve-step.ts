@@ -12,12 +12,23 @@ const auth = { authorization: `Bearer ${BENCH_KEY}` };
 /** What an MCP client sends with each message (decision: MCP). */
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
+/** The headers a scenario's requests carry to our server. */
+export const headersOf = (scenario: Scenario) => ({
+  ...(scenario.authorized ? auth : {}),
+  ...(scenario.bodies ? MCP_HEADERS : {}),
+});
+
 export interface ScenarioFigures {
   name: string;
   ours: LoadResult;
   ceiling: LoadResult;
   /** Ceiling CPU per request ÷ ours: 1 is as cheap as a bare server sending the same bytes. */
   cpuRatio: number;
+  /**
+   * For a scenario with a relative target, its CPU per request ÷ the other's in each round measured
+   * after the pass against the ceiling, the two back to back (paired-rounds.ts).
+   */
+  pairedRatios?: number[];
 }
 
 /** An access file whose one organization is entitled and effectively unlimited. */
@@ -101,7 +112,7 @@ async function recordResponses(base: string, scenarios: Scenario[], file: string
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     for (const scenario of scenarios) {
-      const headers = { ...(scenario.authorized ? auth : {}), ...(scenario.bodies ? MCP_HEADERS : {}) };
+      const headers = headersOf(scenario);
       for (const { key, path: p, body } of requestsOf(scenario)) {
         const response = await rawRequest(base + p, headers, body, agent);
         if (scenario.authorized && response.status !== 200)
@@ -131,7 +142,7 @@ export async function compareWithCeiling(
   try {
     for (const scenario of scenarios) {
       process.stderr.write(`· ${scenario.name}\n`);
-      const headers = { ...(scenario.authorized ? auth : {}), ...(scenario.bodies ? MCP_HEADERS : {}) };
+      const headers = headersOf(scenario);
       // A server in service is warm: its caches hold what the traffic reads. Uncached scenarios read
       // every block of the snapshot, so they warm up longer before the measured run.
       const warmupSeconds = scenario.uncached ? 6 : 2;
