@@ -61,7 +61,7 @@ export function relativeCpu(figures: readonly ScenarioFigures[], name: string): 
   return ratios && median(ratios);
 }
 
-/** A relative figure's ratio in each round: the pass against the ceiling's, then the paired rounds' (paired-rounds.ts). */
+/** A relative figure's ratio in each round: the pass against the ceiling's, then the paired ones (paired-rounds.ts). */
 function relativeRatios(figures: readonly ScenarioFigures[], name: string): number[] | undefined {
   const goal = RELATIVE_TARGETS[name];
   const ours = figures.find((f) => f.name === name);
