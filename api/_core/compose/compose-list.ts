@@ -9,7 +9,6 @@ import { CinemaSelectionList, selectCinemas } from "../format/query/cinema-selec
 import { FilmDiscoveryList } from "../format/query/film-discovery.js";
 import type { RecordList } from "../format/read/record-list.js";
 import type { SnapshotLists } from "../format/read/snapshot.js";
-import { composeListingInto } from "./compose-listing.js";
 import { composePageInto, composeSelectedInto } from "./compose-page.js";
 import { cinemaFiltersOf, filmSelectionOf, showtimeSelectionOf } from "./showtime-filters.js";
 
@@ -29,7 +28,7 @@ function recordsOf(lists: SnapshotLists, list: Exclude<ListRequest, { resource: 
 /**
  * Writes the page `list` asks for into `out`: O(log n + limit) record reads for showtimes; a
  * selection of films or cinemas is made whole, from resident tables and summaries, then paged.
- * `listing`: a page of showtimes as find_showtimes lists it (compose-listing.ts).
+ * `listing`: a page of showtimes as find_showtimes lists it (showtime-embeds.ts).
  */
 export function composeListInto(
   lists: SnapshotLists,
@@ -41,10 +40,8 @@ export function composeListInto(
   const page = { after: list.after, limit: list.limit, binding: list.binding };
   if (list.resource === "showtimes") {
     const selection = showtimeSelectionOf(lists, list.query);
-    const compose = listing ? composeListingInto : composeSelectedInto;
-    compose(lists, selection, { ...page, include: list.query.include }, fallback, out);
+    composeSelectedInto(lists, selection, { ...page, include: list.query.include }, fallback, out, listing);
     return;
   }
-  if (listing) throw new Error(`a listing is of showtimes, not ${list.resource}`);
   composePageInto(lists, recordsOf(lists, list), page, fallback, out);
 }

@@ -9,10 +9,9 @@ import type { Freshness } from "../format/layout/manifest.js";
 import { PageBuffer } from "../format/primitives/page-buffer.js";
 import type { EscapedSortKey, RecordList, Seek } from "../format/read/record-list.js";
 import type { SnapshotLists } from "../format/read/snapshot.js";
-import { roundedKm } from "../format/query/cinema-selection.js";
 import { selectShowtimes, type ShowtimeSelection } from "../format/query/showtime-selection.js";
-import type { Embed } from "../format/read/showtime-store.js";
 import type { Embedded } from "../endpoints/parameters/query-values.js";
+import { showtimeShapeOf } from "./showtime-embeds.js";
 
 /** A page to compose: where it starts (a cursor's key, startsAfter) and how many records. */
 export interface PageQuery extends Seek {
@@ -62,7 +61,7 @@ interface Rendered {
  * the last record when more follow), the list's own fields if any, and the freshness folded over
  * what was written.
  */
-export function writeListEnvelope(
+function writeListEnvelope(
   lists: SnapshotLists,
   binding: string,
   fallback: Freshness,
@@ -117,45 +116,23 @@ export function composePage(lists: SnapshotLists, list: RecordList, query: PageQ
 }
 
 /**
- * Writes into each showtime what the request adds to it: near a point, its cinema's `distanceKm`;
- * with include, its film and/or cinema as their get-one returns them, their freshness folded in
- * after the showtime's (decision: query parameters).
+ * A page of showtimes chosen by every filter (showtime-selection.ts), with embedded records when
+ * asked; `listing`, as find_showtimes lists it (showtime-embeds.ts).
  */
-function embedderOf(
-  lists: SnapshotLists,
-  include: readonly Embedded[] | undefined,
-  distances?: ReadonlyMap<number, number>,
-): Embed | undefined {
-  if (!include?.length && !distances) return undefined;
-  const [film, cinema] = [include?.includes("film"), include?.includes("cinema")];
-  return (out, fold, f, c) => {
-    if (distances) out.ascii(`,"distanceKm":${roundedKm(distances.get(c)!)}`);
-    if (film) {
-      out.text(',"film":');
-      out.raw(lists.films.records.entry(f));
-      lists.films.foldInto(f, fold);
-    }
-    if (cinema) {
-      out.text(',"cinema":');
-      out.raw(lists.cinemas.records.entry(c));
-      lists.cinemas.foldInto(c, fold);
-    }
-  };
-}
-
-/** A page of showtimes chosen by every filter (showtime-selection.ts), with embedded records when asked. */
 export function composeSelectedInto(
   lists: SnapshotLists,
   selection: ShowtimeSelection,
   query: PageQuery & { include?: readonly Embedded[] },
   fallback: Freshness,
   out: PageBuffer,
+  listing = false,
 ): void {
   const page = selectShowtimes(lists, selection, query.after, query.limit);
-  const embed = embedderOf(lists, query.include, selection.distances);
+  const shape = showtimeShapeOf(lists, query.include, selection.distances, listing, out);
   writeListEnvelope(lists, query.binding, fallback, out, (fold) => ({
-    last: lists.showtimes.render("byCinema", page.records, out, fold, embed),
+    last: lists.showtimes.render("byCinema", page.records, out, fold, shape.embed, shape.withoutProvenance),
     hasMore: page.hasMore,
+    after: shape.after,
   }));
 }
 
@@ -170,7 +147,7 @@ export function composeShowtimeInto(
   out.reset();
   out.text('{"data":');
   const fold = new FreshnessFold(lists.dictionaries.observed, lists.dictionaries.updated);
-  lists.showtimes.render("byCinema", [record], out, fold, embedderOf(lists, include));
+  lists.showtimes.render("byCinema", [record], out, fold, showtimeShapeOf(lists, include, undefined, false, out).embed);
   out.text(`,"freshness":${JSON.stringify(fold.result(fallback))}}`);
 }
 

@@ -39,7 +39,8 @@ function composeList(serving: Serving, list: ListRequest, records?: (lists: Snap
     (listing ? "|listing" : "");
   const page = { after: list.after, limit: list.limit, binding: list.binding };
   return serving.composed(identity, (out) => {
-    if (records && listing) throw new Error("a listing is of /v1/showtimes");
+    // Only find_showtimes asks for a listing, and only of /v1/showtimes.
+    if (listing && (records || list.resource !== "showtimes")) throw new Error("a listing is of /v1/showtimes");
     if (records) composePageInto(lists, records(lists), page, manifest.freshness, out);
     else composeListInto(lists, list, manifest.freshness, out, listing);
   });

@@ -12,9 +12,6 @@ import type { ZoneOffset } from "./local-time.js";
 import type { Arguments } from "./tool-arguments.js";
 import type { Tool } from "./tools.js";
 
-/** A structured content's JSON as it is sent: the API's answer. */
-export type StructuredJson = Outgoing;
-
 /** What a tool needs of the request being served. */
 export interface ToolContext {
   /**
@@ -30,7 +27,7 @@ export interface ToolContext {
    * Keeps the structured content's JSON, to send as it is: the API's answer (whoever keeps it gives
    * its buffer back, `release`, once it is sent).
    */
-  keepStructured(json: StructuredJson): void;
+  keepStructured(answer: Outgoing): void;
 }
 
 /**

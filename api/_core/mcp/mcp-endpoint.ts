@@ -9,7 +9,7 @@ import type { CoreRequest } from "../exchange.js";
 import type { PagePool } from "../format/primitives/page-buffer.js";
 import type { Outgoing } from "../respond/respond.js";
 import { createMcpServer, type ToolContext } from "./mcp-server.js";
-import { callTool, type StructuredJson } from "./call-tool.js";
+import { callTool } from "./call-tool.js";
 import {
   jsonHeaders,
   PostTransport,
@@ -176,7 +176,7 @@ function answerToolCall(sdk: Sdk, exchange: McpExchange, call: PlainToolCall): M
     const error = new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${clipText(call.name, 64)}`);
     return rpcError(call.id, error.code, error.message);
   }
-  let structured: StructuredJson | undefined;
+  let structured: Outgoing | undefined;
   const result = callTool(tool, call.args, { ...exchange, keepStructured: (json) => (structured = json) });
   try {
     const message = { jsonrpc: "2.0", id: call.id, result } as JSONRPCMessage;

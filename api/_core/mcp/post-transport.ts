@@ -9,7 +9,6 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Outgoing } from "../respond/respond.js";
-import type { StructuredJson } from "./call-tool.js";
 import { PagePool } from "../format/primitives/page-buffer.js";
 import type { Sdk } from "./sdk.js";
 
@@ -67,7 +66,7 @@ export class PostTransport implements Transport {
   private answered: ((message: JSONRPCMessage) => void) | undefined;
   private requestId: unknown;
   /** The JSON of the answer's `structuredContent`, when a tool gave it (sent as it is). */
-  structured: StructuredJson | undefined;
+  structured: Outgoing | undefined;
 
   /** `pages` lends the buffer an answer with structured content is written into (serializeAnswer). */
   constructor(private readonly pages = new PagePool()) {}
@@ -114,7 +113,7 @@ export type AnswerBytes = Pick<Outgoing, "body" | "release">;
  */
 export function serializeAnswer(
   message: JSONRPCMessage,
-  structured: StructuredJson | undefined,
+  structured: Outgoing | undefined,
   pages: PagePool,
 ): AnswerBytes {
   const result = "result" in message ? (message.result as Record<string, unknown>) : undefined;

@@ -20,6 +20,16 @@ function column(index: PagedFile, name: string, rows: number): Uint32Array {
   return out;
 }
 
+/** The first row in [lo, hi) of `days` (ascending) whose day is past `day`; hi when none is. */
+function firstPast(days: Uint32Array, lo: number, hi: number, day: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (days[mid]! > day) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 export class ShowtimeDays {
   /** The earliest day (days since 1970-01-01); rows hold days after it. */
   readonly base: number;
@@ -69,25 +79,11 @@ export class ShowtimeDays {
    * and a closure: discovery near a city asks it of every cinema within the radius, hundreds a request.
    */
   rowsOn(c: number, epochDay: number): [number, number] {
-    const start = this.starts[c]!;
+    const [start, end] = [this.starts[c]!, this.starts[c + 1]!];
     const day = epochDay - this.base;
     if (day < 0) return [start, start];
-    const days = this.day;
-    let lo = start;
-    let hi = this.starts[c + 1]!;
-    // The first row of the day or after it, then the first row after it.
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (days[mid]! >= day) hi = mid;
-      else lo = mid + 1;
-    }
-    const first = lo;
-    hi = this.starts[c + 1]!;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (days[mid]! > day) hi = mid;
-      else lo = mid + 1;
-    }
-    return [first, lo];
+    // Days are whole numbers: the first row of the day is the first past the day before.
+    const first = firstPast(this.day, start, end, day - 1);
+    return [first, firstPast(this.day, first, end, day)];
   }
 }
