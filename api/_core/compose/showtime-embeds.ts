@@ -90,7 +90,7 @@ function listed(lists: SnapshotLists, { distances, film, cinema }: Additions, ou
   return { embed, after, withoutProvenance: true };
 }
 
-/** How the showtimes of a page written into `out` are shaped: as `/v1` answers them, or as find_showtimes lists them. */
+/** How the showtimes of a page written into `out` are shaped: as `/v1` answers them, or as find_showtimes lists. */
 export function showtimeShapeOf(
   lists: SnapshotLists,
   include: readonly Embedded[] | undefined,
